@@ -1,0 +1,113 @@
+/*
+ * k2s — translate OpenCL Kernel-dialect SPIR-V into Vulkan Shader-dialect SPIR-V.
+ *
+ * Public C API. The library never exits or aborts on bad input: every problem
+ * becomes a diagnostic in the result, and k2s_translate() returns a status.
+ */
+#ifndef K2S_K2S_H
+#define K2S_K2S_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define K2S_VERSION_STRING "0.1.0"
+
+typedef enum k2s_status {
+  K2S_OK = 0,
+  K2S_ERROR_TRANSLATION = 1, /* unsupported construct or a pass failed */
+  K2S_ERROR_INPUT = 2,       /* unreadable or invalid input module, bad options */
+} k2s_status;
+
+typedef enum k2s_target_env {
+  K2S_ENV_VULKAN_1_1,
+  K2S_ENV_VULKAN_1_2,
+  K2S_ENV_VULKAN_1_3,
+} k2s_target_env;
+
+typedef enum k2s_pod_mode {
+  K2S_POD_SSBO,          /* default: one storage buffer holding all POD arguments */
+  K2S_POD_UBO,           /* -pod-ubo */
+  K2S_POD_PUSH_CONSTANT, /* -pod-pushconstant */
+} k2s_pod_mode;
+
+typedef enum k2s_severity {
+  K2S_NOTE,
+  K2S_WARNING,
+  K2S_ERROR,
+} k2s_severity;
+
+/* Device features the target lacks; a module that needs one is rejected
+ * with a message naming the kernel, the type and the switch. */
+enum k2s_feature {
+  K2S_FEATURE_INT8 = 1u << 0,
+  K2S_FEATURE_INT16 = 1u << 1,
+  K2S_FEATURE_INT64 = 1u << 2,
+  K2S_FEATURE_FLOAT16 = 1u << 3,
+  K2S_FEATURE_FLOAT64 = 1u << 4,
+  K2S_FEATURE_STORAGE8 = 1u << 5,  /* 8-bit storage buffer access */
+  K2S_FEATURE_STORAGE16 = 1u << 6, /* 16-bit storage buffer access */
+};
+
+typedef struct k2s_options {
+  k2s_target_env target_env;
+  /* Comma-separated sub-pipeline ("none" for none); NULL runs the default pipeline. */
+  const char *passes;
+  /* Pass name or "all": disassembly after it goes to the diagnostics sink. */
+  const char *print_after;
+  bool time_passes;
+  bool validate_after_each;
+  bool validate_input;  /* default true: spvValidate the input for OpenCL */
+  bool validate_output; /* default true */
+  bool verbose;
+
+  /* Kernel interface (clspv-compatible switches). */
+  k2s_pod_mode pod_mode;
+  bool cluster_pod_args;     /* default true */
+  bool constant_args_ubo;    /* constant pointers → uniform buffers */
+  bool distinct_kernel_sets; /* a descriptor set per kernel */
+  uint32_t max_push_constant_size; /* default 128 */
+  uint32_t missing_features; /* enum k2s_feature bits the device lacks */
+} k2s_options;
+
+typedef struct k2s_diagnostic {
+  k2s_severity severity;
+  const char *pass;     /* NULL outside a pass (parse, validation) */
+  int64_t word_offset;  /* word offset in the input module, -1 if none */
+  const char *message;
+} k2s_diagnostic;
+
+typedef struct k2s_result k2s_result;
+
+/* Fill *o with the defaults. */
+void k2s_options_init(k2s_options *o);
+
+/* Translate n_words words of SPIR-V. Always returns a result object (free it
+ * with k2s_result_free) unless out of memory, in which case *out is NULL. */
+k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_options *o,
+                         k2s_result **out);
+
+k2s_status k2s_result_status(const k2s_result *r);
+/* The translated module; NULL unless the status is K2S_OK. */
+const uint32_t *k2s_result_words(const k2s_result *r, size_t *n_words);
+/* Reflection as JSON and as a clspv descriptor map (NULL when not produced). */
+const char *k2s_result_reflection_json(const k2s_result *r);
+const char *k2s_result_descriptor_map(const k2s_result *r);
+/* Text produced by --print-after and --time-passes, or NULL. */
+const char *k2s_result_log(const k2s_result *r);
+size_t k2s_result_diagnostic_count(const k2s_result *r);
+const k2s_diagnostic *k2s_result_diagnostic(const k2s_result *r, size_t i);
+void k2s_result_free(k2s_result *r);
+
+/* The pipeline's pass names, in order (NULL-terminated). */
+const char *const *k2s_pass_names(void);
+const char *k2s_pass_description(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

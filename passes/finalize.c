@@ -1,0 +1,397 @@
+/*
+ * finalize: make the module a Vulkan module for the target.
+ *
+ * Recomputes the capability and extension set from what the module uses (so
+ * nothing Kernel-only survives by accident: a leftover Kernel construct
+ * becomes a clear error naming it), sets the Logical/GLSL450 memory model and
+ * the SPIR-V version of the target (1.3 for vulkan1.1, 1.5 for 1.2, 1.6 for
+ * 1.3), strips Kernel-only decorations and rebuilds entry-point interfaces
+ * (SPIR-V 1.4+ lists every global an entry point uses; llvm-spirv 15 leaves
+ * some out). Runs last; --target-env steers it.
+ */
+#include <string.h>
+
+#include "k2s_internal.h"
+
+static uint32_t target_version(k2s_target_env e)
+{
+  switch (e) {
+  case K2S_ENV_VULKAN_1_2: return 0x00010500;
+  case K2S_ENV_VULKAN_1_3: return 0x00010600;
+  default: return 0x00010300;
+  }
+}
+
+static bool kernel_only_decoration(uint32_t d, uint32_t version)
+{
+  switch (d) {
+  case SpvDecorationFuncParamAttr:
+  case SpvDecorationAlignment:
+  case SpvDecorationAlignmentId:
+  case SpvDecorationMaxByteOffset:
+  case SpvDecorationMaxByteOffsetId:
+  case SpvDecorationConstant:
+  case SpvDecorationCPacked:
+  case SpvDecorationSaturatedConversion:
+  case SpvDecorationFPRoundingMode:
+  case SpvDecorationFPFastMathMode:
+  case SpvDecorationLinkageAttributes:
+  case SpvDecorationVolatile:
+    return true;
+  case SpvDecorationNoSignedWrap:
+  case SpvDecorationNoUnsignedWrap:
+    return version < 0x00010400;
+  default:
+    return false;
+  }
+}
+
+static bool strip_decorations(k2s_module *m, uint32_t version)
+{
+  bool changed = false;
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION]) {
+    uint32_t d = UINT32_MAX;
+    if ((i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId) && i->n_ops >= 2)
+      d = i->ops[1];
+    else if (i->opcode == SpvOpMemberDecorate && i->n_ops >= 3)
+      d = i->ops[2];
+    if (d != UINT32_MAX && kernel_only_decoration(d, version)) {
+      k2s_list_remove(&m->sec[K2S_SEC_ANNOTATION], i);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/* ---- capabilities ---- */
+
+typedef struct caps {
+  k2s_module *m;
+  uint8_t need[8192];
+  const k2s_instr *why[8192]; /* first instruction needing it, for errors */
+} caps;
+
+static void need(caps *c, uint32_t cap, const k2s_instr *why)
+{
+  if (cap < 8192 && !c->need[cap]) {
+    c->need[cap] = 1;
+    c->why[cap] = why;
+  }
+}
+
+/* Where the grammar lists several capabilities, any one enables the
+ * construct; Shader already implies many of them. */
+static bool satisfied(caps *c, const uint16_t *list, uint32_t n)
+{
+  for (uint32_t k = 0; k < n; k++)
+    if (list[k] < 8192 && c->need[list[k]])
+      return true;
+  return false;
+}
+
+static bool operand_caps(void *ud, const k2s_instr *in, const k2s_operand *op)
+{
+  caps *c = ud;
+  if (op->cls != K2S_OPND_ENUM)
+    return true;
+  const k2s_kind_info *k = &k2s_kinds[op->kind];
+  uint32_t v = in->ops[op->word];
+  for (uint32_t e = 0; e < k->n_enumerants; e++) {
+    const k2s_enumerant *en = &k->enumerants[e];
+    bool hit = k->category == K2S_CAT_BIT_ENUM ? (en->value && (v & en->value) == en->value)
+                                               : en->value == v;
+    if (hit && en->n_caps && !satisfied(c, en->caps, en->n_caps) &&
+        op->kind != K2S_OK_CAPABILITY)
+      need(c, en->caps[0], in);
+  }
+  return true;
+}
+
+static void instr_caps(caps *c, const k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  const k2s_opcode_info *info = k2s_opcode(i->opcode);
+  if (i->opcode == SpvOpCapability || i->opcode == SpvOpExtension)
+    return;
+  if (info && info->n_caps && !satisfied(c, info->caps, info->n_caps))
+    need(c, info->caps[0], i);
+  if (i->opcode == SpvOpTypeInt && i->n_ops >= 1) {
+    if (i->ops[0] == 8)
+      need(c, SpvCapabilityInt8, i);
+    else if (i->ops[0] == 16)
+      need(c, SpvCapabilityInt16, i);
+    else if (i->ops[0] == 64)
+      need(c, SpvCapabilityInt64, i);
+  } else if (i->opcode == SpvOpTypeFloat && i->n_ops >= 1) {
+    if (i->ops[0] == 16)
+      need(c, SpvCapabilityFloat16, i);
+    else if (i->ops[0] == 64)
+      need(c, SpvCapabilityFloat64, i);
+  } else if (i->opcode == SpvOpTypeVector && i->n_ops >= 2 && i->ops[1] > 4) {
+    need(c, SpvCapabilityVector16, i);
+  }
+  k2s_walk_operands(m, i, operand_caps, c);
+}
+
+/* 8/16-bit types inside interface blocks need the storage capabilities. */
+static void small_types_in(caps *c, uint32_t type, uint32_t sc, uint8_t *seen, const k2s_instr *why)
+{
+  k2s_module *m = c->m;
+  k2s_instr *t = k2s_def(m, type);
+  if (!t || type >= m->bound || seen[type])
+    return;
+  seen[type] = 1;
+  switch (t->opcode) {
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat: {
+    uint32_t w = t->ops[0];
+    if (w != 8 && w != 16)
+      return;
+    if (sc == SpvStorageClassStorageBuffer || sc == SpvStorageClassPhysicalStorageBuffer)
+      need(c, w == 8 ? SpvCapabilityStorageBuffer8BitAccess : SpvCapabilityStorageBuffer16BitAccess, why);
+    else if (sc == SpvStorageClassUniform)
+      need(c, w == 8 ? SpvCapabilityUniformAndStorageBuffer8BitAccess
+                     : SpvCapabilityUniformAndStorageBuffer16BitAccess, why);
+    else if (sc == SpvStorageClassPushConstant)
+      need(c, w == 8 ? SpvCapabilityStoragePushConstant8 : SpvCapabilityStoragePushConstant16, why);
+    return;
+  }
+  case SpvOpTypeVector:
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray:
+    small_types_in(c, t->ops[0], sc, seen, why);
+    return;
+  case SpvOpTypeStruct:
+    for (uint32_t k = 0; k < t->n_ops; k++)
+      small_types_in(c, t->ops[k], sc, seen, why);
+    return;
+  default:
+    return;
+  }
+}
+
+static void storage_caps(caps *c)
+{
+  k2s_module *m = c->m;
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL]) {
+    if (i->opcode != SpvOpTypePointer || i->n_ops < 2)
+      continue;
+    uint32_t sc = i->ops[0];
+    if (sc != SpvStorageClassStorageBuffer && sc != SpvStorageClassUniform &&
+        sc != SpvStorageClassPushConstant && sc != SpvStorageClassPhysicalStorageBuffer)
+      continue;
+    uint8_t *seen = k2s_alloc(&m->arena, m->bound);
+    small_types_in(c, i->ops[1], sc, seen, i);
+  }
+}
+
+static void foreach_module_instr(k2s_module *m, void (*fn)(caps *, const k2s_instr *), caps *c)
+{
+  for (int s = 0; s < K2S_SEC_COUNT; s++)
+    k2s_foreach_instr(i, &m->sec[s])
+      fn(c, i);
+  k2s_foreach_function(f, m) {
+    fn(c, f->def);
+    k2s_foreach_instr(i, &f->head)
+      fn(c, i);
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        fn(c, i);
+  }
+}
+
+static bool kernel_only_capability(uint32_t cap)
+{
+  switch (cap) {
+  case SpvCapabilityAddresses:
+  case SpvCapabilityLinkage:
+  case SpvCapabilityKernel:
+  case SpvCapabilityVector16:
+  case SpvCapabilityFloat16Buffer:
+  case SpvCapabilityGenericPointer:
+  case SpvCapabilityDeviceEnqueue:
+  case SpvCapabilityPipes:
+  case SpvCapabilityImageBasic:
+  case SpvCapabilityImageReadWrite:
+  case SpvCapabilityImageMipmap:
+  case SpvCapabilityLiteralSampler:
+  case SpvCapabilityNamedBarrier:
+  case SpvCapabilityPipeStorage:
+  case SpvCapabilitySubgroupDispatch:
+  case SpvCapabilityGroups:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static const char *cap_name(uint32_t cap)
+{
+  const char *n = k2s_enumerant_name(K2S_OK_CAPABILITY, cap);
+  return n ? n : "?";
+}
+
+/* Extensions a capability needs below the SPIR-V version that made it core. */
+static const char *cap_extension(uint32_t cap, uint32_t version)
+{
+  switch (cap) {
+  case SpvCapabilityStorageBuffer8BitAccess:
+  case SpvCapabilityUniformAndStorageBuffer8BitAccess:
+  case SpvCapabilityStoragePushConstant8:
+    return version < 0x00010500 ? "SPV_KHR_8bit_storage" : NULL;
+  case SpvCapabilityPhysicalStorageBufferAddresses:
+    return version < 0x00010500 ? "SPV_KHR_physical_storage_buffer" : NULL;
+  case SpvCapabilityVulkanMemoryModel:
+    return version < 0x00010500 ? "SPV_KHR_vulkan_memory_model" : NULL;
+  case SpvCapabilityShaderNonUniform:
+    return version < 0x00010500 ? "SPV_EXT_descriptor_indexing" : NULL;
+  case SpvCapabilityAtomicFloat32AddEXT:
+  case SpvCapabilityAtomicFloat64AddEXT:
+    return "SPV_EXT_shader_atomic_float_add";
+  case SpvCapabilityDenormPreserve:
+  case SpvCapabilityDenormFlushToZero:
+  case SpvCapabilitySignedZeroInfNanPreserve:
+  case SpvCapabilityRoundingModeRTE:
+  case SpvCapabilityRoundingModeRTZ:
+    return version < 0x00010400 ? "SPV_KHR_float_controls" : NULL;
+  default:
+    return NULL;
+  }
+}
+
+static bool uses_non_semantic(k2s_module *m)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_EXT_IMPORT]) {
+    const char *n = k2s_string_operand(i, 0);
+    if (n && strncmp(n, "NonSemantic.", 12) == 0)
+      return true;
+  }
+  return false;
+}
+
+static void recompute_capabilities(k2s_module *m, uint32_t version)
+{
+  caps *c = k2s_alloc(&m->arena, sizeof(*c));
+  c->m = m;
+  need(c, SpvCapabilityShader, NULL);
+  foreach_module_instr(m, instr_caps, c);
+  storage_caps(c);
+  for (uint32_t cap = 0; cap < 8192; cap++)
+    if (c->need[cap] && kernel_only_capability(cap)) {
+      k2s_error(m, c->why[cap],
+                "this instruction needs the Kernel-only capability %s, and no pass lowered it; "
+                "k2s cannot translate it yet",
+                cap_name(cap));
+      return;
+    }
+  /* Rebuild the capability and extension sections from scratch. */
+  m->sec[K2S_SEC_CAPABILITY] = (k2s_list){0};
+  k2s_list old_ext = m->sec[K2S_SEC_EXTENSION];
+  m->sec[K2S_SEC_EXTENSION] = (k2s_list){0};
+  for (uint32_t cap = 0; cap < 8192; cap++)
+    if (c->need[cap]) {
+      k2s_add_capability(m, cap);
+      const char *ext = cap_extension(cap, version);
+      if (ext)
+        k2s_add_extension(m, ext);
+    }
+  if (uses_non_semantic(m) && version < 0x00010600)
+    k2s_add_extension(m, "SPV_KHR_non_semantic_info");
+  /* Extensions a pass added on purpose (named SPV_KHR_*) that no capability
+   * implies are kept; Kernel-side extensions are dropped. */
+  k2s_foreach_instr(e, &old_ext) {
+    const char *n = k2s_string_operand(e, 0);
+    if (n && (strcmp(n, "SPV_KHR_variable_pointers") == 0 ||
+              strcmp(n, "SPV_KHR_shader_clock") == 0))
+      k2s_add_extension(m, n);
+  }
+}
+
+/* ---- memory model, imports, interfaces ---- */
+
+static void set_memory_model(k2s_module *m)
+{
+  uint32_t ops[2] = {SpvAddressingModelLogical, SpvMemoryModelGLSL450};
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
+    if (i->opcode == SpvOpTypePointer && i->n_ops >= 1 &&
+        i->ops[0] == SpvStorageClassPhysicalStorageBuffer)
+      ops[0] = SpvAddressingModelPhysicalStorageBuffer64;
+  m->sec[K2S_SEC_MEMORY_MODEL] = (k2s_list){0};
+  k2s_list_append(&m->sec[K2S_SEC_MEMORY_MODEL],
+                  k2s_instr_new(m, SpvOpMemoryModel, 0, 0, ops, 2));
+}
+
+static void drop_unused_imports(k2s_module *m)
+{
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_EXT_IMPORT])
+    if (!k2s_uses_of(m, i->result)) {
+      k2s_list_remove(&m->sec[K2S_SEC_EXT_IMPORT], i);
+      m->def[i->result] = NULL;
+    }
+}
+
+typedef struct iface {
+  k2s_module *m;
+  uint8_t *fn_seen, *var_seen;
+  uint32_t *vars, n_vars;
+  bool all_globals;
+} iface;
+
+static void iface_id(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  iface *f = ud;
+  k2s_instr *d = k2s_def(f->m, *id);
+  if (!d || d->opcode != SpvOpVariable || d->block || *id >= f->m->bound || f->var_seen[*id])
+    return;
+  uint32_t sc = d->n_ops ? d->ops[0] : 0;
+  if (!f->all_globals && sc != SpvStorageClassInput && sc != SpvStorageClassOutput)
+    return;
+  f->var_seen[*id] = 1;
+  f->vars[f->n_vars++] = *id;
+}
+
+static void iface_walk(iface *f, k2s_function *fn)
+{
+  if (!fn || f->fn_seen[fn->def->result])
+    return;
+  f->fn_seen[fn->def->result] = 1;
+  k2s_foreach_block(b, fn)
+    k2s_foreach_instr(i, &b->body) {
+      k2s_foreach_id_operand(f->m, i, iface_id, f);
+      if (i->opcode == SpvOpFunctionCall && i->n_ops)
+        iface_walk(f, k2s_function_of_id(f->m, i->ops[0]));
+    }
+}
+
+static void rebuild_interfaces(k2s_module *m, uint32_t version)
+{
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
+    if (e->n_ops < 3)
+      continue;
+    const char *name = k2s_string_operand(e, 2);
+    if (!name)
+      continue;
+    uint32_t name_words = k2s_string_words(name);
+    iface f = {m, k2s_alloc(&m->arena, m->bound), k2s_alloc(&m->arena, m->bound),
+               k2s_alloc(&m->arena, m->bound * sizeof(uint32_t)), 0, version >= 0x00010400};
+    iface_walk(&f, k2s_function_of_id(m, e->ops[1]));
+    e->n_ops = 2 + name_words;
+    for (uint32_t k = 0; k < f.n_vars; k++)
+      k2s_instr_push_op(m, e, f.vars[k]);
+  }
+}
+
+bool k2s_finalize(k2s_module *m, const k2s_options *o)
+{
+  uint32_t version = target_version(o->target_env);
+  m->version = version;
+  strip_decorations(m, version);
+  drop_unused_imports(m);
+  set_memory_model(m);
+  recompute_capabilities(m, version);
+  rebuild_interfaces(m, version);
+  m->uses_valid = false;
+  /* finalize always rewrites the header and sections it owns. */
+  return true;
+}

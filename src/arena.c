@@ -1,0 +1,135 @@
+/* Arena allocation: one arena per module, freed all at once. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "k2s_internal.h"
+
+struct k2s_arena_chunk {
+  k2s_arena_chunk *next;
+  size_t used, size;
+  max_align_t data[];
+};
+
+#define K2S_CHUNK_SIZE (256u * 1024u)
+
+static void out_of_memory(k2s_arena *a)
+{
+  if (a->oom)
+    longjmp(*a->oom, 1);
+  /* No recovery point: an internal invariant, not bad input. */
+  fputs("k2s: fatal: out of memory\n", stderr);
+  abort();
+}
+
+void *k2s_alloc(k2s_arena *a, size_t size)
+{
+  size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+  k2s_arena_chunk *c = a->head;
+  if (!c || c->size - c->used < size) {
+    size_t cap = size > K2S_CHUNK_SIZE ? size : K2S_CHUNK_SIZE;
+    c = malloc(sizeof(*c) + cap);
+    if (!c) {
+      out_of_memory(a);
+      return NULL;
+    }
+    c->size = cap;
+    c->used = 0;
+    /* A big one-off allocation goes behind the current chunk so the
+     * current chunk's free space stays usable. */
+    if (a->head && size > K2S_CHUNK_SIZE) {
+      c->next = a->head->next;
+      a->head->next = c;
+    } else {
+      c->next = a->head;
+      a->head = c;
+    }
+  }
+  void *p = (char *)c->data + c->used;
+  c->used += size;
+  memset(p, 0, size);
+  return p;
+}
+
+void *k2s_realloc_array(k2s_arena *a, void *old, size_t old_n, size_t new_n, size_t elem)
+{
+  void *p = k2s_alloc(a, new_n * elem);
+  if (old && old_n)
+    memcpy(p, old, (old_n < new_n ? old_n : new_n) * elem);
+  return p;
+}
+
+char *k2s_strdup(k2s_arena *a, const char *s)
+{
+  size_t n = strlen(s) + 1;
+  char *p = k2s_alloc(a, n);
+  memcpy(p, s, n);
+  return p;
+}
+
+char *k2s_vsprintf(k2s_arena *a, const char *fmt, va_list ap)
+{
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0)
+    n = 0;
+  char *p = k2s_alloc(a, (size_t)n + 1);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  return p;
+}
+
+char *k2s_sprintf(k2s_arena *a, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *p = k2s_vsprintf(a, fmt, ap);
+  va_end(ap);
+  return p;
+}
+
+void k2s_arena_free(k2s_arena *a)
+{
+  k2s_arena_chunk *c = a->head;
+  while (c) {
+    k2s_arena_chunk *n = c->next;
+    free(c);
+    c = n;
+  }
+  a->head = NULL;
+}
+
+static void sb_reserve(k2s_strbuf *sb, size_t extra)
+{
+  if (sb->len + extra + 1 <= sb->cap)
+    return;
+  size_t cap = sb->cap ? sb->cap * 2 : 256;
+  while (cap < sb->len + extra + 1)
+    cap *= 2;
+  sb->data = k2s_realloc_array(sb->arena, sb->data, sb->cap, cap, 1);
+  sb->cap = cap;
+}
+
+void k2s_sb_puts(k2s_strbuf *sb, const char *s)
+{
+  size_t n = strlen(s);
+  sb_reserve(sb, n);
+  memcpy(sb->data + sb->len, s, n + 1);
+  sb->len += n;
+}
+
+void k2s_sb_printf(k2s_strbuf *sb, const char *fmt, ...)
+{
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n > 0) {
+    sb_reserve(sb, (size_t)n);
+    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    sb->len += (size_t)n;
+  }
+  va_end(ap);
+}

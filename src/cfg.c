@@ -1,0 +1,257 @@
+/* Control-flow graph, dominators and post-dominators, built on demand
+ * (Cooper, Harvey and Kennedy's iterative algorithm over reverse post-order). */
+#include <string.h>
+
+#include "k2s_internal.h"
+
+#define NONE UINT32_MAX
+
+k2s_block *k2s_block_of_label(k2s_module *m, uint32_t label_id)
+{
+  k2s_instr *l = k2s_def(m, label_id);
+  if (!l || l->opcode != SpvOpLabel)
+    return NULL;
+  /* Labels are not in a block's body; find the block through the function. */
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      if (b->label == l)
+        return b;
+  return NULL;
+}
+
+static void add_edge(k2s_cfg *c, k2s_arena *a, uint32_t from, uint32_t to, uint32_t *cap_s,
+                     uint32_t *cap_p)
+{
+  for (uint32_t i = 0; i < c->n_succ[from]; i++)
+    if (c->succ[from][i] == to)
+      return;
+  if (c->n_succ[from] == cap_s[from]) {
+    cap_s[from] = cap_s[from] ? cap_s[from] * 2 : 2;
+    c->succ[from] = k2s_realloc_array(a, c->succ[from], c->n_succ[from], cap_s[from], 4);
+  }
+  c->succ[from][c->n_succ[from]++] = to;
+  if (c->n_pred[to] == cap_p[to]) {
+    cap_p[to] = cap_p[to] ? cap_p[to] * 2 : 2;
+    c->pred[to] = k2s_realloc_array(a, c->pred[to], c->n_pred[to], cap_p[to], 4);
+  }
+  c->pred[to][c->n_pred[to]++] = from;
+}
+
+typedef struct label_map {
+  const k2s_module *m;
+  uint32_t *index; /* label id -> block index, NONE elsewhere */
+} label_map;
+
+static uint32_t label_index(const label_map *lm, uint32_t label)
+{
+  if (label == 0 || label >= lm->m->id_cap)
+    return NONE;
+  return lm->index[label];
+}
+
+k2s_cfg *k2s_cfg_build(k2s_module *m, k2s_arena *a, k2s_function *f)
+{
+  k2s_cfg *c = k2s_alloc(a, sizeof(*c));
+  c->func = f;
+  uint32_t n = 0;
+  k2s_foreach_block(b, f)
+    b->index = n++;
+  c->n_blocks = n;
+  c->blocks = k2s_alloc(a, (n + 1) * sizeof(*c->blocks));
+  label_map lm = {m, k2s_alloc(a, m->id_cap * sizeof(uint32_t))};
+  memset(lm.index, 0xff, m->id_cap * sizeof(uint32_t));
+  k2s_foreach_block(b, f) {
+    c->blocks[b->index] = b;
+    if (b->label->result < m->id_cap)
+      lm.index[b->label->result] = b->index;
+  }
+  c->succ = k2s_alloc(a, (n + 1) * sizeof(*c->succ));
+  c->pred = k2s_alloc(a, (n + 1) * sizeof(*c->pred));
+  c->n_succ = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  c->n_pred = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *cap_s = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *cap_p = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  k2s_foreach_block(b, f) {
+    k2s_instr *t = k2s_block_terminator(b);
+    if (!t)
+      continue;
+    uint32_t targets[2];
+    uint32_t nt = 0;
+    if (t->opcode == SpvOpBranch && t->n_ops >= 1) {
+      targets[nt++] = t->ops[0];
+    } else if (t->opcode == SpvOpBranchConditional && t->n_ops >= 3) {
+      targets[nt++] = t->ops[1];
+      targets[nt++] = t->ops[2];
+    } else if (t->opcode == SpvOpSwitch && t->n_ops >= 2) {
+      uint32_t lit = k2s_type_width(m, k2s_type_of(m, t->ops[0])) == 64 ? 2 : 1;
+      uint32_t to = label_index(&lm, t->ops[1]);
+      if (to != NONE)
+        add_edge(c, a, b->index, to, cap_s, cap_p);
+      for (uint32_t k = 2 + lit; k < t->n_ops; k += lit + 1) {
+        to = label_index(&lm, t->ops[k]);
+        if (to != NONE)
+          add_edge(c, a, b->index, to, cap_s, cap_p);
+      }
+    }
+    for (uint32_t k = 0; k < nt; k++) {
+      uint32_t to = label_index(&lm, targets[k]);
+      if (to != NONE)
+        add_edge(c, a, b->index, to, cap_s, cap_p);
+    }
+  }
+  /* Reverse post-order by an explicit stack (deep CFGs must not overflow). */
+  c->rpo = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  if (n) {
+    uint8_t *seen = k2s_alloc(a, n);
+    uint32_t *stack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+    uint32_t *next = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+    uint32_t *post = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+    uint32_t sp = 0, np = 0;
+    stack[sp++] = 0;
+    seen[0] = 1;
+    while (sp) {
+      uint32_t v = stack[sp - 1];
+      if (next[v] < c->n_succ[v]) {
+        uint32_t w = c->succ[v][next[v]++];
+        if (!seen[w]) {
+          seen[w] = 1;
+          stack[sp++] = w;
+        }
+      } else {
+        post[np++] = v;
+        sp--;
+      }
+    }
+    for (uint32_t i = 0; i < np; i++)
+      c->rpo[i] = post[np - 1 - i];
+    c->n_rpo = np;
+  }
+  return c;
+}
+
+static uint32_t intersect(const uint32_t *dom, const uint32_t *order, uint32_t a, uint32_t b)
+{
+  while (a != b) {
+    while (order[a] > order[b])
+      a = dom[a];
+    while (order[b] > order[a])
+      b = dom[b];
+  }
+  return a;
+}
+
+/* Generic iterative dominators over a graph given by predecessor lists. */
+static uint32_t *dominators(k2s_arena *a, uint32_t n, const uint32_t *rpo, uint32_t n_rpo,
+                            uint32_t **pred, const uint32_t *n_pred)
+{
+  uint32_t *dom = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *order = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  for (uint32_t i = 0; i <= n; i++) {
+    dom[i] = NONE;
+    order[i] = NONE;
+  }
+  if (!n_rpo)
+    return dom;
+  for (uint32_t i = 0; i < n_rpo; i++)
+    order[rpo[i]] = i;
+  dom[rpo[0]] = rpo[0];
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 1; i < n_rpo; i++) {
+      uint32_t b = rpo[i], nd = NONE;
+      for (uint32_t k = 0; k < n_pred[b]; k++) {
+        uint32_t p = pred[b][k];
+        if (dom[p] == NONE)
+          continue;
+        nd = nd == NONE ? p : intersect(dom, order, p, nd);
+      }
+      if (nd != dom[b]) {
+        dom[b] = nd;
+        changed = true;
+      }
+    }
+  }
+  return dom;
+}
+
+void k2s_cfg_dominators(k2s_cfg *c, k2s_arena *a)
+{
+  c->idom = dominators(a, c->n_blocks, c->rpo, c->n_rpo, c->pred, c->n_pred);
+  if (c->n_rpo)
+    c->idom[c->rpo[0]] = NONE;
+}
+
+void k2s_cfg_post_dominators(k2s_cfg *c, k2s_arena *a)
+{
+  /* Reverse graph with a virtual exit node n joined from every block
+   * without successors (returns, unreachable). */
+  uint32_t n = c->n_blocks;
+  uint32_t **rpred = k2s_alloc(a, (n + 1) * sizeof(*rpred));
+  uint32_t *n_rpred = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  for (uint32_t b = 0; b < n; b++) {
+    rpred[b] = c->succ[b];
+    n_rpred[b] = c->n_succ[b];
+  }
+  /* Reverse post-order of the reversed graph from the virtual exit. */
+  uint32_t **rsucc = k2s_alloc(a, (n + 1) * sizeof(*rsucc));
+  uint32_t *n_rsucc = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  for (uint32_t b = 0; b < n; b++) {
+    rsucc[b] = c->pred[b];
+    n_rsucc[b] = c->n_pred[b];
+  }
+  uint32_t n_exit = 0;
+  uint32_t *exits = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  for (uint32_t b = 0; b < n; b++)
+    if (c->n_succ[b] == 0)
+      exits[n_exit++] = b;
+  rsucc[n] = exits;
+  n_rsucc[n] = n_exit;
+  /* Exits' predecessor in the reversed graph is the virtual node. */
+  for (uint32_t k = 0; k < n_exit; k++) {
+    uint32_t b = exits[k];
+    uint32_t *p = k2s_alloc(a, sizeof(uint32_t));
+    p[0] = n;
+    rpred[b] = p;
+    n_rpred[b] = 1;
+  }
+  uint8_t *seen = k2s_alloc(a, n + 1);
+  uint32_t *stack = k2s_alloc(a, (n + 2) * sizeof(uint32_t));
+  uint32_t *next = k2s_alloc(a, (n + 2) * sizeof(uint32_t));
+  uint32_t *post = k2s_alloc(a, (n + 2) * sizeof(uint32_t));
+  uint32_t sp = 0, np = 0;
+  stack[sp++] = n;
+  seen[n] = 1;
+  while (sp) {
+    uint32_t v = stack[sp - 1];
+    if (next[v] < n_rsucc[v]) {
+      uint32_t w = rsucc[v][next[v]++];
+      if (!seen[w]) {
+        seen[w] = 1;
+        stack[sp++] = w;
+      }
+    } else {
+      post[np++] = v;
+      sp--;
+    }
+  }
+  uint32_t *rpo = k2s_alloc(a, (np + 1) * sizeof(uint32_t));
+  for (uint32_t i = 0; i < np; i++)
+    rpo[i] = post[np - 1 - i];
+  uint32_t *pd = dominators(a, n + 1, rpo, np, rpred, n_rpred);
+  c->ipdom = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  for (uint32_t b = 0; b < n; b++)
+    c->ipdom[b] = pd[b] == n ? NONE : pd[b];
+}
+
+bool k2s_cfg_dominates(const k2s_cfg *c, uint32_t a, uint32_t b)
+{
+  if (!c->idom)
+    return false;
+  for (uint32_t x = b; x != NONE; x = c->idom[x]) {
+    if (x == a)
+      return true;
+    if (c->idom[x] == x)
+      break;
+  }
+  return false;
+}

@@ -1,0 +1,124 @@
+/* Function cloning with fresh ids: the basis of inlining and of
+ * specialising a function per caller. */
+#include <string.h>
+
+#include "k2s_internal.h"
+
+typedef struct remap {
+  k2s_module *m;
+  uint32_t *map; /* old id -> new id, 0 = keep */
+  uint32_t cap;
+} remap;
+
+static void remap_cb(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  remap *r = ud;
+  if (*id < r->cap && r->map[*id])
+    *id = r->map[*id];
+}
+
+static k2s_instr *copy_instr(k2s_module *m, const k2s_instr *i, uint32_t *map, uint32_t cap)
+{
+  uint32_t result = i->result && i->result < cap && map[i->result] ? map[i->result] : 0;
+  k2s_instr *c = k2s_instr_new(m, i->opcode, i->type, result, i->ops, i->n_ops);
+  c->offset = i->offset; /* diagnostics about the copy point at the original */
+  return c;
+}
+
+static void fresh_id(k2s_module *m, uint32_t *map, uint32_t cap, uint32_t id)
+{
+  if (id && id < cap)
+    map[id] = k2s_new_id(m);
+}
+
+k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t *id_map_out[])
+{
+  uint32_t cap = m->bound;
+  uint32_t *map = k2s_alloc(&m->arena, cap * sizeof(uint32_t));
+  fresh_id(m, map, cap, f->def->result);
+  k2s_foreach_instr(i, &f->head)
+    fresh_id(m, map, cap, i->result);
+  k2s_foreach_block(b, f) {
+    fresh_id(m, map, cap, b->label->result);
+    k2s_foreach_instr(i, &b->body)
+      fresh_id(m, map, cap, i->result);
+  }
+  remap r = {m, map, cap};
+  k2s_function *nf = k2s_alloc(&m->arena, sizeof(*nf));
+  nf->def = copy_instr(m, f->def, map, cap);
+  k2s_foreach_instr(i, &f->head) {
+    k2s_instr *c = copy_instr(m, i, map, cap);
+    k2s_foreach_id_operand(m, c, remap_cb, &r);
+    k2s_list_append(&nf->head, c);
+  }
+  k2s_foreach_block(b, f) {
+    k2s_block *nb = k2s_alloc(&m->arena, sizeof(*nb));
+    nb->label = copy_instr(m, b->label, map, cap);
+    k2s_function_append_block(nf, nb);
+    k2s_foreach_instr(i, &b->body) {
+      k2s_instr *c = copy_instr(m, i, map, cap);
+      k2s_foreach_id_operand(m, c, remap_cb, &r);
+      c->block = nb;
+      k2s_list_append(&nb->body, c);
+    }
+  }
+  nf->end = copy_instr(m, f->end, map, cap);
+  /* Names and decorations of the function's ids follow the copy. */
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION])
+    if ((i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId ||
+         i->opcode == SpvOpDecorateString) &&
+        i->n_ops >= 1 && i->ops[0] < cap && map[i->ops[0]]) {
+      k2s_instr *c = copy_instr(m, i, map, cap);
+      c->ops[0] = map[i->ops[0]];
+      k2s_list_insert_after(&m->sec[K2S_SEC_ANNOTATION], i, c);
+    }
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_DEBUG])
+    if (i->opcode == SpvOpName && i->n_ops >= 1 && i->ops[0] < cap && map[i->ops[0]]) {
+      k2s_instr *c = copy_instr(m, i, map, cap);
+      c->ops[0] = map[i->ops[0]];
+      k2s_list_insert_after(&m->sec[K2S_SEC_DEBUG], i, c);
+    }
+  if (id_map_out)
+    *id_map_out = map;
+  m->uses_valid = false;
+  return nf;
+}
+
+k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id)
+{
+  k2s_foreach_function(f, m)
+    if (f->def->result == id)
+      return f;
+  return NULL;
+}
+
+/* Remove f from the module along with the names and decorations of every id
+ * it defines, so nothing refers to ids that no longer exist. */
+void k2s_delete_function(k2s_module *m, k2s_function *f)
+{
+  uint8_t *dead = k2s_alloc(&m->arena, m->bound);
+  dead[f->def->result] = 1;
+  k2s_foreach_instr(i, &f->head)
+    if (i->result)
+      dead[i->result] = 1;
+  k2s_foreach_block(b, f) {
+    dead[b->label->result] = 1;
+    k2s_foreach_instr(i, &b->body)
+      if (i->result)
+        dead[i->result] = 1;
+  }
+  static const int secs[] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
+  for (int s = 0; s < 2; s++)
+    k2s_foreach_instr_safe(i, &m->sec[secs[s]])
+      if (i->opcode != SpvOpString && i->opcode != SpvOpSource &&
+          i->opcode != SpvOpSourceContinued && i->opcode != SpvOpSourceExtension &&
+          i->opcode != SpvOpModuleProcessed && i->opcode != SpvOpGroupDecorate &&
+          i->opcode != SpvOpGroupMemberDecorate && i->n_ops >= 1 && i->ops[0] < m->bound &&
+          dead[i->ops[0]])
+        k2s_list_remove(&m->sec[secs[s]], i);
+  for (uint32_t id = 0; id < m->bound; id++)
+    if (dead[id])
+      m->def[id] = NULL;
+  k2s_module_remove_function(m, f);
+}

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Generate k2s's SPIR-V tables from the SPIRV-Headers grammar JSON.
+
+Usage: gen_tables.py GRAMMAR_DIR OUT.h OUT.c
+
+Everything k2s knows about opcodes, operand kinds, enumerants, capabilities and
+extended-instruction sets comes from here; nothing of it is typed by hand.
+"""
+import json
+import os
+import sys
+
+EXT_SETS = [
+    # (import name, grammar file, C identifier)
+    ("OpenCL.std", "extinst.opencl.std.100.grammar.json", "opencl_std"),
+    ("GLSL.std.450", "extinst.glsl.std.450.grammar.json", "glsl_std_450"),
+    ("NonSemantic.ClspvReflection", "extinst.nonsemantic.clspvreflection.grammar.json", "clspv_reflection"),
+    ("OpenCL.DebugInfo.100", "extinst.opencl.debuginfo.100.grammar.json", "opencl_debuginfo_100"),
+    ("NonSemantic.Shader.DebugInfo.100", "extinst.nonsemantic.shader.debuginfo.100.grammar.json",
+     "shader_debuginfo_100"),
+]
+
+QUANT = {None: "K2S_Q_ONE", "?": "K2S_Q_OPTIONAL", "*": "K2S_Q_MANY"}
+
+
+def cstr(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def ident(s):
+    out = []
+    for i, ch in enumerate(s):
+        if ch.isupper() and i and (s[i - 1].islower() or s[i - 1].isdigit()):
+            out.append("_")
+        out.append(ch.upper() if ch.isalnum() else "_")
+    return "".join(out)
+
+
+def main():
+    gdir, out_h, out_c = sys.argv[1:4]
+    out_b = sys.argv[4] if len(sys.argv) > 4 else None
+    core = json.load(open(os.path.join(gdir, "spirv.core.grammar.json")))
+    kinds = core["operand_kinds"]
+    kind_index = {k["kind"]: i for i, k in enumerate(kinds)}
+    cap_kind = next(k for k in kinds if k["kind"] == "Capability")
+    cap_value = {e["enumerant"]: int(e["value"]) for e in cap_kind["enumerants"]}
+
+    h = []
+    c = []
+    h.append("/* generated from the SPIR-V grammar by src/gen_tables.py — do not edit */")
+    h.append("#ifndef K2S_TABLES_H\n#define K2S_TABLES_H\n#include <stdint.h>\n#include <stdbool.h>\n")
+    h.append("#define K2S_GRAMMAR_VERSION 0x%02x%02x%02x" % (core["major_version"], core["minor_version"], 0))
+    h.append("#define K2S_GRAMMAR_REVISION %d\n" % core["revision"])
+    h.append("enum k2s_kind_category { K2S_CAT_ID, K2S_CAT_LITERAL, K2S_CAT_VALUE_ENUM, K2S_CAT_BIT_ENUM, K2S_CAT_COMPOSITE };")
+    h.append("enum k2s_quantifier { K2S_Q_ONE, K2S_Q_OPTIONAL, K2S_Q_MANY };")
+    h.append("/* Operand kinds, in grammar order. */")
+    h.append("enum k2s_operand_kind {")
+    for i, k in enumerate(kinds):
+        h.append("  K2S_OK_%s = %d," % (ident(k["kind"]), i))
+    h.append("  K2S_OK_COUNT = %d\n};" % len(kinds))
+    h.append("""
+typedef struct k2s_operand_desc {
+  uint16_t kind; /* enum k2s_operand_kind */
+  uint8_t quantifier; /* enum k2s_quantifier */
+} k2s_operand_desc;
+
+typedef struct k2s_enumerant {
+  const char *name;
+  uint32_t value;
+  uint8_t n_caps, n_params;
+  const uint16_t *caps;
+  const uint16_t *params; /* operand kinds of the enumerant's extra operands */
+} k2s_enumerant;
+
+typedef struct k2s_kind_info {
+  const char *name;
+  uint8_t category; /* enum k2s_kind_category */
+  uint16_t n_enumerants;
+  const k2s_enumerant *enumerants;
+  uint16_t bases[2]; /* composite kinds: the two parts */
+} k2s_kind_info;
+
+typedef struct k2s_opcode_info {
+  const char *name; /* NULL where the opcode is unassigned */
+  bool has_type, has_result;
+  uint8_t n_operands, n_caps;
+  const k2s_operand_desc *operands; /* excluding result type and result id */
+  const uint16_t *caps;
+  uint32_t version; /* SPIR-V version that introduced it, 0x00MMmm00 */
+} k2s_opcode_info;
+
+typedef struct k2s_extinst_info {
+  const char *name;
+  uint8_t n_operands;
+  const k2s_operand_desc *operands; /* ext-local kinds: only the category matters */
+} k2s_extinst_info;
+
+typedef struct k2s_extinst_set {
+  const char *import_name; /* prefix matched against OpExtInstImport */
+  uint32_t n_opcodes;
+  const k2s_extinst_info *insts; /* indexed by ext opcode */
+} k2s_extinst_set;
+""")
+    # enumerants
+    for i, k in enumerate(kinds):
+        if k["category"] not in ("ValueEnum", "BitEnum"):
+            continue
+        name = ident(k["kind"]).lower()
+        seen = {}
+        rows = []
+        for j, e in enumerate(k["enumerants"]):
+            v = e["value"]
+            v = int(v, 16) if isinstance(v, str) else int(v)
+            caps = [cap_value[x] for x in e.get("capabilities", []) if x in cap_value]
+            params = [kind_index[p["kind"]] for p in e.get("parameters", [])]
+            if caps:
+                c.append("static const uint16_t en_%s_%d_caps[] = {%s};" % (name, j, ",".join(map(str, caps))))
+            if params:
+                c.append("static const uint16_t en_%s_%d_params[] = {%s};" % (name, j, ",".join(map(str, params))))
+            rows.append("  {%s, %du, %d, %d, %s, %s}," % (
+                cstr(e["enumerant"]), v, len(caps), len(params),
+                "en_%s_%d_caps" % (name, j) if caps else "0",
+                "en_%s_%d_params" % (name, j) if params else "0"))
+        c.append("static const k2s_enumerant enumerants_%s[] = {\n%s\n};" % (name, "\n".join(rows)))
+    cat = {"Id": "K2S_CAT_ID", "Literal": "K2S_CAT_LITERAL", "ValueEnum": "K2S_CAT_VALUE_ENUM",
+           "BitEnum": "K2S_CAT_BIT_ENUM", "Composite": "K2S_CAT_COMPOSITE"}
+    rows = []
+    for k in kinds:
+        name = ident(k["kind"]).lower()
+        en = "enumerants_%s" % name if k["category"] in ("ValueEnum", "BitEnum") else "0"
+        n = len(k.get("enumerants", [])) if en != "0" else 0
+        bases = [kind_index[b] for b in k.get("bases", [])] + [0, 0]
+        rows.append("  {%s, %s, %d, %s, {%d, %d}}," % (cstr(k["kind"]), cat[k["category"]], n, en, bases[0], bases[1]))
+    c.append("const k2s_kind_info k2s_kinds[K2S_OK_COUNT] = {\n%s\n};" % "\n".join(rows))
+    h.append("extern const k2s_kind_info k2s_kinds[K2S_OK_COUNT];")
+
+    # opcodes
+    insts = core["instructions"]
+    max_op = max(i["opcode"] for i in insts)
+    h.append("#define K2S_OPCODE_LIMIT %du" % (max_op + 1))
+    h.append("extern const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT];")
+    by_op = {}
+    for i in insts:
+        # Aliases share an opcode; keep the first (the canonical name).
+        by_op.setdefault(i["opcode"], i)
+    for op, i in sorted(by_op.items()):
+        ops = [o for o in i.get("operands", []) if o["kind"] not in ("IdResultType", "IdResult")]
+        if ops:
+            c.append("static const k2s_operand_desc op_%d_operands[] = {%s};" % (
+                op, ",".join("{%d, %s}" % (kind_index[o["kind"]], QUANT[o.get("quantifier")]) for o in ops)))
+        caps = [cap_value[x] for x in i.get("capabilities", []) if x in cap_value]
+        if caps:
+            c.append("static const uint16_t op_%d_caps[] = {%s};" % (op, ",".join(map(str, caps))))
+    rows = []
+    for op, i in sorted(by_op.items()):
+        kinds_of = [o["kind"] for o in i.get("operands", [])]
+        ops = [o for o in i.get("operands", []) if o["kind"] not in ("IdResultType", "IdResult")]
+        caps = [x for x in i.get("capabilities", []) if x in cap_value]
+        ver = i.get("version", "1.0")
+        if ver == "None":
+            ver = "1.0"
+        maj, mnr = (int(x) for x in ver.split(".")[:2])
+        rows.append("  [%d] = {%s, %s, %s, %d, %d, %s, %s, 0x%02x%02x00}," % (
+            op, cstr(i["opname"]), "true" if "IdResultType" in kinds_of else "false",
+            "true" if "IdResult" in kinds_of else "false", len(ops), len(caps),
+            "op_%d_operands" % op if ops else "0", "op_%d_caps" % op if caps else "0", maj, mnr))
+    c.append("const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(rows))
+
+    # extended instruction sets
+    h.append("#define K2S_N_EXTINST_SETS %d" % len(EXT_SETS))
+    h.append("enum k2s_extinst_set_id {")
+    for _, _, cid in EXT_SETS:
+        h.append("  K2S_EXT_%s," % cid.upper())
+    h.append("  K2S_EXT_UNKNOWN = 255\n};")
+    h.append("extern const k2s_extinst_set k2s_extinst_sets[K2S_N_EXTINST_SETS];")
+    set_rows = []
+    for import_name, fname, cid in EXT_SETS:
+        path = os.path.join(gdir, fname)
+        g = json.load(open(path))
+        local_kinds = {k["kind"]: k for k in g.get("operand_kinds", [])}
+        maxo = max(i["opcode"] for i in g["instructions"])
+        h.append("enum k2s_%s_op {" % cid)
+        for i in g["instructions"]:
+            h.append("  K2S_%s_%s = %d," % (cid.upper(), i["opname"], i["opcode"]))
+        h.append("};")
+        rows = []
+        for i in g["instructions"]:
+            ops = i.get("operands", [])
+            descs = []
+            for o in ops:
+                kd = o["kind"]
+                if kd in kind_index:
+                    ki = kind_index[kd]
+                elif kd in local_kinds:
+                    # Ext-local enums are single-word literals for operand walking.
+                    ki = kind_index["LiteralInteger"]
+                else:
+                    raise SystemExit("unknown operand kind %s in %s" % (kd, fname))
+                descs.append("{%d, %s}" % (ki, QUANT[o.get("quantifier")]))
+            if descs:
+                c.append("static const k2s_operand_desc ext_%s_%d[] = {%s};" % (cid, i["opcode"], ",".join(descs)))
+            rows.append("  [%d] = {%s, %d, %s}," % (i["opcode"], cstr(i["opname"]), len(descs),
+                                                   "ext_%s_%d" % (cid, i["opcode"]) if descs else "0"))
+        c.append("static const k2s_extinst_info ext_%s[%d] = {\n%s\n};" % (cid, maxo + 1, "\n".join(rows)))
+        set_rows.append("  {%s, %d, ext_%s}," % (cstr(import_name), maxo + 1, cid))
+    c.append("const k2s_extinst_set k2s_extinst_sets[K2S_N_EXTINST_SETS] = {\n%s\n};" % "\n".join(set_rows))
+
+    if out_b:
+        write_builder(out_b, by_op, kinds)
+    h.append("\n#endif")
+    with open(out_h, "w") as f:
+        f.write("\n".join(h) + "\n")
+    with open(out_c, "w") as f:
+        f.write("/* generated from the SPIR-V grammar by src/gen_tables.py — do not edit */\n")
+        f.write('#include "k2s_tables.h"\n\n')
+        f.write("\n".join(c) + "\n")
+
+
+def write_builder(path, by_op, kinds):
+    """One inline helper per opcode whose operands are all single <id>s
+    (trailing optional operands are left off): k2s_b_i_add(b, type, x, y)."""
+    id_kinds = {k["kind"] for k in kinds if k["category"] == "Id"}
+    out = ["/* generated from the SPIR-V grammar by src/gen_tables.py — do not edit */",
+           "#ifndef K2S_BUILDER_OPS_H", "#define K2S_BUILDER_OPS_H", '#include "k2s_internal.h"', ""]
+    for op, i in sorted(by_op.items()):
+        ops = i.get("operands", [])
+        kinds_of = [o["kind"] for o in ops]
+        rest = [o for o in ops if o["kind"] not in ("IdResultType", "IdResult")]
+        while rest and rest[-1].get("quantifier") == "?":
+            rest.pop()
+        if any(o["kind"] not in id_kinds or o.get("quantifier") for o in rest):
+            continue
+        if i.get("class") in ("Type-Declaration", "Constant-Creation", "Function", "Annotation", "Debug",
+                              "Mode-Setting", "Extension"):
+            continue
+        name = "k2s_b_" + ident(i["opname"][2:]).lower()
+        params = ["k2s_builder *b"]
+        if "IdResultType" in kinds_of:
+            params.append("uint32_t type")
+        args = ["x%d" % n for n in range(len(rest))]
+        params += ["uint32_t " + a for a in args]
+        body = "  uint32_t ops[%d] = {%s};\n" % (max(1, len(args)), ", ".join(args) or "0")
+        body += "  return k2s_emit(b, %d, %s, ops, %d);\n" % (op, "type" if "IdResultType" in kinds_of else "0",
+                                                         len(args))
+        out.append("static inline uint32_t %s(%s)\n{\n%s}" % (name, ", ".join(params), body))
+    out.append("#endif")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,529 @@
+/* The IR: lists of instructions, blocks and functions, the dense id table,
+ * def-use chains built on demand, names and decorations by id. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "k2s_internal.h"
+
+#define K2S_ID_LIMIT 0x3fffffu /* ids must stay below the universal limit 4194303 */
+
+k2s_module *k2s_module_new(void)
+{
+  k2s_module *m = calloc(1, sizeof(*m));
+  return m;
+}
+
+void k2s_module_free(k2s_module *m)
+{
+  if (!m)
+    return;
+  k2s_arena_free(&m->arena);
+  free(m);
+}
+
+void k2s_list_append(k2s_list *l, k2s_instr *i)
+{
+  i->prev = l->last;
+  i->next = NULL;
+  if (l->last)
+    l->last->next = i;
+  else
+    l->first = i;
+  l->last = i;
+}
+
+void k2s_list_insert_before(k2s_list *l, k2s_instr *pos, k2s_instr *i)
+{
+  if (!pos) {
+    k2s_list_append(l, i);
+    return;
+  }
+  i->next = pos;
+  i->prev = pos->prev;
+  if (pos->prev)
+    pos->prev->next = i;
+  else
+    l->first = i;
+  pos->prev = i;
+}
+
+void k2s_list_insert_after(k2s_list *l, k2s_instr *pos, k2s_instr *i)
+{
+  if (!pos) {
+    i->prev = NULL;
+    i->next = l->first;
+    if (l->first)
+      l->first->prev = i;
+    else
+      l->last = i;
+    l->first = i;
+    return;
+  }
+  i->prev = pos;
+  i->next = pos->next;
+  if (pos->next)
+    pos->next->prev = i;
+  else
+    l->last = i;
+  pos->next = i;
+}
+
+void k2s_list_remove(k2s_list *l, k2s_instr *i)
+{
+  if (i->prev)
+    i->prev->next = i->next;
+  else
+    l->first = i->next;
+  if (i->next)
+    i->next->prev = i->prev;
+  else
+    l->last = i->prev;
+  i->prev = i->next = NULL;
+}
+
+static enum k2s_section section_of(uint16_t op)
+{
+  switch (op) {
+  case SpvOpCapability: return K2S_SEC_CAPABILITY;
+  case SpvOpExtension: return K2S_SEC_EXTENSION;
+  case SpvOpExtInstImport: return K2S_SEC_EXT_IMPORT;
+  case SpvOpMemoryModel: return K2S_SEC_MEMORY_MODEL;
+  case SpvOpEntryPoint: return K2S_SEC_ENTRY_POINT;
+  case SpvOpExecutionMode:
+  case SpvOpExecutionModeId: return K2S_SEC_EXECUTION_MODE;
+  case SpvOpString:
+  case SpvOpSourceExtension:
+  case SpvOpSource:
+  case SpvOpSourceContinued:
+  case SpvOpName:
+  case SpvOpMemberName:
+  case SpvOpModuleProcessed: return K2S_SEC_DEBUG;
+  case SpvOpDecorate:
+  case SpvOpMemberDecorate:
+  case SpvOpDecorationGroup:
+  case SpvOpGroupDecorate:
+  case SpvOpGroupMemberDecorate:
+  case SpvOpDecorateId:
+  case SpvOpDecorateString:
+  case SpvOpMemberDecorateString: return K2S_SEC_ANNOTATION;
+  default: return K2S_SEC_GLOBAL;
+  }
+}
+
+k2s_list *k2s_instr_list(k2s_module *m, k2s_instr *i)
+{
+  if (i->block)
+    return &i->block->body;
+  /* Module-level instruction: its section list. Function heads are found by
+   * walking, which only the rare caller needs. */
+  enum k2s_section s = section_of(i->opcode);
+  for (k2s_instr *j = m->sec[s].first; j; j = j->next)
+    if (j == i)
+      return &m->sec[s];
+  k2s_foreach_function(f, m)
+    for (k2s_instr *j = f->head.first; j; j = j->next)
+      if (j == i)
+        return &f->head;
+  return NULL;
+}
+
+void k2s_instr_delete(k2s_module *m, k2s_instr *i)
+{
+  k2s_list *l = k2s_instr_list(m, i);
+  if (l)
+    k2s_list_remove(l, i);
+  if (i->result && i->result < m->id_cap && m->def[i->result] == i)
+    m->def[i->result] = NULL;
+  i->block = NULL;
+  m->uses_valid = false;
+  m->intern_valid = false;
+}
+
+k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t result,
+                         const uint32_t *ops, uint32_t n_ops)
+{
+  k2s_instr *i = k2s_alloc(&m->arena, sizeof(*i));
+  i->opcode = opcode;
+  i->type = type;
+  i->result = result;
+  i->offset = K2S_NEW_OFFSET;
+  k2s_instr_set_ops(m, i, ops, n_ops);
+  if (result)
+    k2s_set_def(m, result, i);
+  m->uses_valid = false;
+  return i;
+}
+
+void k2s_instr_set_ops(k2s_module *m, k2s_instr *i, const uint32_t *ops, uint32_t n_ops)
+{
+  if (n_ops > i->cap_ops) {
+    i->ops = k2s_alloc(&m->arena, n_ops * sizeof(uint32_t));
+    i->cap_ops = n_ops;
+  }
+  if (n_ops)
+    memmove(i->ops, ops, n_ops * sizeof(uint32_t));
+  i->n_ops = n_ops;
+  m->uses_valid = false;
+}
+
+void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word)
+{
+  if (i->n_ops == i->cap_ops) {
+    uint32_t cap = i->cap_ops ? i->cap_ops * 2 : 4;
+    i->ops = k2s_realloc_array(&m->arena, i->ops, i->n_ops, cap, sizeof(uint32_t));
+    i->cap_ops = cap;
+  }
+  i->ops[i->n_ops++] = word;
+  m->uses_valid = false;
+}
+
+void k2s_instr_push_string(k2s_module *m, k2s_instr *i, const char *s)
+{
+  size_t len = strlen(s);
+  uint32_t n = k2s_string_words(s);
+  for (uint32_t w = 0; w < n; w++) {
+    uint32_t v = 0;
+    for (uint32_t b = 0; b < 4; b++) {
+      size_t at = w * 4 + b;
+      if (at < len)
+        v |= (uint32_t)(unsigned char)s[at] << (8 * b);
+    }
+    k2s_instr_push_op(m, i, v);
+  }
+}
+
+k2s_block *k2s_block_new(k2s_module *m, k2s_function *f, uint32_t label_id)
+{
+  k2s_block *b = k2s_alloc(&m->arena, sizeof(*b));
+  b->func = f;
+  b->label = k2s_instr_new(m, SpvOpLabel, 0, label_id, NULL, 0);
+  return b;
+}
+
+void k2s_function_append_block(k2s_function *f, k2s_block *b)
+{
+  b->func = f;
+  b->next = NULL;
+  b->prev = f->last;
+  if (f->last)
+    f->last->next = b;
+  else
+    f->first = b;
+  f->last = b;
+}
+
+void k2s_function_insert_block_after(k2s_function *f, k2s_block *pos, k2s_block *b)
+{
+  if (!pos || pos == f->last) {
+    k2s_function_append_block(f, b);
+    return;
+  }
+  b->func = f;
+  b->prev = pos;
+  b->next = pos->next;
+  pos->next->prev = b;
+  pos->next = b;
+}
+
+void k2s_function_remove_block(k2s_function *f, k2s_block *b)
+{
+  if (b->prev)
+    b->prev->next = b->next;
+  else
+    f->first = b->next;
+  if (b->next)
+    b->next->prev = b->prev;
+  else
+    f->last = b->prev;
+  b->prev = b->next = NULL;
+}
+
+void k2s_module_append_function(k2s_module *m, k2s_function *f)
+{
+  f->prev = m->last_func;
+  f->next = NULL;
+  if (m->last_func)
+    m->last_func->next = f;
+  else
+    m->first_func = f;
+  m->last_func = f;
+}
+
+void k2s_module_remove_function(k2s_module *m, k2s_function *f)
+{
+  if (f->prev)
+    f->prev->next = f->next;
+  else
+    m->first_func = f->next;
+  if (f->next)
+    f->next->prev = f->prev;
+  else
+    m->last_func = f->prev;
+  f->prev = f->next = NULL;
+  m->uses_valid = false;
+}
+
+/* ---- ids ---- */
+
+static void grow_ids(k2s_module *m, uint32_t need)
+{
+  if (need <= m->id_cap)
+    return;
+  uint32_t cap = m->id_cap ? m->id_cap : 64;
+  while (cap < need)
+    cap *= 2;
+  m->def = k2s_realloc_array(&m->arena, m->def, m->id_cap, cap, sizeof(*m->def));
+  m->ext_set = k2s_realloc_array(&m->arena, m->ext_set, m->id_cap, cap, 1);
+  memset(m->ext_set + m->id_cap, K2S_EXT_UNKNOWN, cap - m->id_cap);
+  if (m->uses)
+    m->uses = k2s_realloc_array(&m->arena, m->uses, m->id_cap, cap, sizeof(*m->uses));
+  m->id_cap = cap;
+}
+
+uint32_t k2s_new_id(k2s_module *m)
+{
+  if (m->bound >= K2S_ID_LIMIT) {
+    if (!m->failed)
+      k2s_error(m, NULL, "the module needs more ids than SPIR-V allows (%u)", K2S_ID_LIMIT);
+    return m->bound - 1; /* keeps callers safe; the translation has failed */
+  }
+  uint32_t id = m->bound++;
+  grow_ids(m, m->bound);
+  return id;
+}
+
+k2s_instr *k2s_def(const k2s_module *m, uint32_t id)
+{
+  if (id == 0 || id >= m->id_cap)
+    return NULL;
+  return m->def[id];
+}
+
+void k2s_set_def(k2s_module *m, uint32_t id, k2s_instr *i)
+{
+  grow_ids(m, id + 1);
+  if (id >= m->bound)
+    m->bound = id + 1;
+  m->def[id] = i;
+}
+
+uint32_t k2s_type_of(const k2s_module *m, uint32_t id)
+{
+  k2s_instr *d = k2s_def(m, id);
+  return d ? d->type : 0;
+}
+
+/* ---- def-use ---- */
+
+typedef struct use_ctx {
+  k2s_module *m;
+  k2s_instr *user;
+} use_ctx;
+
+static void add_use(k2s_module *m, k2s_instr *user, uint32_t id, uint32_t word)
+{
+  if (id == 0 || id >= m->id_cap)
+    return;
+  k2s_use *u = k2s_alloc(&m->arena, sizeof(*u));
+  u->user = user;
+  u->word = word;
+  u->next = m->uses[id];
+  m->uses[id] = u;
+}
+
+static void use_cb(void *ud, k2s_instr *in, uint32_t *id)
+{
+  use_ctx *c = ud;
+  add_use(c->m, in, *id, (uint32_t)(id - in->ops));
+}
+
+static void uses_of_instr(k2s_module *m, k2s_instr *i)
+{
+  use_ctx c = {m, i};
+  if (i->type)
+    add_use(m, i, i->type, UINT32_MAX);
+  k2s_foreach_id_operand(m, i, use_cb, &c);
+}
+
+void k2s_build_uses(k2s_module *m)
+{
+  if (m->uses_valid)
+    return;
+  /* Old chains stay in the arena; rebuilding is rare compared to queries. */
+  m->uses = k2s_alloc(&m->arena, m->id_cap * sizeof(*m->uses));
+  for (int s = 0; s < K2S_SEC_COUNT; s++)
+    k2s_foreach_instr(i, &m->sec[s])
+      uses_of_instr(m, i);
+  k2s_foreach_function(f, m) {
+    uses_of_instr(m, f->def);
+    k2s_foreach_instr(i, &f->head)
+      uses_of_instr(m, i);
+    k2s_foreach_block(b, f) {
+      uses_of_instr(m, b->label);
+      k2s_foreach_instr(i, &b->body)
+        uses_of_instr(m, i);
+    }
+  }
+  m->uses_valid = true;
+}
+
+void k2s_invalidate_uses(k2s_module *m) { m->uses_valid = false; }
+
+k2s_use *k2s_uses_of(k2s_module *m, uint32_t id)
+{
+  k2s_build_uses(m);
+  if (id == 0 || id >= m->id_cap)
+    return NULL;
+  return m->uses[id];
+}
+
+void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id)
+{
+  k2s_build_uses(m);
+  if (old_id == 0 || old_id >= m->id_cap || old_id == new_id)
+    return;
+  for (k2s_use *u = m->uses[old_id]; u; u = u->next) {
+    if (u->word == UINT32_MAX)
+      u->user->type = new_id;
+    else
+      u->user->ops[u->word] = new_id;
+  }
+  /* Move the chain over so later queries stay right without a rebuild. */
+  k2s_use *tail = m->uses[old_id];
+  if (tail && new_id < m->id_cap) {
+    while (tail->next)
+      tail = tail->next;
+    tail->next = m->uses[new_id];
+    m->uses[new_id] = m->uses[old_id];
+  }
+  m->uses[old_id] = NULL;
+  m->intern_valid = false;
+}
+
+/* ---- names and decorations ---- */
+
+const char *k2s_name_of(const k2s_module *m, uint32_t id)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_DEBUG])
+    if (i->opcode == SpvOpName && i->n_ops >= 2 && i->ops[0] == id)
+      return k2s_string_operand(i, 1);
+  return NULL;
+}
+
+k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
+    if ((i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId) && i->n_ops >= 2 &&
+        i->ops[0] == id && i->ops[1] == decoration)
+      return i;
+  return NULL;
+}
+
+void k2s_remove_decorations(k2s_module *m, uint32_t id)
+{
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION])
+    if (i->n_ops >= 1 && i->ops[0] == id && i->opcode != SpvOpGroupDecorate &&
+        i->opcode != SpvOpGroupMemberDecorate)
+      k2s_list_remove(&m->sec[K2S_SEC_ANNOTATION], i);
+  m->uses_valid = false;
+}
+
+/* ---- capabilities and extensions ---- */
+
+bool k2s_has_capability(const k2s_module *m, uint32_t cap)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_CAPABILITY])
+    if (i->n_ops == 1 && i->ops[0] == cap)
+      return true;
+  return false;
+}
+
+void k2s_add_capability(k2s_module *m, uint32_t cap)
+{
+  if (!k2s_has_capability(m, cap))
+    k2s_list_append(&m->sec[K2S_SEC_CAPABILITY], k2s_instr_new(m, SpvOpCapability, 0, 0, &cap, 1));
+}
+
+void k2s_remove_capability(k2s_module *m, uint32_t cap)
+{
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_CAPABILITY])
+    if (i->n_ops == 1 && i->ops[0] == cap)
+      k2s_list_remove(&m->sec[K2S_SEC_CAPABILITY], i);
+}
+
+void k2s_add_extension(k2s_module *m, const char *name)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_EXTENSION]) {
+    const char *s = k2s_string_operand(i, 0);
+    if (s && strcmp(s, name) == 0)
+      return;
+  }
+  k2s_instr *i = k2s_instr_new(m, SpvOpExtension, 0, 0, NULL, 0);
+  k2s_instr_push_string(m, i, name);
+  k2s_list_append(&m->sec[K2S_SEC_EXTENSION], i);
+}
+
+static uint8_t ext_set_of_name(const char *name)
+{
+  for (uint8_t s = 0; s < K2S_N_EXTINST_SETS; s++) {
+    size_t n = strlen(k2s_extinst_sets[s].import_name);
+    /* NonSemantic.ClspvReflection carries its revision as a suffix (".5"). */
+    if (strncmp(name, k2s_extinst_sets[s].import_name, n) == 0 &&
+        (name[n] == 0 || name[n] == '.'))
+      return s;
+  }
+  return K2S_EXT_UNKNOWN;
+}
+
+void k2s_note_ext_import(k2s_module *m, k2s_instr *i)
+{
+  const char *name = k2s_string_operand(i, 0);
+  if (name && i->result < m->id_cap)
+    m->ext_set[i->result] = ext_set_of_name(name);
+}
+
+uint32_t k2s_ext_import(k2s_module *m, const char *name)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_EXT_IMPORT]) {
+    const char *s = k2s_string_operand(i, 0);
+    if (s && strcmp(s, name) == 0)
+      return i->result;
+  }
+  k2s_instr *i = k2s_instr_new(m, SpvOpExtInstImport, 0, k2s_new_id(m), NULL, 0);
+  k2s_instr_push_string(m, i, name);
+  k2s_list_append(&m->sec[K2S_SEC_EXT_IMPORT], i);
+  k2s_note_ext_import(m, i);
+  return i->result;
+}
+
+void k2s_decorate(k2s_module *m, uint32_t id, uint32_t decoration, const uint32_t *extra,
+                  uint32_t n_extra)
+{
+  k2s_instr *i = k2s_instr_new(m, SpvOpDecorate, 0, 0, NULL, 0);
+  k2s_instr_push_op(m, i, id);
+  k2s_instr_push_op(m, i, decoration);
+  for (uint32_t e = 0; e < n_extra; e++)
+    k2s_instr_push_op(m, i, extra[e]);
+  k2s_list_append(&m->sec[K2S_SEC_ANNOTATION], i);
+}
+
+void k2s_member_decorate(k2s_module *m, uint32_t id, uint32_t member, uint32_t decoration,
+                         const uint32_t *extra, uint32_t n_extra)
+{
+  k2s_instr *i = k2s_instr_new(m, SpvOpMemberDecorate, 0, 0, NULL, 0);
+  k2s_instr_push_op(m, i, id);
+  k2s_instr_push_op(m, i, member);
+  k2s_instr_push_op(m, i, decoration);
+  for (uint32_t e = 0; e < n_extra; e++)
+    k2s_instr_push_op(m, i, extra[e]);
+  k2s_list_append(&m->sec[K2S_SEC_ANNOTATION], i);
+}
+
+void k2s_set_name(k2s_module *m, uint32_t id, const char *name)
+{
+  k2s_instr *i = k2s_instr_new(m, SpvOpName, 0, 0, &id, 1);
+  k2s_instr_push_string(m, i, name);
+  k2s_list_append(&m->sec[K2S_SEC_DEBUG], i);
+}
+
+enum k2s_section k2s_section_of_opcode(uint16_t op) { return section_of(op); }

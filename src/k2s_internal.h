@@ -1,0 +1,379 @@
+/*
+ * k2s internal header: the IR, the engine's services and the pass interface.
+ * One flat header on purpose (QBE style): every pass includes just this.
+ */
+#ifndef K2S_INTERNAL_H
+#define K2S_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "k2s/k2s.h"
+#include "k2s_tables.h"
+
+/* ---- arena ------------------------------------------------------------ */
+
+typedef struct k2s_arena_chunk k2s_arena_chunk;
+typedef struct k2s_arena {
+  k2s_arena_chunk *head;
+  jmp_buf *oom; /* where to unwind when malloc fails; NULL: abort */
+} k2s_arena;
+
+void *k2s_alloc(k2s_arena *a, size_t size);   /* zeroed */
+void *k2s_realloc_array(k2s_arena *a, void *old, size_t old_n, size_t new_n, size_t elem);
+char *k2s_strdup(k2s_arena *a, const char *s);
+char *k2s_sprintf(k2s_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *k2s_vsprintf(k2s_arena *a, const char *fmt, va_list ap);
+void k2s_arena_free(k2s_arena *a);
+
+/* A growable string in an arena. */
+typedef struct k2s_strbuf {
+  k2s_arena *arena;
+  char *data;
+  size_t len, cap;
+} k2s_strbuf;
+void k2s_sb_printf(k2s_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void k2s_sb_puts(k2s_strbuf *sb, const char *s);
+
+/* ---- IR ----------------------------------------------------------------- */
+
+#define K2S_NEW_OFFSET UINT32_MAX /* word offset of an instruction k2s created */
+
+typedef struct k2s_block k2s_block;
+typedef struct k2s_function k2s_function;
+typedef struct k2s_module k2s_module;
+
+typedef struct k2s_instr k2s_instr;
+struct k2s_instr {
+  k2s_instr *prev, *next; /* intrusive list: a section, a block or a function head */
+  k2s_block *block;       /* owning block, NULL outside blocks */
+  uint32_t *ops;          /* operand words after result type and result id */
+  uint32_t n_ops, cap_ops;
+  uint16_t opcode;
+  uint32_t type;   /* result type id, 0 if none */
+  uint32_t result; /* result id, 0 if none */
+  uint32_t offset; /* word offset in the input, K2S_NEW_OFFSET if created */
+};
+
+typedef struct k2s_list {
+  k2s_instr *first, *last;
+} k2s_list;
+
+struct k2s_block {
+  k2s_block *prev, *next;
+  k2s_function *func;
+  k2s_instr *label;
+  k2s_list body; /* phis, variables, code, merge instruction and terminator */
+  uint32_t index; /* scratch for analyses */
+  void *data;     /* scratch for passes */
+};
+
+struct k2s_function {
+  k2s_function *prev, *next;
+  k2s_instr *def;     /* OpFunction */
+  k2s_list head;      /* OpFunctionParameter (and any debug lines among them) */
+  k2s_block *first, *last;
+  k2s_instr *end;     /* OpFunctionEnd */
+  void *data;         /* scratch for passes */
+};
+
+enum k2s_section {
+  K2S_SEC_CAPABILITY,
+  K2S_SEC_EXTENSION,
+  K2S_SEC_EXT_IMPORT,
+  K2S_SEC_MEMORY_MODEL,
+  K2S_SEC_ENTRY_POINT,
+  K2S_SEC_EXECUTION_MODE,
+  K2S_SEC_DEBUG,
+  K2S_SEC_ANNOTATION,
+  K2S_SEC_GLOBAL, /* types, constants, global variables, undef, lines */
+  K2S_SEC_COUNT
+};
+
+typedef struct k2s_use k2s_use;
+struct k2s_use {
+  k2s_instr *user;
+  uint32_t word; /* index into user->ops; UINT32_MAX means the result type */
+  k2s_use *next;
+};
+
+typedef struct k2s_diag_node k2s_diag_node;
+
+typedef struct k2s_intern_entry k2s_intern_entry;
+typedef struct k2s_reflection k2s_reflection; /* facts for the host, filled by passes */
+
+struct k2s_module {
+  k2s_arena arena;
+  uint32_t version, generator, schema;
+  uint32_t bound;     /* next free id */
+  uint32_t id_cap;    /* size of the id tables */
+  bool big_endian;    /* the input's byte order; the writer keeps it */
+
+  k2s_list sec[K2S_SEC_COUNT];
+  k2s_function *first_func, *last_func;
+
+  k2s_instr **def;     /* id -> defining instruction (dense, bounds-checked) */
+  uint8_t *ext_set;    /* id of an OpExtInstImport -> enum k2s_extinst_set_id */
+
+  /* def-use, built on demand by k2s_build_uses(), dropped by k2s_invalidate_uses() */
+  k2s_use **uses;
+  bool uses_valid;
+
+  /* type and constant interning (find-or-create) */
+  k2s_intern_entry **intern;
+  uint32_t intern_cap, intern_count;
+  bool intern_valid;
+
+  /* diagnostics */
+  k2s_diag_node *diags, *diags_last;
+  size_t n_diags;
+  bool failed;
+  const char *pass; /* the pass running now, for diagnostics */
+  k2s_strbuf *log;  /* --print-after / --time-passes output */
+
+  /* reflection produced by the passes (NULL until then) */
+  k2s_reflection *refl;
+  char *reflection_json, *descriptor_map;
+};
+
+/* list and IR manipulation */
+#define k2s_foreach_instr(i, list) for (k2s_instr *i = (list)->first; i; i = i->next)
+#define k2s_foreach_instr_safe(i, list)                                                    \
+  for (k2s_instr *i = (list)->first, *i##_next = i ? i->next : NULL; i;                    \
+       i = i##_next, i##_next = i ? i->next : NULL)
+#define k2s_foreach_function(f, m) for (k2s_function *f = (m)->first_func; f; f = f->next)
+#define k2s_foreach_block(b, f) for (k2s_block *b = (f)->first; b; b = b->next)
+
+void k2s_list_append(k2s_list *l, k2s_instr *i);
+void k2s_list_insert_before(k2s_list *l, k2s_instr *pos, k2s_instr *i);
+void k2s_list_insert_after(k2s_list *l, k2s_instr *pos, k2s_instr *i);
+void k2s_list_remove(k2s_list *l, k2s_instr *i);
+k2s_list *k2s_instr_list(k2s_module *m, k2s_instr *i); /* the list holding i */
+/* Remove i from its list and forget its result id. */
+void k2s_instr_delete(k2s_module *m, k2s_instr *i);
+
+k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t result,
+                         const uint32_t *ops, uint32_t n_ops);
+void k2s_instr_set_ops(k2s_module *m, k2s_instr *i, const uint32_t *ops, uint32_t n_ops);
+void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word);
+k2s_block *k2s_block_new(k2s_module *m, k2s_function *f, uint32_t label_id);
+void k2s_function_append_block(k2s_function *f, k2s_block *b);
+void k2s_function_insert_block_after(k2s_function *f, k2s_block *pos, k2s_block *b);
+void k2s_function_remove_block(k2s_function *f, k2s_block *b);
+void k2s_module_append_function(k2s_module *m, k2s_function *f);
+void k2s_module_remove_function(k2s_module *m, k2s_function *f);
+
+k2s_module *k2s_module_new(void);
+void k2s_module_free(k2s_module *m);
+
+/* ids */
+uint32_t k2s_new_id(k2s_module *m); /* reports overflow of the id limit */
+k2s_instr *k2s_def(const k2s_module *m, uint32_t id); /* NULL if out of range or undefined */
+void k2s_set_def(k2s_module *m, uint32_t id, k2s_instr *i);
+uint32_t k2s_type_of(const k2s_module *m, uint32_t id); /* result type of id's definition */
+
+/* Operand decoding driven by the grammar tables. */
+enum k2s_operand_class {
+  K2S_OPND_ID,      /* an <id> */
+  K2S_OPND_LITERAL, /* literal number word(s) */
+  K2S_OPND_STRING,  /* a literal string (n words) */
+  K2S_OPND_ENUM,    /* an enumerant word */
+};
+typedef struct k2s_operand {
+  uint32_t word;   /* index in instr->ops */
+  uint32_t n_words;
+  uint16_t kind;   /* enum k2s_operand_kind */
+  uint8_t cls;     /* enum k2s_operand_class */
+} k2s_operand;
+typedef bool (*k2s_operand_fn)(void *ud, const k2s_instr *in, const k2s_operand *op);
+/* Calls fn for each operand (fn returning false stops the walk). Returns NULL
+ * on success or a message saying how the words do not fit the grammar. */
+const char *k2s_walk_operands(const k2s_module *m, const k2s_instr *in, k2s_operand_fn fn,
+                              void *ud);
+/* Calls fn(ud, in, &id_word) for every <id> operand word (not result type/result). */
+typedef void (*k2s_id_fn)(void *ud, k2s_instr *in, uint32_t *id);
+void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud);
+const k2s_opcode_info *k2s_opcode(uint16_t opcode); /* NULL if unknown */
+const char *k2s_opcode_name(uint16_t opcode);       /* "Op<n>" text if unknown */
+const char *k2s_enumerant_name(uint16_t kind, uint32_t value);
+const char *k2s_string_operand(const k2s_instr *in, uint32_t word); /* NULL if unterminated */
+uint32_t k2s_string_words(const char *s);
+/* Append a literal string operand. */
+void k2s_instr_push_string(k2s_module *m, k2s_instr *i, const char *s);
+
+void k2s_note_ext_import(k2s_module *m, k2s_instr *i); /* records the set of an import */
+enum k2s_section k2s_section_of_opcode(uint16_t op);
+
+/* def-use */
+void k2s_build_uses(k2s_module *m);
+void k2s_invalidate_uses(k2s_module *m);
+#define k2s_foreach_use(u, m, id) for (k2s_use *u = k2s_uses_of(m, id); u; u = u->next)
+k2s_use *k2s_uses_of(k2s_module *m, uint32_t id);
+void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id);
+
+/* names and decorations */
+const char *k2s_name_of(const k2s_module *m, uint32_t id); /* OpName or NULL */
+/* Finds OpDecorate target Decoration; returns the instruction or NULL. */
+k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration);
+void k2s_remove_decorations(k2s_module *m, uint32_t id);
+
+/* ---- diagnostics ---------------------------------------------------------- */
+
+void k2s_diag(k2s_module *m, k2s_severity sev, const k2s_instr *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+#define k2s_error(m, at, ...) k2s_diag((m), K2S_ERROR, (at), __VA_ARGS__)
+#define k2s_warn(m, at, ...) k2s_diag((m), K2S_WARNING, (at), __VA_ARGS__)
+/* Disassemble one instruction ("%5 = OpIAdd %uint %3 %4") into the arena. */
+char *k2s_print_instr(k2s_module *m, const k2s_instr *in);
+
+/* ---- parse, write, validate ---------------------------------------------- */
+
+typedef struct k2s_parse_error {
+  int64_t word_offset;
+  char message[1024];
+} k2s_parse_error;
+
+/* Returns NULL and fills *err on failure. */
+k2s_module *k2s_parse(const uint32_t *words, size_t n_words, k2s_parse_error *err);
+/* Serialize; the result lives in the module's arena. */
+uint32_t *k2s_write(k2s_module *m, size_t *n_words);
+uint32_t *k2s_write_native(k2s_module *m, size_t *n_words); /* host byte order */
+/* Validate words with SPIRV-Tools; returns NULL or a message (arena-allocated). */
+char *k2s_validate_words(k2s_arena *a, const uint32_t *words, size_t n, int spv_env,
+                         int64_t *word_offset);
+/* Disassemble a module to text with SPIRV-Tools (arena-allocated), NULL on failure. */
+char *k2s_disassemble(k2s_arena *a, const uint32_t *words, size_t n);
+uint64_t k2s_hash_module(k2s_module *m);
+
+/* ---- types, constants, builder -------------------------------------------- */
+
+/* Find-or-create: never creates a duplicate non-aggregate type or constant.
+ * (Structs are always new: SPIR-V allows distinct identical structs.) */
+uint32_t k2s_type_void(k2s_module *m);
+uint32_t k2s_type_bool(k2s_module *m);
+uint32_t k2s_type_int(k2s_module *m, uint32_t width, bool is_signed);
+uint32_t k2s_type_float(k2s_module *m, uint32_t width);
+uint32_t k2s_type_vector(k2s_module *m, uint32_t elem, uint32_t n);
+uint32_t k2s_type_array(k2s_module *m, uint32_t elem, uint32_t length_id);
+uint32_t k2s_type_runtime_array(k2s_module *m, uint32_t elem);
+uint32_t k2s_type_pointer(k2s_module *m, uint32_t storage_class, uint32_t pointee);
+uint32_t k2s_type_function(k2s_module *m, uint32_t ret, const uint32_t *params, uint32_t n);
+uint32_t k2s_type_struct(k2s_module *m, const uint32_t *members, uint32_t n); /* always new */
+uint32_t k2s_const_int(k2s_module *m, uint32_t type, uint64_t value);
+uint32_t k2s_const_uint32(k2s_module *m, uint32_t value);
+uint32_t k2s_const_float(k2s_module *m, uint32_t type, double value);
+uint32_t k2s_const_bool(k2s_module *m, bool value);
+uint32_t k2s_const_null(k2s_module *m, uint32_t type);
+uint32_t k2s_const_composite(k2s_module *m, uint32_t type, const uint32_t *parts, uint32_t n);
+uint32_t k2s_spec_const_uint32(k2s_module *m, uint32_t spec_id, uint32_t default_value);
+uint32_t k2s_undef(k2s_module *m, uint32_t type);
+/* Generic find-or-create of a global (type/constant) instruction. */
+uint32_t k2s_intern(k2s_module *m, uint16_t opcode, uint32_t type, const uint32_t *ops,
+                    uint32_t n_ops);
+void k2s_invalidate_intern(k2s_module *m);
+/* Type queries (0 / false when id is not such a type). */
+uint32_t k2s_type_width(const k2s_module *m, uint32_t type); /* int/float width, vector elem */
+uint32_t k2s_vector_size(const k2s_module *m, uint32_t type); /* 1 for scalars */
+uint32_t k2s_scalar_type(const k2s_module *m, uint32_t type);
+bool k2s_const_value(const k2s_module *m, uint32_t id, uint64_t *value); /* int constants */
+void k2s_add_capability(k2s_module *m, uint32_t cap);
+bool k2s_has_capability(const k2s_module *m, uint32_t cap);
+void k2s_remove_capability(k2s_module *m, uint32_t cap);
+void k2s_add_extension(k2s_module *m, const char *name);
+uint32_t k2s_ext_import(k2s_module *m, const char *name); /* find-or-create */
+void k2s_decorate(k2s_module *m, uint32_t id, uint32_t decoration, const uint32_t *extra,
+                  uint32_t n_extra);
+void k2s_member_decorate(k2s_module *m, uint32_t id, uint32_t member, uint32_t decoration,
+                         const uint32_t *extra, uint32_t n_extra);
+void k2s_set_name(k2s_module *m, uint32_t id, const char *name);
+/* Append a global variable (or other global) to the globals section. */
+uint32_t k2s_global_variable(k2s_module *m, uint32_t ptr_type, uint32_t storage_class,
+                             uint32_t initializer);
+
+/* A cursor: where the builder inserts the next instruction. */
+typedef enum k2s_cursor_kind {
+  K2S_CURSOR_BEFORE,
+  K2S_CURSOR_AFTER,
+  K2S_CURSOR_BLOCK_START, /* after phis and (in the entry block) variables */
+  K2S_CURSOR_BLOCK_END,   /* before the merge instruction and terminator */
+  K2S_CURSOR_BLOCK_APPEND /* after everything (to build terminators) */
+} k2s_cursor_kind;
+typedef struct k2s_cursor {
+  k2s_cursor_kind kind;
+  k2s_instr *instr;
+  k2s_block *block;
+} k2s_cursor;
+typedef struct k2s_builder {
+  k2s_module *m;
+  k2s_cursor cursor;
+} k2s_builder;
+
+static inline k2s_cursor k2s_before(k2s_instr *i) { return (k2s_cursor){K2S_CURSOR_BEFORE, i, i->block}; }
+static inline k2s_cursor k2s_after(k2s_instr *i) { return (k2s_cursor){K2S_CURSOR_AFTER, i, i->block}; }
+static inline k2s_cursor k2s_block_start(k2s_block *b) { return (k2s_cursor){K2S_CURSOR_BLOCK_START, NULL, b}; }
+static inline k2s_cursor k2s_block_end(k2s_block *b) { return (k2s_cursor){K2S_CURSOR_BLOCK_END, NULL, b}; }
+static inline k2s_cursor k2s_block_append(k2s_block *b) { return (k2s_cursor){K2S_CURSOR_BLOCK_APPEND, NULL, b}; }
+
+/* Insert an instruction at the cursor; returns its result id (0 if none).
+ * The cursor moves past the new instruction. */
+uint32_t k2s_emit(k2s_builder *b, uint16_t opcode, uint32_t type, const uint32_t *ops,
+                  uint32_t n_ops);
+k2s_instr *k2s_emit_instr(k2s_builder *b, uint16_t opcode, uint32_t type, const uint32_t *ops,
+                          uint32_t n_ops);
+k2s_instr *k2s_block_terminator(k2s_block *b);
+k2s_instr *k2s_block_merge(k2s_block *b); /* OpSelectionMerge/OpLoopMerge or NULL */
+
+/* Copy f with fresh ids (not inserted in the module); *map gets old->new ids. */
+k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t **map);
+k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id);
+void k2s_delete_function(k2s_module *m, k2s_function *f);
+
+/* ---- analyses (built on demand) ------------------------------------------- */
+
+typedef struct k2s_cfg {
+  k2s_function *func;
+  uint32_t n_blocks;
+  k2s_block **blocks;    /* by index (function order) */
+  uint32_t **succ, *n_succ;
+  uint32_t **pred, *n_pred;
+  uint32_t *rpo, n_rpo;  /* reachable blocks in reverse post-order */
+  uint32_t *idom;        /* immediate dominator index; UINT32_MAX for entry/unreachable */
+  uint32_t *ipdom;       /* immediate post-dominator; UINT32_MAX = virtual exit */
+} k2s_cfg;
+
+k2s_cfg *k2s_cfg_build(k2s_module *m, k2s_arena *a, k2s_function *f);
+void k2s_cfg_dominators(k2s_cfg *c, k2s_arena *a);
+void k2s_cfg_post_dominators(k2s_cfg *c, k2s_arena *a);
+bool k2s_cfg_dominates(const k2s_cfg *c, uint32_t a, uint32_t b);
+k2s_block *k2s_block_of_label(k2s_module *m, uint32_t label_id);
+
+/* ---- passes --------------------------------------------------------------- */
+
+/* A pass returns whether it changed the module; errors go through k2s_error(),
+ * which marks the module failed. */
+typedef bool (*k2s_pass_fn)(k2s_module *m, const k2s_options *o);
+
+typedef struct k2s_pass_info {
+  const char *name;
+  k2s_pass_fn run;
+  const char *description;
+} k2s_pass_info;
+
+extern const k2s_pass_info k2s_pipeline[];
+extern const size_t k2s_pipeline_length;
+int k2s_target_spv_env(k2s_target_env e);
+int k2s_input_spv_env(uint32_t version);
+int k2s_parse_pass_list(k2s_module *m, const char *spec, const k2s_pass_info ***out);
+bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **list, int n,
+                    int validate_env);
+const k2s_diagnostic *k2s_module_diag(const k2s_module *m, size_t i);
+
+
+#include "k2s_passes.h"
+
+#endif

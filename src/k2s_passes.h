@@ -1,0 +1,18 @@
+/*
+ * The pipeline: one list, in order. Each entry is a pass file
+ * passes/<file>.c exporting bool k2s_<file>(k2s_module *, const k2s_options *),
+ * its command-line name (--passes=, --print-after=) and a one-line summary.
+ * Adding a pass = one file + one line here.
+ */
+#ifndef K2S_PASSES_H
+#define K2S_PASSES_H
+
+#define K2S_PIPELINE(X)                                                                       \
+  X(lower_entry_points, "entry-points", "Kernel entry points → GLCompute; drop Linkage and wrappers") \
+  X(finalize, "finalize", "capabilities, extensions, memory model and version for the target")
+
+#define K2S_DECLARE_PASS(fn, name, desc) bool k2s_##fn(k2s_module *m, const k2s_options *o);
+K2S_PIPELINE(K2S_DECLARE_PASS)
+#undef K2S_DECLARE_PASS
+
+#endif

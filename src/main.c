@@ -1,0 +1,324 @@
+/* k2s: the command-line translator. Exit 0 on success, 1 when translation
+ * fails (unsupported or internal), 2 for usage errors and bad input. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "k2s/k2s.h"
+
+enum { EXIT_TRANSLATION = 1, EXIT_USAGE = 2 };
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: k2s [options] INPUT.spv -o OUTPUT.spv     ('-' for stdin/stdout)\n"
+          "Translates OpenCL Kernel-dialect SPIR-V into Vulkan compute SPIR-V.\n\n"
+          "Target:\n"
+          "  --target-env=vulkan1.1|vulkan1.2|vulkan1.3   (default vulkan1.1)\n"
+          "  --no-int8 --no-int16 --no-int64 --no-fp16 --no-fp64\n"
+          "  --no-8bit-storage --no-16bit-storage          features the device lacks\n"
+          "Kernel interface (clspv-compatible; one or two leading dashes):\n"
+          "  -pod-ubo | -pod-pushconstant                  where POD arguments go (default SSBO)\n"
+          "  -cluster-pod-kernel-args=0|1                  one binding for all PODs (default 1)\n"
+          "  -max-pushconstant-size=N                      (default 128)\n"
+          "  -constant-args-ubo                            constant pointers as uniform buffers\n"
+          "  -distinct-kernel-descriptor-sets              a descriptor set per kernel\n"
+          "Reflection:\n"
+          "  --reflect=FILE.json  --descriptormap=FILE.csv\n"
+          "Pipeline:\n"
+          "  --passes=a,b,c|none  --print-after=PASS|all  --time-passes\n"
+          "  --validate-after-each  --no-validate-input  --no-validate-output\n"
+          "  --list-passes  --verbose  --help  --version\n");
+}
+
+static void list_passes(void)
+{
+  const char *const *names = k2s_pass_names();
+  for (size_t i = 0; names[i]; i++)
+    printf("  %-22s %s\n", names[i], k2s_pass_description(names[i]));
+}
+
+static int fail_usage(const char *fmt, const char *arg)
+{
+  fprintf(stderr, "k2s: error: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see k2s --help)\n");
+  return EXIT_USAGE;
+}
+
+static unsigned char *read_all(const char *path, size_t *len, const char **why)
+{
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) {
+    *why = strerror(errno);
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  unsigned char *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n < cap) {
+      if (ferror(f)) {
+        *why = strerror(errno);
+        free(buf);
+        buf = NULL;
+      }
+      break;
+    }
+    cap *= 2;
+    unsigned char *nb = realloc(buf, cap);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      *why = "out of memory";
+    }
+    buf = nb;
+  }
+  if (f != stdin)
+    fclose(f);
+  *len = n;
+  return buf;
+}
+
+static bool looks_like_text(const unsigned char *b, size_t n)
+{
+  size_t k = n < 64 ? n : 64;
+  for (size_t i = 0; i < k; i++)
+    if (b[i] != '\n' && b[i] != '\r' && b[i] != '\t' && (b[i] < 32 || b[i] > 126))
+      return false;
+  return k > 0;
+}
+
+static bool write_file(const char *path, const void *data, size_t len)
+{
+  if (strcmp(path, "-") == 0)
+    return fwrite(data, 1, len, stdout) == len && fflush(stdout) == 0;
+  /* Write beside the target and rename, so a failure never leaves a partial file. */
+  size_t pl = strlen(path);
+  char *tmp = malloc(pl + 16);
+  if (!tmp)
+    return false;
+  snprintf(tmp, pl + 16, "%s.tmp%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  bool ok = f && fwrite(data, 1, len, f) == len;
+  if (f && fclose(f) != 0)
+    ok = false;
+  if (ok && rename(tmp, path) != 0)
+    ok = false;
+  if (!ok)
+    remove(tmp);
+  free(tmp);
+  return ok;
+}
+
+static const char *opt_value(const char *arg, const char *name)
+{
+  /* Accept -name=V and --name=V. */
+  if (arg[0] != '-')
+    return NULL;
+  const char *a = arg[1] == '-' ? arg + 2 : arg + 1;
+  size_t n = strlen(name);
+  if (strncmp(a, name, n) == 0 && a[n] == '=')
+    return a + n + 1;
+  return NULL;
+}
+
+static bool opt_flag(const char *arg, const char *name)
+{
+  if (arg[0] != '-')
+    return false;
+  const char *a = arg[1] == '-' ? arg + 2 : arg + 1;
+  return strcmp(a, name) == 0;
+}
+
+static void print_diags(const k2s_result *r, bool verbose)
+{
+  for (size_t i = 0; i < k2s_result_diagnostic_count(r); i++) {
+    const k2s_diagnostic *d = k2s_result_diagnostic(r, i);
+    if (d->severity == K2S_NOTE && !verbose)
+      continue;
+    const char *sev = d->severity == K2S_ERROR ? "error" : d->severity == K2S_WARNING ? "warning" : "note";
+    fprintf(stderr, "k2s: %s: ", sev);
+    if (d->pass)
+      fprintf(stderr, "in pass '%s': ", d->pass);
+    const char *nl = strchr(d->message, '\n');
+    int first = nl ? (int)(nl - d->message) : (int)strlen(d->message);
+    fprintf(stderr, "%.*s", first, d->message);
+    if (d->word_offset >= 0 && !strstr(d->message, "(word "))
+      fprintf(stderr, " (word %lld)", (long long)d->word_offset);
+    fprintf(stderr, "%s\n", nl ? nl : "");
+  }
+}
+
+int main(int argc, char **argv)
+{
+  k2s_options o;
+  k2s_options_init(&o);
+  const char *input = NULL, *output = NULL, *reflect = NULL, *dmap = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v;
+    if (strcmp(a, "-h") == 0 || opt_flag(a, "help")) {
+      usage(stdout);
+      printf("\nPasses (in pipeline order):\n");
+      list_passes();
+      return 0;
+    } else if (opt_flag(a, "version")) {
+      printf("k2s %s\n", K2S_VERSION_STRING);
+      return 0;
+    } else if (opt_flag(a, "list-passes")) {
+      list_passes();
+      return 0;
+    } else if (strcmp(a, "-o") == 0) {
+      if (++i >= argc)
+        return fail_usage("%s needs a file name", a);
+      output = argv[i];
+    } else if ((v = opt_value(a, "target-env")) || (opt_flag(a, "target-env") && i + 1 < argc && (v = argv[++i]))) {
+      if (strcmp(v, "vulkan1.1") == 0)
+        o.target_env = K2S_ENV_VULKAN_1_1;
+      else if (strcmp(v, "vulkan1.2") == 0)
+        o.target_env = K2S_ENV_VULKAN_1_2;
+      else if (strcmp(v, "vulkan1.3") == 0)
+        o.target_env = K2S_ENV_VULKAN_1_3;
+      else
+        return fail_usage("unknown target environment '%s' (vulkan1.1, vulkan1.2, vulkan1.3)", v);
+    } else if ((v = opt_value(a, "passes"))) {
+      o.passes = v;
+    } else if ((v = opt_value(a, "print-after"))) {
+      o.print_after = v;
+    } else if (opt_flag(a, "time-passes")) {
+      o.time_passes = true;
+    } else if (opt_flag(a, "validate-after-each")) {
+      o.validate_after_each = true;
+    } else if (opt_flag(a, "no-validate-input")) {
+      o.validate_input = false;
+    } else if (opt_flag(a, "no-validate-output")) {
+      o.validate_output = false;
+    } else if (opt_flag(a, "verbose") || strcmp(a, "-v") == 0) {
+      o.verbose = true;
+    } else if ((v = opt_value(a, "reflect"))) {
+      reflect = v;
+    } else if ((v = opt_value(a, "descriptormap"))) {
+      dmap = v;
+    } else if (opt_flag(a, "pod-ubo")) {
+      o.pod_mode = K2S_POD_UBO;
+    } else if (opt_flag(a, "pod-pushconstant")) {
+      o.pod_mode = K2S_POD_PUSH_CONSTANT;
+    } else if ((v = opt_value(a, "cluster-pod-kernel-args"))) {
+      if (strcmp(v, "0") && strcmp(v, "1"))
+        return fail_usage("-cluster-pod-kernel-args takes 0 or 1, not '%s'", v);
+      o.cluster_pod_args = v[0] == '1';
+    } else if (opt_flag(a, "cluster-pod-kernel-args")) {
+      o.cluster_pod_args = true;
+    } else if ((v = opt_value(a, "max-pushconstant-size"))) {
+      char *end;
+      unsigned long n = strtoul(v, &end, 10);
+      if (*end || !*v || n > 65536)
+        return fail_usage("bad -max-pushconstant-size '%s'", v);
+      o.max_push_constant_size = (uint32_t)n;
+    } else if (opt_flag(a, "constant-args-ubo")) {
+      o.constant_args_ubo = true;
+    } else if (opt_flag(a, "distinct-kernel-descriptor-sets")) {
+      o.distinct_kernel_sets = true;
+    } else if (opt_flag(a, "no-int8")) {
+      o.missing_features |= K2S_FEATURE_INT8;
+    } else if (opt_flag(a, "no-int16")) {
+      o.missing_features |= K2S_FEATURE_INT16;
+    } else if (opt_flag(a, "no-int64")) {
+      o.missing_features |= K2S_FEATURE_INT64;
+    } else if (opt_flag(a, "no-fp16")) {
+      o.missing_features |= K2S_FEATURE_FLOAT16;
+    } else if (opt_flag(a, "no-fp64")) {
+      o.missing_features |= K2S_FEATURE_FLOAT64;
+    } else if (opt_flag(a, "no-8bit-storage")) {
+      o.missing_features |= K2S_FEATURE_STORAGE8;
+    } else if (opt_flag(a, "no-16bit-storage")) {
+      o.missing_features |= K2S_FEATURE_STORAGE16;
+    } else if (a[0] == '-' && a[1] != 0) {
+      return fail_usage("unknown option '%s'", a);
+    } else if (!input) {
+      input = a;
+    } else {
+      return fail_usage("more than one input file ('%s')", a);
+    }
+  }
+  if (!input)
+    return fail_usage("%s", "no input file");
+  if (!output)
+    return fail_usage("%s", "no output file (-o FILE, or -o - for stdout)");
+
+  size_t len;
+  const char *why = NULL;
+  unsigned char *bytes = read_all(input, &len, &why);
+  if (!bytes) {
+    fprintf(stderr, "k2s: error: cannot read '%s': %s\n", input, why ? why : "unknown error");
+    return EXIT_USAGE;
+  }
+  if (len == 0) {
+    fprintf(stderr, "k2s: error: '%s' is empty, not a SPIR-V module\n", input);
+    free(bytes);
+    return EXIT_USAGE;
+  }
+  if (len % 4 != 0) {
+    if (looks_like_text(bytes, len))
+      fprintf(stderr,
+              "k2s: error: '%s' looks like text, not a SPIR-V binary (assemble .spvasm "
+              "with spirv-as first)\n",
+              input);
+    else
+      fprintf(stderr,
+              "k2s: error: '%s' is %zu bytes, not a whole number of 32-bit words; not a "
+              "SPIR-V binary\n",
+              input, len);
+    free(bytes);
+    return EXIT_USAGE;
+  }
+  size_t n_words = len / 4;
+  uint32_t *words = malloc(len);
+  if (!words) {
+    fprintf(stderr, "k2s: error: out of memory reading '%s'\n", input);
+    free(bytes);
+    return EXIT_USAGE;
+  }
+  memcpy(words, bytes, len);
+  bool text = looks_like_text(bytes, len);
+  free(bytes);
+
+  k2s_result *r = NULL;
+  k2s_status s = k2s_translate(words, n_words, &o, &r);
+  free(words);
+  if (!r) {
+    fprintf(stderr, "k2s: error: out of memory\n");
+    return EXIT_TRANSLATION;
+  }
+  if (k2s_result_log(r))
+    fputs(k2s_result_log(r), stderr);
+  print_diags(r, o.verbose);
+  if (s != K2S_OK && text)
+    fprintf(stderr, "k2s: note: '%s' looks like text; k2s reads binary SPIR-V\n", input);
+  int rc = s == K2S_OK ? 0 : s == K2S_ERROR_INPUT ? EXIT_USAGE : EXIT_TRANSLATION;
+  if (rc == 0) {
+    size_t n;
+    const uint32_t *out = k2s_result_words(r, &n);
+    const char *json = k2s_result_reflection_json(r);
+    const char *csv = k2s_result_descriptor_map(r);
+    if ((reflect && !json) || (dmap && !csv)) {
+      fprintf(stderr, "k2s: error: no reflection was produced (the pipeline that ran does "
+                      "not include the kernel-interface passes)\n");
+      rc = EXIT_TRANSLATION;
+    } else if (!write_file(output, out, n * 4)) {
+      fprintf(stderr, "k2s: error: cannot write '%s': %s\n", output, strerror(errno));
+      rc = EXIT_TRANSLATION;
+    } else if (reflect && !write_file(reflect, json, strlen(json))) {
+      fprintf(stderr, "k2s: error: cannot write '%s': %s\n", reflect, strerror(errno));
+      rc = EXIT_TRANSLATION;
+    } else if (dmap && !write_file(dmap, csv, strlen(csv))) {
+      fprintf(stderr, "k2s: error: cannot write '%s': %s\n", dmap, strerror(errno));
+      rc = EXIT_TRANSLATION;
+    }
+  }
+  k2s_result_free(r);
+  return rc;
+}

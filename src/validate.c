@@ -1,0 +1,76 @@
+/* Bridges to SPIRV-Tools: validation and whole-module disassembly. */
+#include <string.h>
+
+#include <spirv-tools/libspirv.h>
+
+#include "k2s_internal.h"
+
+char *k2s_validate_words(k2s_arena *a, const uint32_t *words, size_t n, int spv_env,
+                         int64_t *word_offset)
+{
+  spv_context ctx = spvContextCreate((spv_target_env)spv_env);
+  spv_const_binary_t bin = {words, n};
+  spv_diagnostic diag = NULL;
+  spv_validator_options opts = spvValidatorOptionsCreate();
+  spv_result_t r = spvValidateWithOptions(ctx, opts, &bin, &diag);
+  char *msg = NULL;
+  if (word_offset)
+    *word_offset = -1;
+  if (r != SPV_SUCCESS) {
+    if (diag && diag->error) {
+      msg = k2s_strdup(a, diag->error);
+      /* The validator's text usually ends in a newline-separated instruction dump. */
+      size_t len = strlen(msg);
+      while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
+        msg[--len] = 0;
+      if (word_offset && !diag->isTextSource)
+        *word_offset = (int64_t)diag->position.index;
+    } else {
+      msg = k2s_strdup(a, "SPIRV-Tools rejected the module without a message");
+    }
+  }
+  spvDiagnosticDestroy(diag);
+  spvValidatorOptionsDestroy(opts);
+  spvContextDestroy(ctx);
+  return msg;
+}
+
+char *k2s_disassemble(k2s_arena *a, const uint32_t *words, size_t n)
+{
+  spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+  spv_text text = NULL;
+  spv_diagnostic diag = NULL;
+  char *out = NULL;
+  if (spvBinaryToText(ctx, words, n,
+                      SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT,
+                      &text, &diag) == SPV_SUCCESS)
+    out = k2s_strdup(a, text->str);
+  spvTextDestroy(text);
+  spvDiagnosticDestroy(diag);
+  spvContextDestroy(ctx);
+  return out;
+}
+
+/* libspirv.h defines objects in the header, so only this file may include it. */
+int k2s_input_spv_env(uint32_t version)
+{
+  switch ((version >> 8) & 0xff) {
+  case 0:
+  case 1:
+  case 2: return SPV_ENV_OPENCL_2_2;
+  case 3: return SPV_ENV_UNIVERSAL_1_3;
+  case 4: return SPV_ENV_UNIVERSAL_1_4;
+  case 5: return SPV_ENV_UNIVERSAL_1_5;
+  default: return SPV_ENV_UNIVERSAL_1_6;
+  }
+}
+
+int k2s_target_spv_env(k2s_target_env e)
+{
+  switch (e) {
+  case K2S_ENV_VULKAN_1_2: return SPV_ENV_VULKAN_1_2;
+  case K2S_ENV_VULKAN_1_3: return SPV_ENV_VULKAN_1_3;
+  default: return SPV_ENV_VULKAN_1_1;
+  }
+}
+
