@@ -1,0 +1,24 @@
+#!/bin/bash
+# Build the libFuzzer target tests/fuzz/fuzz_translate with clang-15,
+# -fsanitize=fuzzer,address,undefined (the library is instrumented with
+# fuzzer-no-link so coverage reaches the parser and passes), and write a seed
+# corpus of every corpus/ module (little- and big-endian) next to it.
+#
+# usage: tools/build-fuzzer.sh [BUILDDIR]        (default build-fuzz)
+# then:  BUILDDIR/tests/fuzz/fuzz_translate -max_total_time=60 BUILDDIR/fuzz-corpus BUILDDIR/fuzz-seeds
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${1:-build-fuzz}
+if [ ! -f "$B/build.ninja" ]; then
+  CC=clang-15 meson setup "$B" -Dfuzz=true -Dbuildtype=debugoptimized \
+    -Db_sanitize=address,undefined -Db_lundef=false \
+    -Dc_args="-fsanitize=fuzzer-no-link -fno-sanitize-recover=undefined" >/dev/null
+fi
+ninja -C "$B" tests/fuzz/fuzz_translate >/dev/null
+mkdir -p "$B/fuzz-seeds" "$B/fuzz-corpus"
+if [ -z "$(ls -A "$B/fuzz-seeds")" ]; then
+  python3 tools/corpus_modules.py "$B/fuzz-seeds" >/dev/null
+  python3 tools/spv_swap.py "$B/fuzz-seeds"/*.spv
+  cp tests/fuzz/regressions/* "$B/fuzz-seeds/" 2>/dev/null || true
+fi
+echo "$B/tests/fuzz/fuzz_translate"
