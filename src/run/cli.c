@@ -1,0 +1,125 @@
+/* Command-line helpers shared by k2s-run and k2s-clref, so both accept the same language. */
+#include "argspec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct k2s_option *find_option(const struct k2s_option *opts, size_t n,
+                                            const char *name, size_t len)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strlen(opts[i].name) == len && strncmp(opts[i].name, name, len) == 0)
+            return &opts[i];
+    return NULL;
+}
+
+static bool store_value(const struct k2s_option *o, const char *value)
+{
+    if (o->value) {
+        *o->value = value;
+        return true;
+    }
+    const char **grown = realloc(*o->list, (*o->nlist + 1) * sizeof *grown);
+    if (!grown) {
+        k2s_error("out of memory");
+        return false;
+    }
+    grown[(*o->nlist)++] = value;
+    *o->list = grown;
+    return true;
+}
+
+/* One "-..." argument at argv[*i]; may consume the next one as its value. */
+static bool parse_option(int argc, char **argv, int *i, const struct k2s_option *opts,
+                         size_t nopts)
+{
+    const char *arg = argv[*i];
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    const struct k2s_option *o = find_option(opts, nopts, arg, len);
+    if (!o) {
+        k2s_error("unknown option '%.*s' (see --help)", (int)len, arg);
+        return false;
+    }
+    if (o->flag) {
+        if (eq) {
+            k2s_error("option '%s' takes no value", o->name);
+            return false;
+        }
+        *o->flag = true;
+        return true;
+    }
+    if (eq)
+        return store_value(o, eq + 1);
+    if (*i + 1 >= argc) {
+        k2s_error("option '%s' needs a value", o->name);
+        return false;
+    }
+    return store_value(o, argv[++*i]);
+}
+
+bool k2s_parse_cli(int argc, char **argv, const struct k2s_option *opts, size_t nopts,
+                   const char **positional)
+{
+    *positional = NULL;
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options_done && strcmp(arg, "--") == 0) {
+            options_done = true;
+        } else if (!options_done && arg[0] == '-' && arg[1] != '\0') {
+            if (!parse_option(argc, argv, &i, opts, nopts))
+                return false;
+        } else if (*positional) {
+            k2s_error("unexpected extra argument '%s' (one input file only)", arg);
+            return false;
+        } else {
+            *positional = arg;
+        }
+    }
+    return true;
+}
+
+bool k2s_parse_args(const char **specs, size_t n, struct k2s_arg **out)
+{
+    *out = calloc(n ? n : 1, sizeof **out);
+    if (!*out) {
+        k2s_error("out of memory");
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!k2s_arg_parse(specs[i], &(*out)[i])) {
+            k2s_free_args(*out, i);
+            *out = NULL;
+            return false;
+        }
+    }
+    return true;
+}
+
+void k2s_free_args(struct k2s_arg *args, size_t n)
+{
+    for (size_t i = 0; args && i < n; i++)
+        k2s_arg_free(&args[i]);
+    free(args);
+}
+
+bool k2s_emit_outputs(const struct k2s_arg *args, size_t n, unsigned char *const *outputs,
+                      const char *dump_dir)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (args[i].kind != K2S_ARG_BUFFER || !outputs[i])
+            continue;
+        if (dump_dir) {
+            if (!k2s_dump_buffer(dump_dir, (unsigned)i, outputs[i], args[i].size))
+                return false;
+        } else {
+            k2s_print_buffer(stdout, (unsigned)i, &args[i], outputs[i]);
+        }
+    }
+    if (fflush(stdout) != 0) {
+        k2s_error("cannot write the results to stdout");
+        return false;
+    }
+    return true;
+}

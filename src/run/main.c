@@ -1,0 +1,261 @@
+/* k2s-run: runs one kernel of a k2s-translated Vulkan compute module and prints its
+ * buffer arguments, following docs/runtime-abi.md. */
+#include "argspec.h"
+#include "plan.h"
+#include "reflection.h"
+#include "spirv_words.h"
+#include "vk_host.h"
+#include "vk_run.h"
+
+#include <spirv/unified1/spirv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: k2s-run SHADER.spv --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]]\n"
+    "               [--offset X[,Y[,Z]]] --arg SPEC ... [--reflect FILE.json] [--time N]\n"
+    "               [--device N|NAME] [--dump-dir DIR] [--timeout SECONDS] [--validate]\n"
+    "               [--ignore-float-controls] [--verbose]\n"
+    "       k2s-run --list-devices\n"
+    "SPEC (in kernel argument order):\n"
+    "  buffer:TYPE:COUNT[=INIT]  INIT: zeros, fill:V, iota, rand:SEED[:LO:HI], file:PATH\n"
+    "  pod:TYPE=V[,V...]         pod:struct=HEX for raw struct bytes\n"
+    "  local:BYTES\n"
+    "TYPE: char uchar short ushort int uint long ulong half float double, and vectors\n"
+    "      such as float4 or int2 (a 3-vector occupies 4 elements).\n"
+    "Prints one line 'arg N: v0 v1 ...' per buffer argument (see corpus/FORMAT.md).\n";
+
+struct cli {
+    const char *input, *kernel, *global, *local, *offset, *reflect, *time, *device;
+    const char *dump_dir, *timeout;
+    const char **specs;
+    size_t nspecs;
+    bool list_devices, validate, verbose, help, ignore_float_controls;
+};
+
+static bool parse_cli(int argc, char **argv, struct cli *c)
+{
+    const struct k2s_option opts[] = {
+        {"--kernel", &c->kernel, NULL, NULL, NULL},
+        {"--global", &c->global, NULL, NULL, NULL},
+        {"--local", &c->local, NULL, NULL, NULL},
+        {"--offset", &c->offset, NULL, NULL, NULL},
+        {"--arg", NULL, &c->specs, &c->nspecs, NULL},
+        {"--reflect", &c->reflect, NULL, NULL, NULL},
+        {"--time", &c->time, NULL, NULL, NULL},
+        {"--device", &c->device, NULL, NULL, NULL},
+        {"--dump-dir", &c->dump_dir, NULL, NULL, NULL},
+        {"--timeout", &c->timeout, NULL, NULL, NULL},
+        {"--list-devices", NULL, NULL, NULL, &c->list_devices},
+        {"--validate", NULL, NULL, NULL, &c->validate},
+        {"--ignore-float-controls", NULL, NULL, NULL, &c->ignore_float_controls},
+        {"--verbose", NULL, NULL, NULL, &c->verbose},
+        {"-v", NULL, NULL, NULL, &c->verbose},
+        {"--help", NULL, NULL, NULL, &c->help},
+        {"-h", NULL, NULL, NULL, &c->help},
+    };
+    return k2s_parse_cli(argc, argv, opts, sizeof opts / sizeof opts[0], &c->input);
+}
+
+/* Everything main needs to release, whatever step failed. */
+struct session {
+    struct cli cli;
+    struct spv_module module;
+    struct spv_info info;
+    struct refl_module refl;
+    struct k2s_arg *args;
+    struct vk_host host;
+    struct run_result result;
+    uint32_t *stripped;
+};
+
+static bool parse_number(const char *what, const char *text, double min, double max, double *out)
+{
+    char *end;
+    *out = strtod(text, &end);
+    if (*text == '\0' || *end != '\0' || !(*out >= min && *out <= max)) {
+        k2s_error("%s: expected a number in [%g, %g], got '%s'", what, min, max, text);
+        return false;
+    }
+    return true;
+}
+
+static bool load_module(struct session *s)
+{
+    size_t size;
+    unsigned char *bytes = k2s_read_file(s->cli.input, &size);
+    if (!bytes)
+        return false;
+    bool ok = spv_load(bytes, size, &s->module);
+    free(bytes);
+    if (!ok || !spv_scan(&s->module, &s->info))
+        return false;
+    if (spv_has_cap(&s->info, SpvCapabilityKernel)) {
+        k2s_error("'%s' is an OpenCL (Kernel capability) module: translate it with k2s first",
+                  s->cli.input);
+        return false;
+    }
+    if (s->cli.reflect)
+        return refl_from_json(s->cli.reflect, &s->refl);
+    return refl_from_spirv(&s->module, &s->refl, s->cli.verbose);
+}
+
+static void list_kernels(const struct refl_module *r)
+{
+    fprintf(stderr, "%s: the module's kernels:", k2s_prog());
+    for (size_t i = 0; i < r->nkernels; i++)
+        fprintf(stderr, " %s", r->kernels[i].name);
+    fputc('\n', stderr);
+}
+
+static const struct refl_kernel *find_kernel(const struct session *s)
+{
+    const struct refl_module *r = &s->refl;
+    if (!s->cli.kernel) {
+        if (r->nkernels == 1)
+            return &r->kernels[0];
+        k2s_error("--kernel NAME is required: the module has %zu kernels", r->nkernels);
+        list_kernels(r);
+        return NULL;
+    }
+    for (size_t i = 0; i < r->nkernels; i++)
+        if (strcmp(r->kernels[i].name, s->cli.kernel) == 0)
+            return &r->kernels[i];
+    k2s_error("kernel '%s' is not in the module", s->cli.kernel);
+    list_kernels(r);
+    return NULL;
+}
+
+/* The reflection names a function id (embedded) or only a name (JSON). */
+static const struct spv_entry *find_entry(const struct session *s, const struct refl_kernel *k)
+{
+    for (size_t i = 0; i < s->info.nentries; i++) {
+        const struct spv_entry *e = &s->info.entries[i];
+        bool match = k->func ? e->func == k->func : strcmp(e->name, k->name) == 0;
+        if (match && e->model == SpvExecutionModelGLCompute)
+            return e;
+    }
+    k2s_error("the module has no GLCompute entry point for kernel '%s'", k->name);
+    return NULL;
+}
+
+static bool parse_ndrange(const struct cli *c, struct ndrange_request *nd)
+{
+    memset(nd, 0, sizeof *nd);
+    nd->verbose = c->verbose;
+    if (!c->global) {
+        k2s_error("--global X[,Y[,Z]] is required");
+        return false;
+    }
+    return k2s_parse_ndrange("--global", c->global, 1, nd->global, &nd->global_dims) &&
+           (!c->local || k2s_parse_ndrange("--local", c->local, 1, nd->local, &nd->local_dims)) &&
+           (!c->offset ||
+            k2s_parse_ndrange("--offset", c->offset, 0, nd->offset, &nd->offset_dims));
+}
+
+static bool needs_buffer_address(const struct refl_module *r, const struct refl_kernel *k)
+{
+    for (size_t i = 0; i < k->nargs; i++)
+        if (k->args[i].kind == RA_POINTER_PUSH || k->args[i].kind == RA_POINTER_UNIFORM)
+            return true;
+    for (size_t i = 0; i < r->ndata; i++)
+        if (r->data[i].kind == RD_POINTER_PUSH)
+            return true;
+    return r->nrelocs > 0;
+}
+
+static bool execute(struct session *s, const struct refl_kernel *k, const char *entry,
+                    const struct plan *plan)
+{
+    struct cli *c = &s->cli;
+    double runs = 0, timeout = 60;
+    if ((c->time && !parse_number("--time", c->time, 1, 1e6, &runs)) ||
+        (c->timeout && !parse_number("--timeout", c->timeout, 0.001, 1e6, &timeout)))
+        return false;
+    struct vk_options vo = {c->device, c->validate, c->verbose, c->ignore_float_controls};
+    if (!vk_host_create(&s->host, &vo, &s->module, &s->info, needs_buffer_address(&s->refl, k)))
+        return false;
+    const uint32_t *code = s->module.words;
+    size_t words = s->module.count;
+    if (!s->host.keep_nonsemantic) {
+        if (!spv_strip_nonsemantic(&s->module, &s->stripped, &words)) {
+            k2s_error("out of memory");
+            return false;
+        }
+        code = s->stripped;
+    }
+    struct run_request req = {&s->refl, k, entry, code, words, s->args, c->nspecs, plan,
+                              (unsigned)runs, timeout, c->verbose};
+    if (!vk_run_kernel(&s->host, &req, &s->result) ||
+        !k2s_emit_outputs(s->args, c->nspecs, s->result.outputs, c->dump_dir))
+        return false;
+    if (s->result.timed)
+        fprintf(stderr, "time: %.3f us\n", s->result.best_us);
+    return true;
+}
+
+static bool run(struct session *s)
+{
+    struct ndrange_request nd;
+    struct plan plan;
+    if (!load_module(s))
+        return false;
+    const struct refl_kernel *k = find_kernel(s);
+    const struct spv_entry *entry = k ? find_entry(s, k) : NULL;
+    if (!entry || !parse_ndrange(&s->cli, &nd) ||
+        !k2s_parse_args(s->cli.specs, s->cli.nspecs, &s->args) ||
+        !plan_check_args(&s->refl, k, s->args, s->cli.nspecs) ||
+        !plan_ndrange(&plan, &nd, &s->refl, k, entry))
+        return false;
+    if (s->cli.verbose)
+        fprintf(stderr, "%s: %u dispatch region%s\n", k2s_prog(), plan.nregions,
+                plan.nregions == 1 ? "" : "s");
+    return execute(s, k, entry->name, &plan);
+}
+
+static void session_free(struct session *s)
+{
+    run_result_free(&s->result, s->cli.nspecs);
+    vk_host_destroy(&s->host);
+    k2s_free_args(s->args, s->cli.nspecs);
+    refl_free(&s->refl);
+    spv_info_free(&s->info);
+    spv_free(&s->module);
+    free(s->stripped);
+    free(s->cli.specs);
+}
+
+int main(int argc, char **argv)
+{
+    k2s_set_prog("k2s-run");
+    struct session s;
+    memset(&s, 0, sizeof s);
+    if (!parse_cli(argc, argv, &s.cli)) {
+        free(s.cli.specs);
+        return 2;
+    }
+    if (s.cli.help) {
+        fputs(usage, stdout);
+        free(s.cli.specs);
+        return 0;
+    }
+    if (s.cli.list_devices) {
+        struct vk_options vo = {s.cli.device, s.cli.validate, s.cli.verbose, false};
+        free(s.cli.specs);
+        return vk_list_devices(&vo) ? 0 : 1;
+    }
+    if (!s.cli.input) {
+        k2s_error("no SHADER.spv given (see --help)");
+        free(s.cli.specs);
+        return 2;
+    }
+    bool ok = run(&s);
+    session_free(&s);
+    if (ok && vk_validation_errors()) {
+        k2s_error("the validation layer reported %u error%s", vk_validation_errors(),
+                  vk_validation_errors() == 1 ? "" : "s");
+        ok = false;
+    }
+    return ok ? 0 : 1;
+}

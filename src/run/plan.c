@@ -1,0 +1,273 @@
+#include "plan.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *plan_arg_label(const struct refl_kernel *k, uint32_t ordinal)
+{
+    static char buf[256];
+    const struct refl_arg *a = refl_find_arg(k, ordinal);
+    if (a && a->name)
+        snprintf(buf, sizeof buf, "argument %u ('%s')", ordinal, a->name);
+    else
+        snprintf(buf, sizeof buf, "argument %u", ordinal);
+    return buf;
+}
+
+/* ---- work-group size ------------------------------------------------------------------------- */
+
+static bool same_size(const uint64_t a[3], const uint32_t b[3])
+{
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+/* A size the host cannot change: reqd_work_group_size, or a literal LocalSize when the
+ * module has no work-group-size spec constants. */
+static bool fixed_size(const struct refl_module *r, const struct refl_kernel *k,
+                       const struct spv_entry *entry, uint32_t out[3], const char **why)
+{
+    if (k->has_reqd) {
+        memcpy(out, k->reqd, sizeof k->reqd);
+        *why = "reqd_work_group_size";
+        return true;
+    }
+    if (!r->has_wg_spec && entry && entry->has_local_size && !entry->local_size_is_id) {
+        memcpy(out, entry->local_size, sizeof entry->local_size);
+        *why = "the module's fixed LocalSize (no work-group-size spec constants)";
+        return true;
+    }
+    return false;
+}
+
+static bool choose_local(struct plan *p, const struct ndrange_request *req,
+                         const struct refl_module *r, const struct refl_kernel *k,
+                         const struct spv_entry *entry)
+{
+    uint32_t fixed[3];
+    const char *why;
+    p->fixed_wg = fixed_size(r, k, entry, fixed, &why);
+    if (p->fixed_wg) {
+        if (req->local_dims && !same_size(req->local, fixed)) {
+            k2s_error("--local %" PRIu64 ",%" PRIu64 ",%" PRIu64 " differs from %s %u,%u,%u",
+                      req->local[0], req->local[1], req->local[2], why, fixed[0], fixed[1],
+                      fixed[2]);
+            return false;
+        }
+        for (int d = 0; d < 3; d++)
+            p->local[d] = fixed[d];
+        return true;
+    }
+    if (req->local_dims) {
+        memcpy(p->local, req->local, sizeof p->local);
+        return true;
+    }
+    k2s_default_local(p->global, p->local);
+    if (req->verbose)
+        fprintf(stderr, "%s: no --local given: using %" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+                k2s_prog(), p->local[0], p->local[1], p->local[2]);
+    return true;
+}
+
+/* ---- regions ----------------------------------------------------------------------------------- */
+
+struct part {
+    uint32_t wg, groups, offset, group_offset;
+};
+
+/* The "full" part and the remainder part of one dimension. */
+static unsigned split_dim(uint64_t global, uint64_t local, struct part parts[2])
+{
+    unsigned n = 0;
+    uint64_t full = global / local, rem = global % local;
+    if (full)
+        parts[n++] = (struct part){(uint32_t)local, (uint32_t)full, 0, 0};
+    if (rem)
+        parts[n++] = (struct part){(uint32_t)rem, 1, (uint32_t)(full * local), (uint32_t)full};
+    return n;
+}
+
+static void make_regions(struct plan *p)
+{
+    struct part parts[3][2];
+    unsigned n[3];
+    for (int d = 0; d < 3; d++)
+        n[d] = split_dim(p->global[d], p->local[d], parts[d]);
+    p->nregions = 0;
+    for (unsigned z = 0; z < n[2]; z++)
+        for (unsigned y = 0; y < n[1]; y++)
+            for (unsigned x = 0; x < n[0]; x++) {
+                const struct part *pt[3] = {&parts[0][x], &parts[1][y], &parts[2][z]};
+                struct region *rg = &p->regions[p->nregions++];
+                for (int d = 0; d < 3; d++) {
+                    rg->wg[d] = pt[d]->wg;
+                    rg->groups[d] = pt[d]->groups;
+                    rg->offset[d] = pt[d]->offset;
+                    rg->group_offset[d] = pt[d]->group_offset;
+                }
+            }
+}
+
+static bool is_uniform(const struct plan *p)
+{
+    for (int d = 0; d < 3; d++)
+        if (p->global[d] % p->local[d] != 0)
+            return false;
+    return true;
+}
+
+static bool check_non_uniform(const struct plan *p, const struct refl_module *r,
+                              const struct refl_kernel *k)
+{
+    if (is_uniform(p))
+        return true;
+    if (p->fixed_wg) {
+        k2s_error("the global size is not a multiple of the work-group size, and kernel '%s' "
+                  "has a fixed work-group size: a non-uniform NDRange cannot run", k->name);
+        return false;
+    }
+    if (p->nregions > 1 && !r->push[PC_REGION_OFFSET].present &&
+        !r->push[PC_REGION_GROUP_OFFSET].present) {
+        k2s_error("the global size is not a multiple of the work-group size, but the module "
+                  "declares no RegionOffset push constant to run a non-uniform NDRange");
+        return false;
+    }
+    return true;
+}
+
+static bool check_sizes(const struct plan *p, const struct ndrange_request *req)
+{
+    if (req->local_dims > req->global_dims || req->offset_dims > req->global_dims) {
+        k2s_error("--local/--offset have more dimensions than --global");
+        return false;
+    }
+    for (int d = 0; d < 3; d++) {
+        if (p->global[d] == 0 || p->local[d] == 0) {
+            k2s_error("global and local sizes must be at least 1 in every dimension");
+            return false;
+        }
+        if (p->global[d] + p->offset[d] > UINT32_MAX) {
+            k2s_error("global offset + size exceeds 2^32 in dimension %d", d);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool plan_ndrange(struct plan *p, const struct ndrange_request *req, const struct refl_module *r,
+                  const struct refl_kernel *k, const struct spv_entry *entry)
+{
+    memset(p, 0, sizeof *p);
+    memcpy(p->global, req->global, sizeof p->global);
+    memcpy(p->offset, req->offset, sizeof p->offset);
+    p->dims = req->global_dims;
+    if (!choose_local(p, req, r, k, entry) || !check_sizes(p, req))
+        return false;
+    make_regions(p);
+    return check_non_uniform(p, r, k);
+}
+
+/* ---- arguments ----------------------------------------------------------------------------------- */
+
+bool plan_pod_bytes(const struct refl_arg *a, const struct k2s_arg *spec, size_t *n)
+{
+    if (spec->size == a->size) {
+        *n = a->size;
+        return true;
+    }
+    /* A vec3 is 16 bytes in OpenCL, but a producer may reflect only its 12 used bytes. */
+    if (spec->type.lanes == 3 && a->size == 3 * k2s_scalar_size(spec->type.scalar)) {
+        *n = a->size;
+        return true;
+    }
+    return false;
+}
+
+static bool expected_count(const struct refl_kernel *k, size_t nargs, size_t *expected)
+{
+    uint32_t max = 0;
+    for (size_t i = 0; i < k->nargs; i++)
+        if (k->args[i].ordinal + 1 > max)
+            max = k->args[i].ordinal + 1;
+    *expected = k->has_num_args ? k->num_args : max;
+    if (k->has_num_args && max > k->num_args) {
+        k2s_error("reflection: kernel '%s' has %u arguments but describes argument %u",
+                  k->name, k->num_args, max - 1);
+        return false;
+    }
+    /* Without NumArguments, trailing unused arguments are invisible: allow extra ones. */
+    if (k->has_num_args ? nargs != *expected : nargs < *expected) {
+        k2s_error("kernel '%s' takes %zu argument%s, but %zu --arg %s given", k->name,
+                  *expected, *expected == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+        return false;
+    }
+    return true;
+}
+
+static enum k2s_arg_kind wanted_spec(enum refl_arg_kind kind)
+{
+    switch (kind) {
+    case RA_POD_STORAGE:
+    case RA_POD_UNIFORM:
+    case RA_POD_PUSH: return K2S_ARG_POD;
+    case RA_WORKGROUP: return K2S_ARG_LOCAL;
+    default: return K2S_ARG_BUFFER;
+    }
+}
+
+static bool check_one(const struct refl_kernel *k, const struct refl_arg *a,
+                      const struct k2s_arg *spec)
+{
+    const char *label = plan_arg_label(k, a->ordinal);
+    static const char *const spec_names[] = {"buffer:", "pod:", "local:"};
+    if (a->kind == RA_UNSUPPORTED) {
+        k2s_error("%s of kernel '%s' is %s, which k2s-run does not support", label, k->name,
+                  a->what ? a->what : "unsupported");
+        return false;
+    }
+    enum k2s_arg_kind want = wanted_spec(a->kind);
+    if (spec->kind != want) {
+        k2s_error("%s of kernel '%s' is a %s and needs a %s spec, got '%s'", label, k->name,
+                  refl_kind_name(a->kind), spec_names[want], spec->text);
+        return false;
+    }
+    size_t n;
+    if (want == K2S_ARG_POD && !plan_pod_bytes(a, spec, &n)) {
+        k2s_error("%s of kernel '%s' is a %u-byte POD, but '%s' gives %zu bytes", label,
+                  k->name, a->size, spec->text, spec->size);
+        return false;
+    }
+    if (want == K2S_ARG_LOCAL && spec->size % a->elem_size != 0) {
+        k2s_error("%s of kernel '%s': local size %zu is not a multiple of the element size %u",
+                  label, k->name, spec->size, a->elem_size);
+        return false;
+    }
+    if ((a->kind == RA_POINTER_PUSH || a->kind == RA_POINTER_UNIFORM) && a->size != 8 &&
+        a->size != 4) {
+        k2s_error("%s of kernel '%s': pointer slot of %u bytes (expected 4 or 8)", label,
+                  k->name, a->size);
+        return false;
+    }
+    return true;
+}
+
+bool plan_check_args(const struct refl_module *r, const struct refl_kernel *k,
+                     const struct k2s_arg *args, size_t nargs)
+{
+    if (r->unsupported) {
+        k2s_error("the module uses %s, which k2s-run does not support", r->unsupported);
+        return false;
+    }
+    if (k->unsupported) {
+        k2s_error("kernel '%s' uses %s, which k2s-run does not support", k->name,
+                  k->unsupported);
+        return false;
+    }
+    size_t expected;
+    if (!expected_count(k, nargs, &expected))
+        return false;
+    for (size_t i = 0; i < k->nargs; i++)
+        if (!check_one(k, &k->args[i], &args[k->args[i].ordinal]))
+            return false;
+    return true;
+}

@@ -1,0 +1,112 @@
+/* The host's view of a translated module: what each kernel argument is bound to and which
+ * specialisation and push constants the host must provide (docs/runtime-abi.md). Filled
+ * either from embedded NonSemantic.ClspvReflection instructions or from `k2s --reflect`. */
+#ifndef K2S_RUN_REFLECTION_H
+#define K2S_RUN_REFLECTION_H
+
+#include "spirv_words.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum refl_arg_kind {
+    RA_STORAGE_BUFFER,
+    RA_UNIFORM,
+    RA_POD_STORAGE,
+    RA_POD_UNIFORM,
+    RA_POD_PUSH,
+    RA_WORKGROUP,
+    RA_POINTER_PUSH,    /* physical-storage-buffer address in the push constants */
+    RA_POINTER_UNIFORM, /* physical-storage-buffer address in a UBO */
+    RA_UNSUPPORTED,     /* images, samplers, texel buffers */
+};
+
+struct refl_arg {
+    uint32_t ordinal;
+    enum refl_arg_kind kind;
+    uint32_t set, binding;
+    uint32_t offset, size;      /* PODs and pointers */
+    uint32_t spec_id, elem_size; /* workgroup (local) arguments */
+    char *name;                 /* from ArgumentInfo, may be NULL */
+    const char *what;           /* RA_UNSUPPORTED: what it is */
+};
+
+struct refl_kernel {
+    char *name;
+    uint32_t func;   /* OpFunction id (0 when from JSON: match the entry point by name) */
+    uint32_t decl;   /* result id of the Kernel reflection instruction */
+    bool has_num_args;
+    uint32_t num_args;
+    struct refl_arg *args;
+    size_t nargs;
+    bool has_reqd;
+    uint32_t reqd[3];
+    char *unsupported; /* first unsupported feature met (image info...), NULL if none */
+};
+
+enum refl_push_kind {
+    PC_GLOBAL_OFFSET,
+    PC_ENQUEUED_LOCAL_SIZE,
+    PC_GLOBAL_SIZE,
+    PC_REGION_OFFSET,
+    PC_NUM_WORKGROUPS,
+    PC_REGION_GROUP_OFFSET,
+    PC_COUNT
+};
+
+struct refl_range {
+    bool present;
+    uint32_t offset, size;
+};
+
+/* Module-scope buffers the host must create and bind (constant data, program-scope
+ * variables, printf buffer), or whose address it must push. */
+enum refl_data_kind { RD_STORAGE, RD_UNIFORM, RD_POINTER_PUSH };
+
+struct refl_data {
+    enum refl_data_kind kind;
+    uint32_t set, binding;   /* RD_STORAGE, RD_UNIFORM */
+    uint32_t offset, size;   /* RD_POINTER_PUSH: where the address goes */
+    unsigned char *bytes;
+    size_t nbytes;
+    bool program_scope;      /* relocations apply to this buffer */
+};
+
+struct refl_reloc {
+    uint32_t object_offset, pointer_offset, pointer_size;
+};
+
+struct refl_module {
+    struct refl_kernel *kernels;
+    size_t nkernels;
+    bool has_wg_spec;
+    uint32_t wg_spec[3];
+    bool has_offset_spec;
+    uint32_t offset_spec[3];
+    bool has_work_dim_spec;
+    uint32_t work_dim_spec;
+    bool has_subgroup_spec;
+    uint32_t subgroup_spec;
+    struct refl_range push[PC_COUNT];
+    struct refl_data *data;
+    size_t ndata;
+    struct refl_reloc *relocs;
+    size_t nrelocs;
+    char *unsupported; /* module-level unsupported feature (literal samplers...) */
+};
+
+bool refl_from_spirv(const struct spv_module *m, struct refl_module *r, bool verbose);
+bool refl_from_json(const char *path, struct refl_module *r);
+void refl_free(struct refl_module *r);
+
+const char *refl_kind_name(enum refl_arg_kind k);
+const char *refl_push_name(enum refl_push_kind k);
+const struct refl_arg *refl_find_arg(const struct refl_kernel *k, uint32_t ordinal);
+
+/* Helpers shared by both readers. */
+bool refl_add_arg(struct refl_kernel *k, const struct refl_arg *arg);
+bool refl_add_kernel(struct refl_module *r, struct refl_kernel **out);
+bool refl_add_data(struct refl_module *r, const struct refl_data *d);
+
+#endif

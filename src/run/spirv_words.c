@@ -1,0 +1,309 @@
+#include "spirv_words.h"
+
+#include "argspec.h"
+
+#include <spirv/unified1/spirv.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPV_MAGIC 0x07230203u
+
+static uint32_t bswap32(uint32_t v)
+{
+    return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+}
+
+/* Every instruction must have a non-zero length that stays inside the module. */
+static bool check_lengths(const struct spv_module *m)
+{
+    size_t pos = SPV_FIRST_INST;
+    while (pos < m->count) {
+        uint32_t count = m->words[pos] >> 16;
+        if (count == 0 || count > m->count - pos) {
+            k2s_error("SPIR-V module: instruction at word %zu has a bad word count %u", pos,
+                      count);
+            return false;
+        }
+        pos += count;
+    }
+    return true;
+}
+
+bool spv_load(const unsigned char *bytes, size_t size, struct spv_module *m)
+{
+    memset(m, 0, sizeof *m);
+    if (size % 4 != 0 || size < 4 * SPV_FIRST_INST) {
+        k2s_error("not a SPIR-V module: size %zu is not a multiple of 4 of at least 20 bytes",
+                  size);
+        return false;
+    }
+    m->count = size / 4;
+    m->words = malloc(size);
+    if (!m->words) {
+        k2s_error("out of memory reading the SPIR-V module");
+        return false;
+    }
+    memcpy(m->words, bytes, size);
+    /* A module written on a machine of the other endianness reads as a swapped magic. */
+    bool swap = m->words[0] == bswap32(SPV_MAGIC);
+    if (!swap && m->words[0] != SPV_MAGIC) {
+        k2s_error("not a SPIR-V module: bad magic number 0x%08x", m->words[0]);
+        spv_free(m);
+        return false;
+    }
+    if (swap)
+        for (size_t i = 0; i < m->count; i++)
+            m->words[i] = bswap32(m->words[i]);
+    m->version = m->words[1];
+    m->bound = m->words[3];
+    if (!check_lengths(m)) {
+        spv_free(m);
+        return false;
+    }
+    return true;
+}
+
+void spv_free(struct spv_module *m)
+{
+    free(m->words);
+    memset(m, 0, sizeof *m);
+}
+
+bool spv_next(const struct spv_module *m, size_t *pos, struct spv_inst *inst)
+{
+    if (*pos >= m->count)
+        return false;
+    inst->w = m->words + *pos;
+    inst->opcode = inst->w[0] & 0xffffu;
+    inst->count = inst->w[0] >> 16;
+    *pos += inst->count;
+    return true;
+}
+
+char *spv_string(const struct spv_inst *inst, uint32_t first, uint32_t *next)
+{
+    /* Characters are packed low byte first within each word, independent of host order. */
+    size_t max = inst->count > first ? (size_t)(inst->count - first) * 4 : 0;
+    char *s = malloc(max + 1);
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < max; i++) {
+        s[i] = (char)(inst->w[first + i / 4] >> (8 * (i % 4)));
+        if (s[i] == '\0') {
+            if (next)
+                *next = first + (uint32_t)(i / 4) + 1;
+            return s;
+        }
+    }
+    free(s);
+    return NULL;
+}
+
+/* ---- module facts ---------------------------------------------------------------------- */
+
+static bool push_u32(uint32_t **arr, size_t *n, uint32_t v)
+{
+    uint32_t *grown = realloc(*arr, (*n + 1) * sizeof **arr);
+    if (!grown)
+        return false;
+    grown[(*n)++] = v;
+    *arr = grown;
+    return true;
+}
+
+static bool scan_extension(const struct spv_inst *inst, struct spv_info *info)
+{
+    char *name = spv_string(inst, 1, NULL);
+    char **grown = name ? realloc(info->exts, (info->nexts + 1) * sizeof *grown) : NULL;
+    if (!grown) {
+        free(name);
+        return false;
+    }
+    grown[info->nexts++] = name;
+    info->exts = grown;
+    return true;
+}
+
+static bool scan_entry(const struct spv_inst *inst, struct spv_info *info)
+{
+    if (inst->count < 4)
+        return false;
+    char *name = spv_string(inst, 3, NULL);
+    struct spv_entry *grown =
+        name ? realloc(info->entries, (info->nentries + 1) * sizeof *grown) : NULL;
+    if (!grown) {
+        free(name);
+        return false;
+    }
+    struct spv_entry *e = &grown[info->nentries++];
+    memset(e, 0, sizeof *e);
+    e->model = inst->w[1];
+    e->func = inst->w[2];
+    e->name = name;
+    info->entries = grown;
+    return true;
+}
+
+static bool scan_exec_mode(const struct spv_inst *inst, struct spv_info *info)
+{
+    if (inst->count < 3)
+        return false;
+    uint32_t func = inst->w[1], mode = inst->w[2];
+    if (mode == SpvExecutionModeLocalSize || mode == SpvExecutionModeLocalSizeId) {
+        if (inst->count < 6)
+            return false;
+        /* Entry points precede execution modes in a valid module's layout. */
+        for (size_t i = 0; i < info->nentries; i++) {
+            struct spv_entry *e = &info->entries[i];
+            if (e->func != func)
+                continue;
+            e->has_local_size = true;
+            e->local_size_is_id = mode == SpvExecutionModeLocalSizeId;
+            memcpy(e->local_size, inst->w + 3, sizeof e->local_size);
+        }
+        return true;
+    }
+    if (mode >= SpvExecutionModeDenormPreserve && mode <= SpvExecutionModeRoundingModeRTZ) {
+        if (inst->count < 4)
+            return false;
+        struct spv_float_mode *grown =
+            realloc(info->float_modes, (info->nfloat_modes + 1) * sizeof *grown);
+        if (!grown)
+            return false;
+        grown[info->nfloat_modes++] = (struct spv_float_mode){func, mode, inst->w[3]};
+        info->float_modes = grown;
+    }
+    return true;
+}
+
+static bool scan_one(const struct spv_inst *inst, struct spv_info *info)
+{
+    switch (inst->opcode) {
+    case SpvOpCapability:
+        return inst->count >= 2 && push_u32(&info->caps, &info->ncaps, inst->w[1]);
+    case SpvOpExtension: return scan_extension(inst, info);
+    case SpvOpExtInstImport: {
+        char *name = spv_string(inst, 2, NULL);
+        if (!name)
+            return false;
+        if (strncmp(name, "NonSemantic.", 12) == 0)
+            info->uses_nonsemantic = true;
+        free(name);
+        return true;
+    }
+    case SpvOpEntryPoint: return scan_entry(inst, info);
+    case SpvOpExecutionMode:
+    case SpvOpExecutionModeId: return scan_exec_mode(inst, info);
+    case SpvOpVariable:
+        if (inst->count >= 5 && inst->w[3] == SpvStorageClassWorkgroup)
+            info->workgroup_initializer = true;
+        return true;
+    default: return true;
+    }
+}
+
+bool spv_scan(const struct spv_module *m, struct spv_info *info)
+{
+    memset(info, 0, sizeof *info);
+    size_t pos = SPV_FIRST_INST;
+    struct spv_inst inst;
+    while (spv_next(m, &pos, &inst)) {
+        if (!scan_one(&inst, info)) {
+            k2s_error("SPIR-V module: malformed instruction (opcode %u) at word %zu",
+                      inst.opcode, pos - inst.count);
+            spv_info_free(info);
+            return false;
+        }
+    }
+    return true;
+}
+
+void spv_info_free(struct spv_info *info)
+{
+    for (size_t i = 0; i < info->nexts; i++)
+        free(info->exts[i]);
+    for (size_t i = 0; i < info->nentries; i++)
+        free(info->entries[i].name);
+    free(info->exts);
+    free(info->entries);
+    free(info->caps);
+    free(info->float_modes);
+    memset(info, 0, sizeof *info);
+}
+
+bool spv_has_cap(const struct spv_info *info, uint32_t cap)
+{
+    for (size_t i = 0; i < info->ncaps; i++)
+        if (info->caps[i] == cap)
+            return true;
+    return false;
+}
+
+bool spv_has_ext(const struct spv_info *info, const char *name)
+{
+    for (size_t i = 0; i < info->nexts; i++)
+        if (strcmp(info->exts[i], name) == 0)
+            return true;
+    return false;
+}
+
+const struct spv_entry *spv_find_entry(const struct spv_info *info, uint32_t func)
+{
+    for (size_t i = 0; i < info->nentries; i++)
+        if (info->entries[i].func == func)
+            return &info->entries[i];
+    return NULL;
+}
+
+/* ---- stripping ---------------------------------------------------------------------------- */
+
+static bool is_nonsemantic_import(const struct spv_inst *inst)
+{
+    char *name = inst->opcode == SpvOpExtInstImport ? spv_string(inst, 2, NULL) : NULL;
+    bool yes = name && strncmp(name, "NonSemantic.", 12) == 0;
+    free(name);
+    return yes;
+}
+
+static bool is_nonsemantic_extension(const struct spv_inst *inst)
+{
+    char *name = inst->opcode == SpvOpExtension ? spv_string(inst, 1, NULL) : NULL;
+    bool yes = name && strcmp(name, "SPV_KHR_non_semantic_info") == 0;
+    free(name);
+    return yes;
+}
+
+bool spv_strip_nonsemantic(const struct spv_module *m, uint32_t **words, size_t *count)
+{
+    uint32_t *out = malloc(m->count * sizeof *out);
+    uint32_t *sets = NULL;
+    size_t nsets = 0, n = SPV_FIRST_INST;
+    if (!out)
+        return false;
+    memcpy(out, m->words, SPV_FIRST_INST * sizeof *out);
+    size_t pos = SPV_FIRST_INST;
+    struct spv_inst inst;
+    while (spv_next(m, &pos, &inst)) {
+        bool drop = is_nonsemantic_extension(&inst);
+        if (is_nonsemantic_import(&inst)) {
+            drop = true;
+            if (!push_u32(&sets, &nsets, inst.w[1])) {
+                free(out);
+                free(sets);
+                return false;
+            }
+        }
+        /* Non-semantic OpExtInst results may only feed other non-semantic instructions,
+         * so dropping them all together leaves no dangling uses. */
+        for (size_t i = 0; inst.opcode == SpvOpExtInst && inst.count >= 5 && i < nsets; i++)
+            drop = drop || inst.w[3] == sets[i];
+        if (!drop) {
+            memcpy(out + n, inst.w, inst.count * sizeof *out);
+            n += inst.count;
+        }
+    }
+    free(sets);
+    *words = out;
+    *count = n;
+    return true;
+}

@@ -1,0 +1,50 @@
+/* Vulkan instance/device setup for k2s-run: device choice, and enabling exactly the
+ * features, extensions and limits the translated module needs. */
+#ifndef K2S_RUN_VK_HOST_H
+#define K2S_RUN_VK_HOST_H
+
+#include "spirv_words.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+struct vk_options {
+    const char *device;         /* NULL: automatic; else an index or a name substring */
+    bool validate;              /* enable VK_LAYER_KHRONOS_validation, fail on its errors */
+    bool verbose;
+    bool ignore_float_controls; /* warn instead of failing on unsupported float controls */
+};
+
+struct vk_host {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice phys;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    uint32_t api_version; /* the version in use: min(instance, device, 1.3) */
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties memory;
+    VkPhysicalDeviceSubgroupProperties subgroup;
+    uint32_t timestamp_bits;
+    bool buffer_device_address; /* enabled */
+    bool keep_nonsemantic;      /* the driver accepts NonSemantic.* instructions */
+    bool verbose;
+};
+
+/* Prints the devices, marking the one chosen by default. */
+bool vk_list_devices(const struct vk_options *opt);
+
+/* Creates the instance and a device able to run `module`. `needs_bda` asks for
+ * bufferDeviceAddress even when no capability does (pointer arguments). */
+bool vk_host_create(struct vk_host *h, const struct vk_options *opt, const struct spv_module *m,
+                    const struct spv_info *info, bool needs_bda);
+void vk_host_destroy(struct vk_host *h);
+
+/* Number of validation-layer errors reported so far. */
+unsigned vk_validation_errors(void);
+
+const char *vk_result_name(VkResult r);
+
+#endif

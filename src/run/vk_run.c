@@ -1,0 +1,882 @@
+/* Buffers, descriptors, push/spec constants, pipelines and dispatches for one kernel. */
+#include "vk_run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct buf {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    void *map;
+    VkDeviceSize size;
+    VkDeviceAddress address;
+    bool coherent;
+};
+
+/* A clustered POD (or pointer) block bound as one storage/uniform buffer. */
+struct pod_block {
+    uint32_t set, binding;
+    VkDescriptorType type;
+    unsigned char *bytes;
+    size_t size;
+    struct buf buf;
+};
+
+struct binding {
+    uint32_t set, binding;
+    VkDescriptorType type;
+    const struct buf *buf;
+    const char *what;
+};
+
+struct spec_entry {
+    uint32_t id, value;
+};
+
+#define MAX_PIPELINES 8
+
+struct run_state {
+    struct vk_host *h;
+    const struct run_request *req;
+    struct buf *arg_bufs;
+    struct buf *data_bufs;
+    struct pod_block *pods;
+    size_t npods;
+    struct binding *bindings;
+    size_t nbindings;
+    unsigned char *push;
+    uint32_t push_size;
+    VkDescriptorSetLayout *layouts;
+    uint32_t nsets;
+    VkPipelineLayout layout;
+    VkShaderModule module;
+    VkPipeline pipelines[MAX_PIPELINES];
+    unsigned npipelines;
+    unsigned region_pipeline[8];
+    VkDescriptorPool pool;
+    VkDescriptorSet *sets;
+    VkCommandPool cmd_pool;
+    VkCommandBuffer cmd;
+    VkQueryPool queries;
+    VkFence fence;
+    bool gpu_timing;
+};
+
+static bool vk_ok(VkResult r, const char *what)
+{
+    if (r == VK_SUCCESS)
+        return true;
+    k2s_error("%s failed: %s", what, vk_result_name(r));
+    return false;
+}
+
+/* ---- buffers -------------------------------------------------------------------------------- */
+
+/* Host-visible memory keeps the tool simple; prefer coherent and device-local when offered. */
+static bool memory_type(const struct vk_host *h, uint32_t bits, uint32_t *index, bool *coherent)
+{
+    static const VkMemoryPropertyFlags prefs[] = {
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+            VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+    };
+    for (size_t p = 0; p < 3; p++) {
+        for (uint32_t i = 0; i < h->memory.memoryTypeCount; i++) {
+            VkMemoryPropertyFlags f = h->memory.memoryTypes[i].propertyFlags;
+            if ((bits & (1u << i)) && (f & prefs[p]) == prefs[p]) {
+                *index = i;
+                *coherent = f & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+                return true;
+            }
+        }
+    }
+    k2s_error("device has no host-visible memory type for buffers");
+    return false;
+}
+
+static bool buf_alloc(struct run_state *s, VkDeviceSize size, struct buf *b)
+{
+    const struct vk_host *h = s->h;
+    VkBufferCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = size,
+        .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                 (h->buffer_device_address ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0),
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+    if (!vk_ok(vkCreateBuffer(h->device, &info, NULL, &b->buffer), "vkCreateBuffer"))
+        return false;
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(h->device, b->buffer, &req);
+    VkMemoryAllocateFlagsInfo flags = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+        .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+    };
+    VkMemoryAllocateInfo alloc = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .pNext = h->buffer_device_address ? &flags : NULL,
+        .allocationSize = req.size,
+    };
+    if (!memory_type(h, req.memoryTypeBits, &alloc.memoryTypeIndex, &b->coherent) ||
+        !vk_ok(vkAllocateMemory(h->device, &alloc, NULL, &b->memory), "vkAllocateMemory") ||
+        !vk_ok(vkBindBufferMemory(h->device, b->buffer, b->memory, 0), "vkBindBufferMemory") ||
+        !vk_ok(vkMapMemory(h->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map), "vkMapMemory"))
+        return false;
+    b->size = size;
+    if (h->buffer_device_address) {
+        VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+                                        .buffer = b->buffer};
+        b->address = vkGetBufferDeviceAddress(h->device, &ai);
+    }
+    return true;
+}
+
+static bool buf_flush(struct run_state *s, const struct buf *b)
+{
+    VkMappedMemoryRange r = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+                             .memory = b->memory, .size = VK_WHOLE_SIZE};
+    return b->coherent || vk_ok(vkFlushMappedMemoryRanges(s->h->device, 1, &r), "flush");
+}
+
+static bool buf_invalidate(struct run_state *s, const struct buf *b)
+{
+    VkMappedMemoryRange r = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+                             .memory = b->memory, .size = VK_WHOLE_SIZE};
+    return b->coherent || vk_ok(vkInvalidateMappedMemoryRanges(s->h->device, 1, &r), "invalidate");
+}
+
+/* Sizes are padded to 16 bytes so that a translator widening narrow element accesses to
+ * 32-bit words never reads past the end of a small buffer. */
+static VkDeviceSize padded(size_t size) { return ((VkDeviceSize)size + 15) & ~(VkDeviceSize)15; }
+
+static bool buf_create(struct run_state *s, const void *init, size_t size, struct buf *b)
+{
+    if (!buf_alloc(s, padded(size ? size : 1), b))
+        return false;
+    memset(b->map, 0, (size_t)b->size);
+    if (init)
+        memcpy(b->map, init, size);
+    return buf_flush(s, b);
+}
+
+static void buf_destroy(struct run_state *s, struct buf *b)
+{
+    if (b->memory)
+        vkFreeMemory(s->h->device, b->memory, NULL);
+    if (b->buffer)
+        vkDestroyBuffer(s->h->device, b->buffer, NULL);
+    memset(b, 0, sizeof *b);
+}
+
+static void put_pointer(unsigned char *dst, uint32_t size, VkDeviceAddress address)
+{
+    uint32_t low = (uint32_t)address;
+    if (size == 4)
+        memcpy(dst, &low, 4);
+    else
+        memcpy(dst, &address, 8);
+}
+
+static bool create_arg_buffers(struct run_state *s)
+{
+    const struct run_request *req = s->req;
+    s->arg_bufs = calloc(req->nargs ? req->nargs : 1, sizeof *s->arg_bufs);
+    if (!s->arg_bufs)
+        return false;
+    for (size_t i = 0; i < req->nargs; i++) {
+        const struct k2s_arg *a = &req->args[i];
+        if (a->kind == K2S_ARG_BUFFER && !buf_create(s, a->bytes, a->size, &s->arg_bufs[i]))
+            return false;
+    }
+    return true;
+}
+
+/* Program-scope variables may hold pointers into their own buffer. */
+static bool apply_relocations(struct run_state *s, struct refl_data *d, struct buf *b)
+{
+    const struct refl_module *r = s->req->refl;
+    for (size_t i = 0; i < r->nrelocs; i++) {
+        const struct refl_reloc *rl = &r->relocs[i];
+        uint32_t size = rl->pointer_size;
+        if ((size != 4 && size != 8) || rl->object_offset > d->nbytes ||
+            d->nbytes - rl->object_offset < size) {
+            k2s_error("reflection: program-scope relocation out of range");
+            return false;
+        }
+        put_pointer((unsigned char *)b->map + rl->object_offset, size,
+                    b->address + rl->pointer_offset);
+    }
+    return buf_flush(s, b);
+}
+
+static bool create_data_buffers(struct run_state *s)
+{
+    const struct refl_module *r = s->req->refl;
+    s->data_bufs = calloc(r->ndata ? r->ndata : 1, sizeof *s->data_bufs);
+    if (!s->data_bufs)
+        return false;
+    for (size_t i = 0; i < r->ndata; i++) {
+        struct refl_data *d = &r->data[i];
+        if (!buf_create(s, d->bytes, d->nbytes, &s->data_bufs[i]))
+            return false;
+        if (d->program_scope && r->nrelocs && !apply_relocations(s, d, &s->data_bufs[i]))
+            return false;
+    }
+    return true;
+}
+
+/* ---- POD blocks ------------------------------------------------------------------------------- */
+
+static bool in_block(enum refl_arg_kind k)
+{
+    return k == RA_POD_STORAGE || k == RA_POD_UNIFORM || k == RA_POINTER_UNIFORM;
+}
+
+static struct pod_block *find_block(struct run_state *s, const struct refl_arg *a)
+{
+    for (size_t i = 0; i < s->npods; i++)
+        if (s->pods[i].set == a->set && s->pods[i].binding == a->binding)
+            return &s->pods[i];
+    struct pod_block *grown = realloc(s->pods, (s->npods + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    s->pods = grown;
+    struct pod_block *b = &grown[s->npods++];
+    memset(b, 0, sizeof *b);
+    b->set = a->set;
+    b->binding = a->binding;
+    b->type = a->kind == RA_POD_STORAGE ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                                        : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    return b;
+}
+
+/* Copies a POD value or a buffer address into `dst` (the slot of argument `a`). */
+static void put_arg(struct run_state *s, const struct refl_arg *a, unsigned char *dst)
+{
+    const struct k2s_arg *spec = &s->req->args[a->ordinal];
+    size_t n;
+    if (a->kind == RA_POINTER_PUSH || a->kind == RA_POINTER_UNIFORM)
+        put_pointer(dst, a->size, s->arg_bufs[a->ordinal].address);
+    else if (plan_pod_bytes(a, spec, &n))
+        memcpy(dst, spec->bytes, n);
+}
+
+static bool build_pod_blocks(struct run_state *s)
+{
+    const struct refl_kernel *k = s->req->kernel;
+    for (size_t i = 0; i < k->nargs; i++) {
+        const struct refl_arg *a = &k->args[i];
+        struct pod_block *b = in_block(a->kind) ? find_block(s, a) : NULL;
+        if (in_block(a->kind) && !b)
+            return false;
+        if (b && (size_t)a->offset + a->size > b->size)
+            b->size = (size_t)a->offset + a->size;
+    }
+    for (size_t i = 0; i < s->npods; i++) {
+        /* UBO blocks are read in 16-byte units (std140); a larger zeroed block is harmless. */
+        s->pods[i].size = (size_t)padded(s->pods[i].size);
+        s->pods[i].bytes = calloc(s->pods[i].size ? s->pods[i].size : 1, 1);
+        if (!s->pods[i].bytes)
+            return false;
+    }
+    for (size_t i = 0; i < k->nargs; i++) {
+        const struct refl_arg *a = &k->args[i];
+        if (in_block(a->kind))
+            put_arg(s, a, find_block(s, a)->bytes + a->offset);
+    }
+    for (size_t i = 0; i < s->npods; i++)
+        if (!buf_create(s, s->pods[i].bytes, s->pods[i].size, &s->pods[i].buf))
+            return false;
+    return true;
+}
+
+/* ---- push constants ------------------------------------------------------------------------- */
+
+static void grow_push(uint32_t *size, uint32_t offset, uint32_t len)
+{
+    if (offset + len > *size)
+        *size = offset + len;
+}
+
+static uint32_t push_block_size(const struct run_state *s)
+{
+    const struct refl_module *r = s->req->refl;
+    const struct refl_kernel *k = s->req->kernel;
+    uint32_t size = 0;
+    for (int i = 0; i < PC_COUNT; i++)
+        if (r->push[i].present)
+            grow_push(&size, r->push[i].offset, r->push[i].size);
+    for (size_t i = 0; i < k->nargs; i++)
+        if (k->args[i].kind == RA_POD_PUSH || k->args[i].kind == RA_POINTER_PUSH)
+            grow_push(&size, k->args[i].offset, k->args[i].size);
+    for (size_t i = 0; i < r->ndata; i++)
+        if (r->data[i].kind == RD_POINTER_PUSH)
+            grow_push(&size, r->data[i].offset, r->data[i].size);
+    return (size + 3) & ~3u; /* push-constant ranges are in 4-byte units */
+}
+
+/* A uint3 by default; a size of 24 or more means 64-bit components (size_t on spir64). */
+static void put_triple(unsigned char *push, const struct refl_range *rg, const uint64_t v[3])
+{
+    if (!rg->present)
+        return;
+    bool wide = rg->size >= 24 && rg->size % 8 == 0;
+    uint32_t elem = wide ? 8 : 4, n = rg->size / elem;
+    for (uint32_t d = 0; d < n && d < 3; d++) {
+        uint32_t narrow = (uint32_t)v[d];
+        memcpy(push + rg->offset + d * elem, wide ? (const void *)&v[d] : (const void *)&narrow,
+               elem);
+    }
+}
+
+static bool build_push(struct run_state *s)
+{
+    const struct refl_module *r = s->req->refl;
+    const struct refl_kernel *k = s->req->kernel;
+    const struct plan *p = s->req->plan;
+    s->push_size = push_block_size(s);
+    if (s->push_size > s->h->props.limits.maxPushConstantsSize) {
+        k2s_error("the module needs %u bytes of push constants; device '%s' allows %u",
+                  s->push_size, s->h->props.deviceName,
+                  s->h->props.limits.maxPushConstantsSize);
+        return false;
+    }
+    s->push = calloc(s->push_size ? s->push_size : 4, 1);
+    if (!s->push)
+        return false;
+    uint64_t groups[3];
+    for (int d = 0; d < 3; d++)
+        groups[d] = (p->global[d] + p->local[d] - 1) / p->local[d];
+    put_triple(s->push, &r->push[PC_GLOBAL_OFFSET], p->offset);
+    put_triple(s->push, &r->push[PC_GLOBAL_SIZE], p->global);
+    put_triple(s->push, &r->push[PC_ENQUEUED_LOCAL_SIZE], p->local);
+    put_triple(s->push, &r->push[PC_NUM_WORKGROUPS], groups);
+    for (size_t i = 0; i < k->nargs; i++)
+        if (k->args[i].kind == RA_POD_PUSH || k->args[i].kind == RA_POINTER_PUSH)
+            put_arg(s, &k->args[i], s->push + k->args[i].offset);
+    for (size_t i = 0; i < r->ndata; i++)
+        if (r->data[i].kind == RD_POINTER_PUSH)
+            put_pointer(s->push + r->data[i].offset, r->data[i].size, s->data_bufs[i].address);
+    return true;
+}
+
+static void push_region(struct run_state *s, const struct region *rg)
+{
+    const struct refl_module *r = s->req->refl;
+    uint64_t off[3], goff[3];
+    for (int d = 0; d < 3; d++) {
+        off[d] = rg->offset[d];
+        goff[d] = rg->group_offset[d];
+    }
+    put_triple(s->push, &r->push[PC_REGION_OFFSET], off);
+    put_triple(s->push, &r->push[PC_REGION_GROUP_OFFSET], goff);
+}
+
+/* ---- descriptors ----------------------------------------------------------------------------- */
+
+static bool add_binding(struct run_state *s, uint32_t set, uint32_t binding, VkDescriptorType type,
+                        const struct buf *b, const char *what)
+{
+    for (size_t i = 0; i < s->nbindings; i++) {
+        if (s->bindings[i].set == set && s->bindings[i].binding == binding) {
+            k2s_error("reflection: %s and %s both use descriptor set %u binding %u",
+                      s->bindings[i].what, what, set, binding);
+            return false;
+        }
+    }
+    struct binding *grown = realloc(s->bindings, (s->nbindings + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    s->bindings = grown;
+    grown[s->nbindings++] = (struct binding){set, binding, type, b, what};
+    if (set + 1 > s->nsets)
+        s->nsets = set + 1;
+    return true;
+}
+
+static bool check_range(struct run_state *s, VkDescriptorType type, VkDeviceSize size,
+                        const char *what)
+{
+    const VkPhysicalDeviceLimits *l = &s->h->props.limits;
+    uint32_t max = type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ? l->maxUniformBufferRange
+                                                              : l->maxStorageBufferRange;
+    if (size <= max)
+        return true;
+    k2s_error("%s: %llu bytes exceed the device's max %s buffer range of %u bytes", what,
+              (unsigned long long)size,
+              type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ? "uniform" : "storage", max);
+    return false;
+}
+
+static bool collect_bindings(struct run_state *s)
+{
+    const struct refl_kernel *k = s->req->kernel;
+    const struct refl_module *r = s->req->refl;
+    static char labels[64][64]; /* stable storage for messages */
+    for (size_t i = 0; i < k->nargs; i++) {
+        const struct refl_arg *a = &k->args[i];
+        if (a->kind != RA_STORAGE_BUFFER && a->kind != RA_UNIFORM)
+            continue;
+        VkDescriptorType t = a->kind == RA_UNIFORM ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                   : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        char *label = labels[i % 64];
+        snprintf(label, 64, "argument %u", a->ordinal);
+        const struct buf *b = &s->arg_bufs[a->ordinal];
+        if (!check_range(s, t, b->size, label) || !add_binding(s, a->set, a->binding, t, b, label))
+            return false;
+    }
+    for (size_t i = 0; i < s->npods; i++) {
+        const struct pod_block *p = &s->pods[i];
+        if (!check_range(s, p->type, p->buf.size, "the POD argument block") ||
+            !add_binding(s, p->set, p->binding, p->type, &p->buf, "the POD argument block"))
+            return false;
+    }
+    for (size_t i = 0; i < r->ndata; i++) {
+        const struct refl_data *d = &r->data[i];
+        if (d->kind == RD_POINTER_PUSH)
+            continue;
+        VkDescriptorType t = d->kind == RD_UNIFORM ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                   : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        if (!check_range(s, t, s->data_bufs[i].size, "a module data buffer") ||
+            !add_binding(s, d->set, d->binding, t, &s->data_bufs[i], "a module data buffer"))
+            return false;
+    }
+    return true;
+}
+
+static bool create_set_layout(struct run_state *s, uint32_t set)
+{
+    VkDescriptorSetLayoutBinding *lb = calloc(s->nbindings ? s->nbindings : 1, sizeof *lb);
+    uint32_t n = 0;
+    if (!lb)
+        return false;
+    for (size_t i = 0; i < s->nbindings; i++) {
+        if (s->bindings[i].set != set)
+            continue;
+        lb[n++] = (VkDescriptorSetLayoutBinding){
+            .binding = s->bindings[i].binding,
+            .descriptorType = s->bindings[i].type,
+            .descriptorCount = 1,
+            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+        };
+    }
+    /* Unused set numbers below the highest one get an empty layout. */
+    VkDescriptorSetLayoutCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = n,
+        .pBindings = lb,
+    };
+    bool ok = vk_ok(vkCreateDescriptorSetLayout(s->h->device, &info, NULL, &s->layouts[set]),
+                    "vkCreateDescriptorSetLayout");
+    free(lb);
+    return ok;
+}
+
+static bool create_layouts(struct run_state *s)
+{
+    if (s->nsets > s->h->props.limits.maxBoundDescriptorSets) {
+        k2s_error("the kernel uses descriptor set %u; the device binds at most %u sets",
+                  s->nsets - 1, s->h->props.limits.maxBoundDescriptorSets);
+        return false;
+    }
+    s->layouts = calloc(s->nsets ? s->nsets : 1, sizeof *s->layouts);
+    if (!s->layouts)
+        return false;
+    for (uint32_t set = 0; set < s->nsets; set++)
+        if (!create_set_layout(s, set))
+            return false;
+    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, s->push_size};
+    VkPipelineLayoutCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = s->nsets,
+        .pSetLayouts = s->layouts,
+        .pushConstantRangeCount = s->push_size ? 1 : 0,
+        .pPushConstantRanges = &range,
+    };
+    return vk_ok(vkCreatePipelineLayout(s->h->device, &info, NULL, &s->layout),
+                 "vkCreatePipelineLayout");
+}
+
+static bool create_descriptors(struct run_state *s)
+{
+    if (s->nsets == 0)
+        return true;
+    uint32_t nstorage = 0, nuniform = 0;
+    for (size_t i = 0; i < s->nbindings; i++)
+        *(s->bindings[i].type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ? &nuniform : &nstorage) += 1;
+    VkDescriptorPoolSize sizes[2] = {
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nstorage ? nstorage : 1},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, nuniform ? nuniform : 1},
+    };
+    VkDescriptorPoolCreateInfo pinfo = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .maxSets = s->nsets,
+        .poolSizeCount = 2,
+        .pPoolSizes = sizes,
+    };
+    s->sets = calloc(s->nsets, sizeof *s->sets);
+    if (!s->sets ||
+        !vk_ok(vkCreateDescriptorPool(s->h->device, &pinfo, NULL, &s->pool), "vkCreateDescriptorPool"))
+        return false;
+    VkDescriptorSetAllocateInfo ainfo = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .descriptorPool = s->pool,
+        .descriptorSetCount = s->nsets,
+        .pSetLayouts = s->layouts,
+    };
+    if (!vk_ok(vkAllocateDescriptorSets(s->h->device, &ainfo, s->sets), "vkAllocateDescriptorSets"))
+        return false;
+    for (size_t i = 0; i < s->nbindings; i++) {
+        const struct binding *b = &s->bindings[i];
+        VkDescriptorBufferInfo bi = {b->buf->buffer, 0, b->buf->size};
+        VkWriteDescriptorSet w = {
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+            .dstSet = s->sets[b->set],
+            .dstBinding = b->binding,
+            .descriptorCount = 1,
+            .descriptorType = b->type,
+            .pBufferInfo = &bi,
+        };
+        vkUpdateDescriptorSets(s->h->device, 1, &w, 0, NULL);
+    }
+    return true;
+}
+
+/* ---- pipelines ------------------------------------------------------------------------------ */
+
+static bool spec_add(struct spec_entry *list, unsigned *n, uint32_t id, uint32_t value)
+{
+    for (unsigned i = 0; i < *n; i++) {
+        if (list[i].id != id)
+            continue;
+        if (list[i].value == value)
+            return true;
+        k2s_error("reflection: specialization constant %u is given two different meanings", id);
+        return false;
+    }
+    list[(*n)++] = (struct spec_entry){id, value};
+    return true;
+}
+
+/* Spec constants for one region: work-group size, work dim, offsets, local sizes. */
+static bool region_specs(struct run_state *s, const struct region *rg, struct spec_entry *list,
+                         unsigned *n)
+{
+    const struct refl_module *r = s->req->refl;
+    const struct refl_kernel *k = s->req->kernel;
+    const struct plan *p = s->req->plan;
+    bool ok = true;
+    *n = 0;
+    for (int d = 0; d < 3; d++) {
+        if (r->has_wg_spec && !p->fixed_wg)
+            ok = ok && spec_add(list, n, r->wg_spec[d], rg->wg[d]);
+        if (r->has_offset_spec)
+            ok = ok && spec_add(list, n, r->offset_spec[d], (uint32_t)p->offset[d]);
+    }
+    if (r->has_work_dim_spec)
+        ok = ok && spec_add(list, n, r->work_dim_spec, p->dims);
+    if (r->has_subgroup_spec)
+        ok = ok && spec_add(list, n, r->subgroup_spec, s->h->subgroup.subgroupSize);
+    for (size_t i = 0; i < k->nargs; i++) {
+        const struct refl_arg *a = &k->args[i];
+        if (a->kind == RA_WORKGROUP)
+            ok = ok && spec_add(list, n, a->spec_id,
+                                (uint32_t)(s->req->args[a->ordinal].size / a->elem_size));
+    }
+    return ok;
+}
+
+static bool create_pipeline(struct run_state *s, const struct region *rg, VkPipeline *out)
+{
+    size_t max = 8 + s->req->kernel->nargs;
+    struct spec_entry *list = calloc(max, sizeof *list);
+    VkSpecializationMapEntry *map = calloc(max, sizeof *map);
+    unsigned n = 0;
+    bool ok = list && map && region_specs(s, rg, list, &n);
+    for (unsigned i = 0; ok && i < n; i++)
+        map[i] = (VkSpecializationMapEntry){list[i].id, (uint32_t)(i * sizeof *list + 4), 4};
+    VkSpecializationInfo spec = {n, map, n * sizeof *list, list};
+    VkComputePipelineCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .module = s->module,
+            .pName = s->req->entry,
+            .pSpecializationInfo = n ? &spec : NULL,
+        },
+        .layout = s->layout,
+    };
+    ok = ok && vk_ok(vkCreateComputePipelines(s->h->device, VK_NULL_HANDLE, 1, &info, NULL, out),
+                     "vkCreateComputePipelines");
+    free(list);
+    free(map);
+    return ok;
+}
+
+static bool check_region_limits(const struct run_state *s, const struct region *rg)
+{
+    const VkPhysicalDeviceLimits *l = &s->h->props.limits;
+    uint64_t invocations = (uint64_t)rg->wg[0] * rg->wg[1] * rg->wg[2];
+    for (int d = 0; d < 3; d++) {
+        if (rg->wg[d] > l->maxComputeWorkGroupSize[d] || rg->groups[d] > l->maxComputeWorkGroupCount[d]) {
+            k2s_error("work-group size %u or group count %u in dimension %d exceeds the device "
+                      "limits (%u, %u)", rg->wg[d], rg->groups[d], d,
+                      l->maxComputeWorkGroupSize[d], l->maxComputeWorkGroupCount[d]);
+            return false;
+        }
+    }
+    if (invocations > l->maxComputeWorkGroupInvocations) {
+        k2s_error("work-group of %llu work-items exceeds the device limit of %u",
+                  (unsigned long long)invocations, l->maxComputeWorkGroupInvocations);
+        return false;
+    }
+    return true;
+}
+
+static bool create_pipelines(struct run_state *s)
+{
+    VkShaderModuleCreateInfo minfo = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = s->req->code_words * 4,
+        .pCode = s->req->code,
+    };
+    if (!vk_ok(vkCreateShaderModule(s->h->device, &minfo, NULL, &s->module), "vkCreateShaderModule"))
+        return false;
+    const struct plan *p = s->req->plan;
+    for (unsigned i = 0; i < p->nregions; i++) {
+        const struct region *rg = &p->regions[i];
+        if (!check_region_limits(s, rg))
+            return false;
+        unsigned found = s->npipelines;
+        for (unsigned j = 0; j < i; j++)
+            if (memcmp(p->regions[j].wg, rg->wg, sizeof rg->wg) == 0)
+                found = s->region_pipeline[j];
+        if (found == s->npipelines && !create_pipeline(s, rg, &s->pipelines[s->npipelines++]))
+            return false;
+        s->region_pipeline[i] = found;
+    }
+    return true;
+}
+
+/* ---- execution ------------------------------------------------------------------------------ */
+
+static bool create_commands(struct run_state *s)
+{
+    VkDevice dev = s->h->device;
+    VkCommandPoolCreateInfo pinfo = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                     .queueFamilyIndex = s->h->queue_family};
+    VkCommandBufferAllocateInfo ainfo = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                         .commandBufferCount = 1,
+                                         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY};
+    VkFenceCreateInfo finfo = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    if (!vk_ok(vkCreateCommandPool(dev, &pinfo, NULL, &s->cmd_pool), "vkCreateCommandPool"))
+        return false;
+    ainfo.commandPool = s->cmd_pool;
+    if (!vk_ok(vkAllocateCommandBuffers(dev, &ainfo, &s->cmd), "vkAllocateCommandBuffers") ||
+        !vk_ok(vkCreateFence(dev, &finfo, NULL, &s->fence), "vkCreateFence"))
+        return false;
+    s->gpu_timing = s->req->time_runs && s->h->timestamp_bits > 0;
+    if (s->req->time_runs && !s->gpu_timing && s->req->verbose)
+        fprintf(stderr, "%s: the queue has no timestamps; timing on the CPU\n", k2s_prog());
+    VkQueryPoolCreateInfo qinfo = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                   .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                   .queryCount = 2};
+    return !s->gpu_timing ||
+           vk_ok(vkCreateQueryPool(dev, &qinfo, NULL, &s->queries), "vkCreateQueryPool");
+}
+
+static void record_dispatches(struct run_state *s)
+{
+    const struct plan *p = s->req->plan;
+    if (s->nsets)
+        vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, s->nsets,
+                                s->sets, 0, NULL);
+    for (unsigned i = 0; i < p->nregions; i++) {
+        const struct region *rg = &p->regions[i];
+        vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          s->pipelines[s->region_pipeline[i]]);
+        if (s->push_size) {
+            push_region(s, rg);
+            vkCmdPushConstants(s->cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, s->push_size,
+                               s->push);
+        }
+        vkCmdDispatch(s->cmd, rg->groups[0], rg->groups[1], rg->groups[2]);
+    }
+}
+
+static bool record(struct run_state *s)
+{
+    VkCommandBufferBeginInfo binfo = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    if (!vk_ok(vkBeginCommandBuffer(s->cmd, &binfo), "vkBeginCommandBuffer"))
+        return false;
+    if (s->gpu_timing) {
+        vkCmdResetQueryPool(s->cmd, s->queries, 0, 2);
+        vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->queries, 0);
+    }
+    record_dispatches(s);
+    if (s->gpu_timing)
+        vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 1);
+    /* Make the shader's writes visible to the host's reads of the mapped memory. */
+    VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                               .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                               .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, NULL, 0, NULL);
+    return vk_ok(vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
+}
+
+static bool submit_and_wait(struct run_state *s)
+{
+    VkSubmitInfo info = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                         .commandBufferCount = 1,
+                         .pCommandBuffers = &s->cmd};
+    if (!vk_ok(vkResetFences(s->h->device, 1, &s->fence), "vkResetFences") ||
+        !vk_ok(vkQueueSubmit(s->h->queue, 1, &info, s->fence), "vkQueueSubmit"))
+        return false;
+    uint64_t timeout = (uint64_t)(s->req->timeout_s * 1e9);
+    VkResult r = vkWaitForFences(s->h->device, 1, &s->fence, VK_TRUE, timeout);
+    if (r == VK_TIMEOUT) {
+        /* The device is still busy with the kernel: tearing it down would block, so leave
+         * without running any destructor. */
+        k2s_error("the kernel did not finish within %g s (--timeout)", s->req->timeout_s);
+        fflush(NULL);
+        _exit(1);
+    }
+    return vk_ok(r, "vkWaitForFences");
+}
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static bool timed_run(struct run_state *s, double *us)
+{
+    double start = now_us();
+    if (!submit_and_wait(s))
+        return false;
+    if (!s->gpu_timing) {
+        *us = now_us() - start;
+        return true;
+    }
+    uint64_t ts[2];
+    if (!vk_ok(vkGetQueryPoolResults(s->h->device, s->queries, 0, 2, sizeof ts, ts, sizeof ts[0],
+                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+               "vkGetQueryPoolResults"))
+        return false;
+    uint64_t mask = s->h->timestamp_bits >= 64 ? UINT64_MAX
+                                               : (UINT64_C(1) << s->h->timestamp_bits) - 1;
+    uint64_t ticks = (ts[1] - ts[0]) & mask;
+    *us = (double)ticks * s->h->props.limits.timestampPeriod / 1e3;
+    return true;
+}
+
+static bool read_back(struct run_state *s, struct run_result *res)
+{
+    const struct run_request *req = s->req;
+    res->outputs = calloc(req->nargs ? req->nargs : 1, sizeof *res->outputs);
+    if (!res->outputs)
+        return false;
+    for (size_t i = 0; i < req->nargs; i++) {
+        if (req->args[i].kind != K2S_ARG_BUFFER)
+            continue;
+        if (!buf_invalidate(s, &s->arg_bufs[i]))
+            return false;
+        res->outputs[i] = malloc(req->args[i].size);
+        if (!res->outputs[i]) {
+            k2s_error("out of memory reading back argument %zu", i);
+            return false;
+        }
+        memcpy(res->outputs[i], s->arg_bufs[i].map, req->args[i].size);
+    }
+    return true;
+}
+
+static bool run_all(struct run_state *s, struct run_result *res)
+{
+    if (!submit_and_wait(s) || !read_back(s, res))
+        return false;
+    res->timed = s->req->time_runs > 0;
+    res->best_us = INFINITY;
+    for (unsigned i = 0; i < s->req->time_runs; i++) {
+        double us;
+        if (!timed_run(s, &us))
+            return false;
+        if (us < res->best_us)
+            res->best_us = us;
+    }
+    return true;
+}
+
+static void state_destroy(struct run_state *s)
+{
+    VkDevice dev = s->h->device;
+    if (dev)
+        vkDeviceWaitIdle(dev);
+    if (s->fence)
+        vkDestroyFence(dev, s->fence, NULL);
+    if (s->queries)
+        vkDestroyQueryPool(dev, s->queries, NULL);
+    if (s->cmd_pool)
+        vkDestroyCommandPool(dev, s->cmd_pool, NULL);
+    if (s->pool)
+        vkDestroyDescriptorPool(dev, s->pool, NULL);
+    for (unsigned i = 0; i < s->npipelines; i++)
+        if (s->pipelines[i])
+            vkDestroyPipeline(dev, s->pipelines[i], NULL);
+    if (s->module)
+        vkDestroyShaderModule(dev, s->module, NULL);
+    if (s->layout)
+        vkDestroyPipelineLayout(dev, s->layout, NULL);
+    for (uint32_t i = 0; s->layouts && i < s->nsets; i++)
+        if (s->layouts[i])
+            vkDestroyDescriptorSetLayout(dev, s->layouts[i], NULL);
+    for (size_t i = 0; s->arg_bufs && i < s->req->nargs; i++)
+        buf_destroy(s, &s->arg_bufs[i]);
+    for (size_t i = 0; s->data_bufs && i < s->req->refl->ndata; i++)
+        buf_destroy(s, &s->data_bufs[i]);
+    for (size_t i = 0; i < s->npods; i++) {
+        buf_destroy(s, &s->pods[i].buf);
+        free(s->pods[i].bytes);
+    }
+    free(s->sets);
+    free(s->layouts);
+    free(s->bindings);
+    free(s->pods);
+    free(s->push);
+    free(s->arg_bufs);
+    free(s->data_bufs);
+}
+
+bool vk_run_kernel(struct vk_host *h, const struct run_request *req, struct run_result *res)
+{
+    struct run_state s = {.h = h, .req = req};
+    memset(res, 0, sizeof *res);
+    bool ok = create_arg_buffers(&s) && create_data_buffers(&s) && build_pod_blocks(&s) &&
+              build_push(&s) && collect_bindings(&s) && create_layouts(&s) &&
+              create_descriptors(&s) && create_pipelines(&s) && create_commands(&s) &&
+              record(&s) && run_all(&s, res);
+    if (!ok && !res->outputs)
+        k2s_error("could not run kernel '%s'", req->kernel->name);
+    state_destroy(&s);
+    if (!ok)
+        run_result_free(res, req->nargs);
+    return ok;
+}
+
+void run_result_free(struct run_result *res, size_t nargs)
+{
+    for (size_t i = 0; res->outputs && i < nargs; i++)
+        free(res->outputs[i]);
+    free(res->outputs);
+    res->outputs = NULL;
+}

@@ -1,0 +1,33 @@
+/* Runs one kernel of a translated module on a prepared device (docs/runtime-abi.md). */
+#ifndef K2S_RUN_VK_RUN_H
+#define K2S_RUN_VK_RUN_H
+
+#include "argspec.h"
+#include "plan.h"
+#include "reflection.h"
+#include "vk_host.h"
+
+struct run_request {
+    const struct refl_module *refl;
+    const struct refl_kernel *kernel;
+    const char *entry;      /* OpEntryPoint name */
+    const uint32_t *code;   /* module words as given to vkCreateShaderModule */
+    size_t code_words;
+    const struct k2s_arg *args;
+    size_t nargs;
+    const struct plan *plan;
+    unsigned time_runs;     /* 0: no timing */
+    double timeout_s;
+    bool verbose;
+};
+
+struct run_result {
+    unsigned char **outputs; /* per argument: read-back bytes of buffers, else NULL */
+    bool timed;
+    double best_us;
+};
+
+bool vk_run_kernel(struct vk_host *h, const struct run_request *req, struct run_result *res);
+void run_result_free(struct run_result *res, size_t nargs);
+
+#endif
