@@ -1,0 +1,288 @@
+/* IR: instruction lists, blocks and functions, the id table, def-use and
+ * replace-all-uses, names, decorations, capabilities, extensions, operands. */
+#include "unit.h"
+
+static void ir_lists(void)
+{
+  k2s_module *m = k2s_module_new();
+  k2s_list l = {0};
+  uint32_t v[4] = {1, 2, 3, 4};
+  k2s_instr *a = k2s_instr_new(m, SpvOpNop, 0, 0, &v[0], 1);
+  k2s_instr *b = k2s_instr_new(m, SpvOpNop, 0, 0, &v[1], 1);
+  k2s_instr *c = k2s_instr_new(m, SpvOpNop, 0, 0, &v[2], 1);
+  k2s_instr *d = k2s_instr_new(m, SpvOpNop, 0, 0, &v[3], 1);
+  k2s_list_append(&l, b);               /* b */
+  k2s_list_insert_before(&l, b, a);     /* a b */
+  k2s_list_insert_after(&l, b, d);      /* a b d */
+  k2s_list_insert_before(&l, d, c);     /* a b c d */
+  uint32_t expect = 1;
+  k2s_foreach_instr(i, &l)
+    CHECK_EQ(i->ops[0], expect++);
+  CHECK_EQ(expect, 5);
+  CHECK(l.first == a && l.last == d && a->prev == NULL && d->next == NULL);
+  k2s_list_remove(&l, a);
+  k2s_list_remove(&l, d);
+  CHECK(l.first == b && l.last == c && b->prev == NULL && c->next == NULL);
+  k2s_list_insert_after(&l, NULL, a); /* NULL position: at the front */
+  k2s_list_insert_before(&l, NULL, d); /* NULL position: at the back */
+  expect = 1;
+  k2s_foreach_instr(i, &l)
+    CHECK_EQ(i->ops[0], expect++);
+  /* Removing while iterating with the _safe variant. */
+  k2s_foreach_instr_safe(i, &l)
+    if (i->ops[0] % 2 == 0)
+      k2s_list_remove(&l, i);
+  CHECK(l.first == a && a->next == c && c->next == NULL && l.last == c);
+  k2s_list_remove(&l, a);
+  k2s_list_remove(&l, c);
+  CHECK(l.first == NULL && l.last == NULL);
+  k2s_module_free(m);
+}
+
+static void ir_ids(void)
+{
+  k2s_module *m = unit_module(unit_kernel_text);
+  uint32_t bound = m->bound;
+  uint32_t id = k2s_new_id(m);
+  CHECK_EQ(id, bound);
+  CHECK_EQ(m->bound, bound + 1);
+  CHECK(k2s_def(m, id) == NULL);
+  /* set_def beyond the table grows it and raises the bound. */
+  k2s_instr *i = k2s_instr_new(m, SpvOpTypeBool, 0, 5000, NULL, 0);
+  CHECK(k2s_def(m, 5000) == i);
+  CHECK_EQ(m->bound, 5001);
+  CHECK(m->id_cap >= 5001);
+  /* deleting forgets the id */
+  k2s_list_append(&m->sec[K2S_SEC_GLOBAL], i);
+  k2s_instr_delete(m, i);
+  CHECK(k2s_def(m, 5000) == NULL);
+  CHECK_EQ(unit_count(&m->sec[K2S_SEC_GLOBAL], SpvOpTypeBool), 0);
+  k2s_module_free(m);
+}
+
+static void ir_id_overflow(void)
+{
+  k2s_module *m = unit_module(unit_kernel_text);
+  m->bound = 0x3fffff; /* SPIR-V's limit: the next id is one too many */
+  uint32_t id = k2s_new_id(m);
+  CHECK(m->failed);
+  CHECK(id < 0x3fffff);
+  CHECK_EQ(m->n_diags, 1);
+  CHECK_STR_CONTAINS(k2s_module_diag(m, 0)->message, "more ids than SPIR-V allows");
+  k2s_module_free(m);
+}
+
+static k2s_instr *find_op(k2s_module *m, uint16_t op)
+{
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        if (i->opcode == op)
+          return i;
+  for (int s = 0; s < K2S_SEC_COUNT; s++)
+    k2s_foreach_instr(i, &m->sec[s])
+      if (i->opcode == op)
+        return i;
+  return NULL;
+}
+
+static void ir_def_use(void)
+{
+  k2s_module *m = unit_module(unit_kernel_text);
+  k2s_instr *load = find_op(m, SpvOpLoad), *add = find_op(m, SpvOpIAdd);
+  k2s_instr *one = find_op(m, SpvOpConstant), *ext = find_op(m, SpvOpExtInst);
+  REQUIRE(load && add && one && ext);
+  /* %one is used by the IAdd and by the ExtInst (u_abs_diff). */
+  int n = 0, in_add = 0, in_ext = 0;
+  k2s_foreach_use(u, m, one->result) {
+    n++;
+    in_add += u->user == add;
+    in_ext += u->user == ext;
+    CHECK_EQ(u->user->ops[u->word], one->result);
+  }
+  CHECK_EQ(n, 2);
+  CHECK_EQ(in_add, 1);
+  CHECK_EQ(in_ext, 1);
+  /* The result type is a use too (word UINT32_MAX). */
+  int type_uses = 0;
+  k2s_foreach_use(u, m, add->type)
+    type_uses += u->word == UINT32_MAX && u->user == add;
+  CHECK_EQ(type_uses, 1);
+  /* Replace %v (the load) by %one everywhere. */
+  k2s_replace_all_uses(m, load->result, one->result);
+  CHECK_EQ(add->ops[0], one->result);
+  CHECK(k2s_uses_of(m, load->result) == NULL);
+  n = 0;
+  k2s_foreach_use(u, m, one->result)
+    n++;
+  CHECK_EQ(n, 3);
+  /* A rebuild from scratch agrees with the moved chains. */
+  k2s_invalidate_uses(m);
+  n = 0;
+  k2s_foreach_use(u, m, one->result)
+    n++;
+  CHECK_EQ(n, 3);
+  CHECK(unit_validate(m, SPV_ENV_OPENCL_2_2) == NULL);
+  k2s_module_free(m);
+}
+
+static void ir_names_decorations_caps(void)
+{
+  k2s_module *m = unit_module(unit_kernel_text);
+  uint32_t uint = k2s_type_int(m, 32, false);
+  k2s_set_name(m, uint, "a_rather_long_name_for_uint");
+  CHECK(k2s_name_of(m, uint) && strcmp(k2s_name_of(m, uint), "a_rather_long_name_for_uint") == 0);
+  uint32_t four = 4;
+  k2s_decorate(m, uint, SpvDecorationAlignment, &four, 1);
+  k2s_instr *d = k2s_find_decoration(m, uint, SpvDecorationAlignment);
+  CHECK(d && d->n_ops == 3 && d->ops[2] == 4);
+  k2s_remove_decorations(m, uint);
+  CHECK(k2s_find_decoration(m, uint, SpvDecorationAlignment) == NULL);
+
+  CHECK(k2s_has_capability(m, SpvCapabilityKernel));
+  CHECK(!k2s_has_capability(m, SpvCapabilityShader));
+  k2s_add_capability(m, SpvCapabilityShader);
+  k2s_add_capability(m, SpvCapabilityShader);
+  CHECK_EQ(unit_count(&m->sec[K2S_SEC_CAPABILITY], SpvOpCapability), 4);
+  k2s_remove_capability(m, SpvCapabilityShader);
+  CHECK(!k2s_has_capability(m, SpvCapabilityShader));
+
+  k2s_add_extension(m, "SPV_KHR_storage_buffer_storage_class");
+  k2s_add_extension(m, "SPV_KHR_storage_buffer_storage_class");
+  CHECK_EQ(unit_count(&m->sec[K2S_SEC_EXTENSION], SpvOpExtension), 1);
+  CHECK(strcmp(k2s_string_operand(m->sec[K2S_SEC_EXTENSION].first, 0),
+               "SPV_KHR_storage_buffer_storage_class") == 0);
+
+  uint32_t ocl = m->sec[K2S_SEC_EXT_IMPORT].first->result;
+  CHECK_EQ(k2s_ext_import(m, "OpenCL.std"), ocl);
+  uint32_t glsl = k2s_ext_import(m, "GLSL.std.450");
+  CHECK(glsl != ocl && glsl != 0);
+  CHECK(m->ext_set[glsl] != K2S_EXT_UNKNOWN && m->ext_set[glsl] != m->ext_set[ocl]);
+  CHECK_EQ(unit_count(&m->sec[K2S_SEC_EXT_IMPORT], SpvOpExtInstImport), 2);
+  k2s_module_free(m);
+}
+
+static void ir_strings(void)
+{
+  k2s_module *m = k2s_module_new();
+  /* A string of 4n characters needs a whole extra word for its terminator. */
+  CHECK_EQ(k2s_string_words(""), 1);
+  CHECK_EQ(k2s_string_words("abc"), 1);
+  CHECK_EQ(k2s_string_words("abcd"), 2);
+  k2s_instr *i = k2s_instr_new(m, SpvOpSourceExtension, 0, 0, NULL, 0);
+  k2s_instr_push_string(m, i, "abcd");
+  CHECK_EQ(i->n_ops, 2);
+  CHECK_EQ(i->ops[0], 0x64636261u);
+  CHECK_EQ(i->ops[1], 0);
+  CHECK(strcmp(k2s_string_operand(i, 0), "abcd") == 0);
+  i->ops[1] = 0x41414141u; /* no terminator */
+  CHECK(k2s_string_operand(i, 0) == NULL);
+  k2s_module_free(m);
+}
+
+typedef struct op_log {
+  int n, ids, literals, strings, enums;
+} op_log;
+
+static bool log_operand(void *ud, const k2s_instr *in, const k2s_operand *op)
+{
+  (void)in;
+  op_log *l = ud;
+  l->n++;
+  l->ids += op->cls == K2S_OPND_ID;
+  l->literals += op->cls == K2S_OPND_LITERAL;
+  l->strings += op->cls == K2S_OPND_STRING;
+  l->enums += op->cls == K2S_OPND_ENUM;
+  return true;
+}
+
+static void ir_operands(void)
+{
+  k2s_module *m = unit_module(unit_kernel_text);
+  /* OpEntryPoint Kernel %k "add": enum, id, string. */
+  op_log l = {0};
+  CHECK(k2s_walk_operands(m, m->sec[K2S_SEC_ENTRY_POINT].first, log_operand, &l) == NULL);
+  CHECK_EQ(l.enums, 1);
+  CHECK_EQ(l.ids, 1);
+  CHECK_EQ(l.strings, 1);
+  /* OpLoad %uint %p Aligned 4: id, memory-access mask, its literal. */
+  memset(&l, 0, sizeof(l));
+  CHECK(k2s_walk_operands(m, find_op(m, SpvOpLoad), log_operand, &l) == NULL);
+  CHECK_EQ(l.ids, 1);
+  CHECK_EQ(l.enums, 1);
+  CHECK_EQ(l.literals, 1);
+  /* OpExtInst %uint %ext u_abs_diff %s %one: set id, number, two ids from the OpenCL.std grammar. */
+  memset(&l, 0, sizeof(l));
+  CHECK(k2s_walk_operands(m, find_op(m, SpvOpExtInst), log_operand, &l) == NULL);
+  CHECK_EQ(l.ids, 3);
+  CHECK_EQ(l.literals, 1);
+  /* Too few and too many words are reported, not read past. */
+  k2s_instr *bad = k2s_instr_new(m, SpvOpIAdd, 1, 0, (uint32_t[]){2}, 1);
+  CHECK_STR_CONTAINS(k2s_walk_operands(m, bad, NULL, NULL), "missing operand 2");
+  k2s_instr_set_ops(m, bad, (uint32_t[]){2, 3, 4}, 3);
+  CHECK_STR_CONTAINS(k2s_walk_operands(m, bad, NULL, NULL), "more words than its operands take");
+  /* Names of opcodes and enumerants come from the grammar. */
+  CHECK(strcmp(k2s_opcode_name(SpvOpIAdd), "OpIAdd") == 0);
+  CHECK(strcmp(k2s_opcode_name(0xfffe), "Op<65534>") == 0);
+  CHECK(k2s_opcode(0xfffe) == NULL);
+  k2s_module_free(m);
+}
+
+static void ir_print_instr(void)
+{
+  k2s_module *m = unit_module(unit_kernel_text);
+  char *s = k2s_print_instr(m, find_op(m, SpvOpIAdd));
+  CHECK_STR_CONTAINS(s, "OpIAdd");
+  CHECK_STR_CONTAINS(s, "= ");
+  s = k2s_print_instr(m, m->sec[K2S_SEC_ENTRY_POINT].first);
+  CHECK_STR_CONTAINS(s, "OpEntryPoint Kernel");
+  CHECK_STR_CONTAINS(s, "\"add\"");
+  k2s_module_free(m);
+}
+
+static void ir_diagnostics(void)
+{
+  k2s_module *m = unit_module(unit_kernel_text);
+  k2s_instr *add = find_op(m, SpvOpIAdd);
+  m->pass = "unit";
+  k2s_warn(m, add, "something odd about %s", "this");
+  CHECK(!m->failed);
+  k2s_error(m, NULL, "broken");
+  CHECK(m->failed);
+  CHECK_EQ(m->n_diags, 2);
+  const k2s_diagnostic *d = k2s_module_diag(m, 0);
+  CHECK_EQ(d->severity, K2S_WARNING);
+  CHECK(d->pass && strcmp(d->pass, "unit") == 0);
+  CHECK_EQ(d->word_offset, add->offset);
+  CHECK_STR_CONTAINS(d->message, "something odd about this");
+  CHECK_STR_CONTAINS(d->message, "OpIAdd");
+  d = k2s_module_diag(m, 1);
+  CHECK_EQ(d->severity, K2S_ERROR);
+  CHECK_EQ(d->word_offset, -1);
+  CHECK(k2s_module_diag(m, 2) == NULL);
+  k2s_module_free(m);
+}
+
+static void ir_blocks_functions(void)
+{
+  k2s_module *m = unit_module(unit_kernel_text);
+  k2s_function *f = m->first_func;
+  k2s_block *b0 = f->first;
+  k2s_block *b1 = k2s_block_new(m, f, k2s_new_id(m));
+  k2s_block *b2 = k2s_block_new(m, f, k2s_new_id(m));
+  k2s_function_append_block(f, b2);
+  k2s_function_insert_block_after(f, b0, b1);
+  CHECK(f->first == b0 && b0->next == b1 && b1->next == b2 && f->last == b2);
+  CHECK(b2->prev == b1 && b1->prev == b0);
+  CHECK(k2s_block_of_label(m, b1->label->result) == b1);
+  k2s_function_remove_block(f, b1);
+  CHECK(b0->next == b2 && b2->prev == b0);
+  k2s_function_remove_block(f, b2);
+  CHECK(f->first == b0 && f->last == b0 && b0->next == NULL);
+  CHECK(unit_validate(m, SPV_ENV_OPENCL_2_2) == NULL);
+  k2s_module_free(m);
+}
+
+UNIT_MAIN(T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_names_decorations_caps),
+          T(ir_strings), T(ir_operands), T(ir_print_instr), T(ir_diagnostics),
+          T(ir_blocks_functions))
