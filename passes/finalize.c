@@ -190,6 +190,8 @@ static void foreach_module_instr(k2s_module *m, void (*fn)(caps *, const k2s_ins
   for (int s = 0; s < K2S_SEC_COUNT; s++)
     k2s_foreach_instr(i, &m->sec[s])
       fn(c, i);
+  k2s_foreach_instr(i, &m->tail)
+    fn(c, i);
   k2s_foreach_function(f, m) {
     fn(c, f->def);
     k2s_foreach_instr(i, &f->head)
@@ -382,11 +384,96 @@ static void rebuild_interfaces(k2s_module *m, uint32_t version)
   }
 }
 
+/* ---- dead globals ---- */
+
+typedef struct live_ctx {
+  k2s_module *m;
+  uint8_t *live;
+  uint32_t *work, n_work;
+} live_ctx;
+
+static void mark(live_ctx *c, uint32_t id)
+{
+  if (id == 0 || id >= c->m->bound || c->live[id])
+    return;
+  c->live[id] = 1;
+  c->work[c->n_work++] = id;
+}
+
+static void mark_cb(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  mark(ud, *id);
+}
+
+static void mark_instr(live_ctx *c, k2s_instr *i)
+{
+  mark(c, i->type);
+  mark(c, i->result);
+  k2s_foreach_id_operand(c->m, i, mark_cb, c);
+}
+
+/* Types, constants and variables nothing reaches are removed, with their
+ * names and decorations: earlier passes leave Kernel-only types behind
+ * (CrossWorkgroup pointers of the old parameters) that Vulkan rejects. */
+static void remove_dead_globals(k2s_module *m)
+{
+  live_ctx c = {m, k2s_alloc(&m->arena, m->bound), k2s_alloc(&m->arena, m->bound * sizeof(uint32_t)),
+                0};
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
+    mark(&c, e->ops[1]);
+  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
+    mark_instr(&c, x);
+  k2s_foreach_instr(g, &m->sec[K2S_SEC_GLOBAL])
+    if (g->opcode == SpvOpExtInst || g->opcode == SpvOpTypeForwardPointer)
+      mark_instr(&c, g);
+  k2s_foreach_instr(g, &m->tail)
+    mark_instr(&c, g);
+  /* Decorations that give an object meaning to the host keep it (e.g. the
+   * WorkgroupSize builtin). */
+  k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION])
+    if (d->opcode == SpvOpDecorate && d->n_ops >= 2 && d->ops[1] == SpvDecorationBuiltIn)
+      mark(&c, d->ops[0]);
+  k2s_foreach_function(f, m) {
+    mark_instr(&c, f->def);
+    k2s_foreach_instr(i, &f->head)
+      mark_instr(&c, i);
+    k2s_foreach_block(b, f) {
+      mark_instr(&c, b->label);
+      k2s_foreach_instr(i, &b->body)
+        mark_instr(&c, i);
+    }
+  }
+  while (c.n_work) {
+    k2s_instr *d = k2s_def(m, c.work[--c.n_work]);
+    if (d && !d->block)
+      mark_instr(&c, d);
+  }
+  k2s_foreach_instr_safe(g, &m->sec[K2S_SEC_GLOBAL])
+    if (g->result && !c.live[g->result] && g->opcode != SpvOpExtInst) {
+      k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], g);
+      m->def[g->result] = NULL;
+    }
+  static const int secs[] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
+  for (int s = 0; s < 2; s++)
+    k2s_foreach_instr_safe(i, &m->sec[secs[s]]) {
+      if (i->opcode == SpvOpString || i->opcode == SpvOpSource ||
+          i->opcode == SpvOpSourceContinued || i->opcode == SpvOpSourceExtension ||
+          i->opcode == SpvOpModuleProcessed || i->opcode == SpvOpDecorationGroup || !i->n_ops)
+        continue;
+      if (!k2s_def(m, i->ops[0]))
+        k2s_list_remove(&m->sec[secs[s]], i);
+    }
+  m->uses_valid = false;
+  m->intern_valid = false;
+}
+
 bool k2s_finalize(k2s_module *m, const k2s_options *o)
 {
   uint32_t version = target_version(o->target_env);
   m->version = version;
   strip_decorations(m, version);
+  remove_dead_globals(m);
   drop_unused_imports(m);
   set_memory_model(m);
   recompute_capabilities(m, version);

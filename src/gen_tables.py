@@ -179,6 +179,7 @@ typedef struct k2s_extinst_set {
         g = json.load(open(path))
         local_kinds = {k["kind"]: k for k in g.get("operand_kinds", [])}
         maxo = max(i["opcode"] for i in g["instructions"])
+        h.append("#define K2S_%s_GRAMMAR_REVISION %d" % (cid.upper(), g.get("revision", 0)))
         h.append("enum k2s_%s_op {" % cid)
         for i in g["instructions"]:
             h.append("  K2S_%s_%s = %d," % (cid.upper(), i["opname"], i["opcode"]))

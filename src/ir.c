@@ -124,6 +124,9 @@ k2s_list *k2s_instr_list(k2s_module *m, k2s_instr *i)
     for (k2s_instr *j = f->head.first; j; j = j->next)
       if (j == i)
         return &f->head;
+  for (k2s_instr *j = m->tail.first; j; j = j->next)
+    if (j == i)
+      return &m->tail;
   return NULL;
 }
 
@@ -354,6 +357,8 @@ void k2s_build_uses(k2s_module *m)
   for (int s = 0; s < K2S_SEC_COUNT; s++)
     k2s_foreach_instr(i, &m->sec[s])
       uses_of_instr(m, i);
+  k2s_foreach_instr(i, &m->tail)
+    uses_of_instr(m, i);
   k2s_foreach_function(f, m) {
     uses_of_instr(m, f->def);
     k2s_foreach_instr(i, &f->head)

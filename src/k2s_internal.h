@@ -116,6 +116,7 @@ struct k2s_module {
 
   k2s_list sec[K2S_SEC_COUNT];
   k2s_function *first_func, *last_func;
+  k2s_list tail; /* module-scope non-semantic instructions after the functions */
 
   k2s_instr **def;     /* id -> defining instruction (dense, bounds-checked) */
   uint8_t *ext_set;    /* id of an OpExtInstImport -> enum k2s_extinst_set_id */
@@ -332,6 +333,66 @@ k2s_instr *k2s_block_merge(k2s_block *b); /* OpSelectionMerge/OpLoopMerge or NUL
 k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t **map);
 k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id);
 void k2s_delete_function(k2s_module *m, k2s_function *f);
+
+/* OpenCL C data layout (src/layout.c). */
+bool k2s_cl_layout(const k2s_module *m, uint32_t type, uint64_t *size, uint64_t *align);
+uint64_t k2s_cl_member_offset(const k2s_module *m, uint32_t st, uint32_t member);
+bool k2s_decorate_layout(k2s_module *m, uint32_t type, const k2s_instr *why);
+
+/* ---- reflection: facts for the host, filled by the interface passes ------ */
+
+enum k2s_arg_kind {
+  K2S_ARG_BUFFER,     /* StorageBuffer */
+  K2S_ARG_BUFFER_UBO, /* constant pointer as a uniform buffer */
+  K2S_ARG_POD,        /* POD in a storage buffer */
+  K2S_ARG_POD_UBO,
+  K2S_ARG_POD_PUSH_CONSTANT,
+  K2S_ARG_LOCAL, /* local pointer: Workgroup array sized by a spec constant */
+};
+
+enum k2s_push_constant {
+  K2S_PC_GLOBAL_OFFSET,
+  K2S_PC_GLOBAL_SIZE,
+  K2S_PC_ENQUEUED_LOCAL_SIZE,
+  K2S_PC_NUM_WORKGROUPS,
+  K2S_PC_REGION_OFFSET,
+  K2S_PC_REGION_GROUP_OFFSET,
+  K2S_PC_COUNT
+};
+
+typedef struct k2s_refl_arg {
+  const char *name, *type_name;
+  uint32_t ordinal, kind, set, binding, offset, size, spec_id, elem_size;
+} k2s_refl_arg;
+
+typedef struct k2s_refl_kernel {
+  const char *name;
+  uint32_t func; /* the entry point's function id */
+  k2s_refl_arg *args;
+  uint32_t n_args;
+  bool has_reqd;
+  uint32_t reqd[3];
+  uint32_t pc_offset[K2S_PC_COUNT]; /* UINT32_MAX when the kernel does not use it */
+  uint32_t pc_var;                   /* its push-constant variable, 0 if none */
+  uint32_t pc_struct;                /* that variable's struct type */
+} k2s_refl_kernel;
+
+struct k2s_reflection {
+  k2s_refl_kernel *kernels;
+  uint32_t n_kernels;
+  bool has_wg_spec;
+  uint32_t wg_spec[3];
+  bool has_work_dim;
+  uint32_t work_dim_spec;
+  uint32_t next_spec_id; /* SpecIds 0..2 are the work-group size */
+};
+
+k2s_reflection *k2s_refl(k2s_module *m); /* created on first use */
+k2s_refl_kernel *k2s_refl_kernel_of(k2s_module *m, uint32_t func);
+k2s_refl_kernel *k2s_refl_add_kernel(k2s_module *m, uint32_t func, const char *name);
+uint32_t k2s_kernel_push_constant(k2s_module *m, k2s_refl_kernel *k, uint32_t type,
+                                  uint32_t *offset);
+uint32_t k2s_kernel_push_constant_size(k2s_module *m, const k2s_refl_kernel *k);
 
 /* ---- analyses (built on demand) ------------------------------------------- */
 

@@ -118,9 +118,15 @@ static bool place_module_level(parser *p, k2s_instr *in, size_t offset)
 {
   k2s_module *m = p->m;
   int s = k2s_section_of_opcode(in->opcode);
-  if (p->in_functions)
+  if (p->in_functions) {
+    /* Non-semantic instructions (e.g. ClspvReflection) may follow the functions. */
+    if (in->opcode == SpvOpExtInst) {
+      k2s_list_append(&m->tail, in);
+      return true;
+    }
     return perr(p, in, offset, "%s may not appear between or after functions",
                 k2s_opcode_name(in->opcode));
+  }
   if (s < p->section)
     return perr(p, in, offset, "%s is out of the module's layout order",
                 k2s_opcode_name(in->opcode));
@@ -265,6 +271,9 @@ static bool check_module(parser *p)
     k2s_foreach_instr(i, &m->sec[s])
       if (!check_all_defined(p, i))
         return false;
+  k2s_foreach_instr(i, &m->tail)
+    if (!check_all_defined(p, i))
+      return false;
   k2s_foreach_function(f, m) {
     if (!check_all_defined(p, f->def))
       return false;

@@ -67,6 +67,7 @@ uint32_t *k2s_write_native(k2s_module *m, size_t *n_words)
     if (f->end)
       put_instr(&wr, f->end);
   }
+  put_list(&wr, &m->tail);
   *n_words = wr.n;
   return wr.w;
 }

@@ -1,0 +1,273 @@
+/*
+ * reflection: what a host needs to bind the kernels, in three forms.
+ *
+ * Embedded NonSemantic.ClspvReflection instructions (the revision of the
+ * installed grammar) so clvk-style runtimes and k2s-run can read the module
+ * alone; --reflect JSON; --descriptormap in clspv's CSV format. Reads the
+ * facts kernel-args and work-items recorded. Runs after them, before
+ * finalize (which adds SPV_KHR_non_semantic_info where needed). No options.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "k2s_internal.h"
+
+typedef struct refl_ctx {
+  k2s_module *m;
+  uint32_t set, void_t;
+} refl_ctx;
+
+static uint32_t str(k2s_module *m, const char *s)
+{
+  k2s_instr *i = k2s_instr_new(m, SpvOpString, 0, k2s_new_id(m), NULL, 0);
+  k2s_instr_push_string(m, i, s);
+  /* OpString belongs to the debug section, before names. */
+  k2s_list_insert_after(&m->sec[K2S_SEC_DEBUG], NULL, i);
+  return i->result;
+}
+
+static uint32_t u32(k2s_module *m, uint32_t v) { return k2s_const_uint32(m, v); }
+
+static uint32_t ext(refl_ctx *c, uint32_t op, const uint32_t *args, uint32_t n)
+{
+  k2s_module *m = c->m;
+  k2s_instr *i = k2s_instr_new(m, SpvOpExtInst, c->void_t, k2s_new_id(m), NULL, 0);
+  k2s_instr_push_op(m, i, c->set);
+  k2s_instr_push_op(m, i, op);
+  for (uint32_t k = 0; k < n; k++)
+    k2s_instr_push_op(m, i, args[k]);
+  k2s_list_append(&m->tail, i);
+  return i->result;
+}
+
+static const char *pc_name[K2S_PC_COUNT] = {"global_offset", "global_size",
+                                            "enqueued_local_size", "num_workgroups",
+                                            "region_offset", "region_group_offset"};
+static const uint32_t pc_op[K2S_PC_COUNT] = {
+    K2S_CLSPV_REFLECTION_PushConstantGlobalOffset,
+    K2S_CLSPV_REFLECTION_PushConstantGlobalSize,
+    K2S_CLSPV_REFLECTION_PushConstantEnqueuedLocalSize,
+    K2S_CLSPV_REFLECTION_PushConstantNumWorkgroups,
+    K2S_CLSPV_REFLECTION_PushConstantRegionOffset,
+    K2S_CLSPV_REFLECTION_PushConstantRegionGroupOffset};
+
+static const char *kind_name(uint32_t k)
+{
+  switch (k) {
+  case K2S_ARG_BUFFER: return "buffer";
+  case K2S_ARG_BUFFER_UBO: return "buffer_ubo";
+  case K2S_ARG_POD: return "pod";
+  case K2S_ARG_POD_UBO: return "pod_ubo";
+  case K2S_ARG_POD_PUSH_CONSTANT: return "pod_pushconstant";
+  default: return "local";
+  }
+}
+
+static void emit_embedded(refl_ctx *c, k2s_reflection *r)
+{
+  k2s_module *m = c->m;
+  for (uint32_t i = 0; i < r->n_kernels; i++) {
+    k2s_refl_kernel *k = &r->kernels[i];
+    uint32_t kargs[3] = {k->func, str(m, k->name), u32(m, k->n_args)};
+    uint32_t decl = ext(c, K2S_CLSPV_REFLECTION_Kernel, kargs, 3);
+    for (uint32_t a = 0; a < k->n_args; a++) {
+      k2s_refl_arg *g = &k->args[a];
+      uint32_t info_args[1] = {str(m, g->name)};
+      uint32_t info = ext(c, K2S_CLSPV_REFLECTION_ArgumentInfo, info_args, 1);
+      switch (g->kind) {
+      case K2S_ARG_BUFFER:
+      case K2S_ARG_BUFFER_UBO: {
+        uint32_t ops[5] = {decl, u32(m, g->ordinal), u32(m, g->set), u32(m, g->binding), info};
+        ext(c, g->kind == K2S_ARG_BUFFER ? K2S_CLSPV_REFLECTION_ArgumentStorageBuffer
+                                         : K2S_CLSPV_REFLECTION_ArgumentUniform,
+            ops, 5);
+        break;
+      }
+      case K2S_ARG_POD:
+      case K2S_ARG_POD_UBO: {
+        uint32_t ops[7] = {decl, u32(m, g->ordinal), u32(m, g->set), u32(m, g->binding),
+                           u32(m, g->offset), u32(m, g->size), info};
+        ext(c, g->kind == K2S_ARG_POD ? K2S_CLSPV_REFLECTION_ArgumentPodStorageBuffer
+                                      : K2S_CLSPV_REFLECTION_ArgumentPodUniform,
+            ops, 7);
+        break;
+      }
+      case K2S_ARG_POD_PUSH_CONSTANT: {
+        uint32_t ops[5] = {decl, u32(m, g->ordinal), u32(m, g->offset), u32(m, g->size), info};
+        ext(c, K2S_CLSPV_REFLECTION_ArgumentPodPushConstant, ops, 5);
+        break;
+      }
+      default: {
+        uint32_t ops[5] = {decl, u32(m, g->ordinal), u32(m, g->spec_id), u32(m, g->elem_size),
+                           info};
+        ext(c, K2S_CLSPV_REFLECTION_ArgumentWorkgroup, ops, 5);
+        break;
+      }
+      }
+    }
+    if (k->has_reqd) {
+      uint32_t ops[4] = {decl, u32(m, k->reqd[0]), u32(m, k->reqd[1]), u32(m, k->reqd[2])};
+      ext(c, K2S_CLSPV_REFLECTION_PropertyRequiredWorkgroupSize, ops, 4);
+    }
+  }
+  /* Push constants are per kernel in k2s but the format has no kernel
+   * operand: every kernel that uses one places it at the same offset (the
+   * work-item pass allocates them first, in a fixed order), so one entry
+   * each holds for all; a mismatch is reported as an error. */
+  for (int p = 0; p < K2S_PC_COUNT; p++) {
+    uint32_t off = UINT32_MAX;
+    for (uint32_t i = 0; i < r->n_kernels; i++) {
+      uint32_t o = r->kernels[i].pc_offset[p];
+      if (o == UINT32_MAX)
+        continue;
+      if (off != UINT32_MAX && off != o) {
+        k2s_error(m, NULL, "kernels place the %s push constant at different offsets (%u, %u); "
+                           "the reflection format cannot describe that",
+                  pc_name[p], off, o);
+        return;
+      }
+      off = o;
+    }
+    if (off != UINT32_MAX) {
+      uint32_t ops[2] = {u32(m, off), u32(m, 12)};
+      ext(c, pc_op[p], ops, 2);
+    }
+  }
+  if (r->has_wg_spec) {
+    uint32_t ops[3] = {u32(m, r->wg_spec[0]), u32(m, r->wg_spec[1]), u32(m, r->wg_spec[2])};
+    ext(c, K2S_CLSPV_REFLECTION_SpecConstantWorkgroupSize, ops, 3);
+  }
+  if (r->has_work_dim) {
+    uint32_t ops[1] = {u32(m, r->work_dim_spec)};
+    ext(c, K2S_CLSPV_REFLECTION_SpecConstantWorkDim, ops, 1);
+  }
+}
+
+static void json_string(k2s_strbuf *sb, const char *s)
+{
+  k2s_sb_puts(sb, "\"");
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      k2s_sb_printf(sb, "\\%c", *s);
+    else if ((unsigned char)*s < 32)
+      k2s_sb_printf(sb, "\\u%04x", *s);
+    else
+      k2s_sb_printf(sb, "%c", *s);
+  }
+  k2s_sb_puts(sb, "\"");
+}
+
+static char *emit_json(k2s_module *m, k2s_reflection *r)
+{
+  k2s_strbuf sb = {.arena = &m->arena};
+  k2s_sb_puts(&sb, "{\n  \"kernels\": [");
+  for (uint32_t i = 0; i < r->n_kernels; i++) {
+    k2s_refl_kernel *k = &r->kernels[i];
+    k2s_sb_printf(&sb, "%s\n    {\"name\": ", i ? "," : "");
+    json_string(&sb, k->name);
+    k2s_sb_puts(&sb, ", \"args\": [");
+    for (uint32_t a = 0; a < k->n_args; a++) {
+      k2s_refl_arg *g = &k->args[a];
+      k2s_sb_printf(&sb, "%s\n      {\"name\": ", a ? "," : "");
+      json_string(&sb, g->name);
+      k2s_sb_printf(&sb, ", \"ordinal\": %u, \"kind\": \"%s\"", g->ordinal, kind_name(g->kind));
+      if (g->kind == K2S_ARG_LOCAL)
+        k2s_sb_printf(&sb, ", \"spec_id\": %u, \"elem_size\": %u", g->spec_id, g->elem_size);
+      else if (g->kind == K2S_ARG_POD_PUSH_CONSTANT)
+        k2s_sb_printf(&sb, ", \"offset\": %u, \"size\": %u", g->offset, g->size);
+      else if (g->kind == K2S_ARG_POD || g->kind == K2S_ARG_POD_UBO)
+        k2s_sb_printf(&sb, ", \"set\": %u, \"binding\": %u, \"offset\": %u, \"size\": %u", g->set,
+                      g->binding, g->offset, g->size);
+      else
+        k2s_sb_printf(&sb, ", \"set\": %u, \"binding\": %u, \"elem_size\": %u", g->set, g->binding,
+                      g->elem_size);
+      k2s_sb_puts(&sb, "}");
+    }
+    k2s_sb_puts(&sb, "]");
+    if (k->has_reqd)
+      k2s_sb_printf(&sb, ", \"required_work_group_size\": [%u, %u, %u]", k->reqd[0], k->reqd[1],
+                    k->reqd[2]);
+    k2s_sb_puts(&sb, ", \"push_constants\": {");
+    bool first = true;
+    for (int p = 0; p < K2S_PC_COUNT; p++)
+      if (k->pc_offset[p] != UINT32_MAX) {
+        k2s_sb_printf(&sb, "%s\"%s\": {\"offset\": %u, \"size\": 12}", first ? "" : ", ",
+                      pc_name[p], k->pc_offset[p]);
+        first = false;
+      }
+    k2s_sb_printf(&sb, "}, \"push_constant_size\": %u}", k2s_kernel_push_constant_size(m, k));
+  }
+  k2s_sb_puts(&sb, "\n  ],\n  \"spec_constants\": {");
+  bool first = true;
+  if (r->has_wg_spec) {
+    k2s_sb_printf(&sb, "\"workgroup_size\": [%u, %u, %u]", r->wg_spec[0], r->wg_spec[1],
+                  r->wg_spec[2]);
+    first = false;
+  }
+  if (r->has_work_dim)
+    k2s_sb_printf(&sb, "%s\"work_dim\": %u", first ? "" : ", ", r->work_dim_spec);
+  k2s_sb_puts(&sb, "}\n}\n");
+  return sb.data;
+}
+
+static char *emit_csv(k2s_module *m, k2s_reflection *r)
+{
+  k2s_strbuf sb = {.arena = &m->arena};
+  k2s_sb_puts(&sb, "");
+  if (r->has_wg_spec) {
+    static const char *axis = "xyz";
+    for (int d = 0; d < 3; d++)
+      k2s_sb_printf(&sb, "spec_constant,workgroup_size_%c,spec_id,%u\n", axis[d], r->wg_spec[d]);
+  }
+  if (r->has_work_dim)
+    k2s_sb_printf(&sb, "spec_constant,work_dim,spec_id,%u\n", r->work_dim_spec);
+  for (uint32_t i = 0; i < r->n_kernels; i++) {
+    k2s_refl_kernel *k = &r->kernels[i];
+    k2s_sb_printf(&sb, "kernel_decl,%s\n", k->name);
+    for (uint32_t a = 0; a < k->n_args; a++) {
+      k2s_refl_arg *g = &k->args[a];
+      k2s_sb_printf(&sb, "kernel,%s,arg,%s,argOrdinal,%u,", k->name, g->name, g->ordinal);
+      switch (g->kind) {
+      case K2S_ARG_LOCAL:
+        k2s_sb_printf(&sb, "argKind,local,arrayElemSize,%u,arrayNumElemSpecId,%u\n", g->elem_size,
+                      g->spec_id);
+        break;
+      case K2S_ARG_POD_PUSH_CONSTANT:
+        k2s_sb_printf(&sb, "offset,%u,argKind,pod_pushconstant,argSize,%u\n", g->offset, g->size);
+        break;
+      case K2S_ARG_POD:
+      case K2S_ARG_POD_UBO:
+        k2s_sb_printf(&sb, "descriptorSet,%u,binding,%u,offset,%u,argKind,%s,argSize,%u\n", g->set,
+                      g->binding, g->offset, kind_name(g->kind), g->size);
+        break;
+      default:
+        k2s_sb_printf(&sb, "descriptorSet,%u,binding,%u,offset,0,argKind,%s\n", g->set,
+                      g->binding, kind_name(g->kind));
+        break;
+      }
+    }
+  }
+  for (int p = 0; p < K2S_PC_COUNT; p++)
+    for (uint32_t i = 0; i < r->n_kernels; i++)
+      if (r->kernels[i].pc_offset[p] != UINT32_MAX) {
+        k2s_sb_printf(&sb, "pushconstant,name,%s,offset,%u,size,12\n", pc_name[p],
+                      r->kernels[i].pc_offset[p]);
+        break;
+      }
+  return sb.data;
+}
+
+bool k2s_emit_reflection(k2s_module *m, const k2s_options *o)
+{
+  (void)o;
+  k2s_reflection *r = k2s_refl(m);
+  refl_ctx c = {m, 0, k2s_type_void(m)};
+  char name[64];
+  snprintf(name, sizeof(name), "NonSemantic.ClspvReflection.%d",
+           K2S_CLSPV_REFLECTION_GRAMMAR_REVISION);
+  c.set = k2s_ext_import(m, name);
+  emit_embedded(&c, r);
+  m->reflection_json = emit_json(m, r);
+  m->descriptor_map = emit_csv(m, r);
+  return true;
+}

@@ -1,0 +1,320 @@
+/*
+ * kernel-args: kernel parameters → Vulkan resources (clspv's descriptor map).
+ *
+ * Vulkan entry points have no parameters. global/constant pointers become
+ * StorageBuffer Block structs holding a runtime array (set 0, bindings in
+ * argument order), or uniform buffers for constant pointers with
+ * -constant-args-ubo; local pointers become Workgroup arrays sized by a spec
+ * constant (SpecId ≥ 3); POD arguments are clustered into one Block (storage
+ * buffer by default, -pod-ubo, -pod-pushconstant) laid out as OpenCL C lays
+ * them out, or each bound alone with -cluster-pod-kernel-args=0. A pointer
+ * parameter is replaced by an access chain to element 0 of its resource; the
+ * pointers pass folds the kernel's pointer arithmetic into it. Runs after
+ * entry-points and inlining (no pointer may still cross a call).
+ */
+#include <string.h>
+
+#include "k2s_internal.h"
+
+typedef struct arg_ctx {
+  k2s_module *m;
+  const k2s_options *o;
+  uint32_t kernel_index;
+  uint32_t set, next_binding;
+  k2s_builder b;
+} arg_ctx;
+
+static void bind(arg_ctx *c, uint32_t var, uint32_t *set, uint32_t *binding)
+{
+  *set = c->set;
+  *binding = c->next_binding++;
+  k2s_decorate(c->m, var, SpvDecorationDescriptorSet, set, 1);
+  k2s_decorate(c->m, var, SpvDecorationBinding, binding, 1);
+}
+
+/* struct { elem data[]; } (or a sized array for uniform buffers), Block. */
+static uint32_t block_of_array(k2s_module *m, uint32_t elem, uint32_t length, const k2s_instr *why)
+{
+  uint32_t arr = length ? k2s_type_array(m, elem, k2s_const_uint32(m, length))
+                        : k2s_type_runtime_array(m, elem);
+  if (!k2s_decorate_layout(m, arr, why))
+    return 0;
+  uint32_t st = k2s_type_struct(m, &arr, 1);
+  uint32_t zero = 0;
+  k2s_decorate(m, st, SpvDecorationBlock, NULL, 0);
+  k2s_member_decorate(m, st, 0, SpvDecorationOffset, &zero, 1);
+  return st;
+}
+
+static uint32_t elem_pointer(arg_ctx *c, uint32_t var, uint32_t sc, uint32_t elem, bool in_struct)
+{
+  k2s_module *m = c->m;
+  uint32_t zero = k2s_const_uint32(m, 0);
+  uint32_t ops[3] = {var, zero, zero};
+  uint32_t ptr = k2s_type_pointer(m, sc, elem);
+  return k2s_emit(&c->b, SpvOpAccessChain, ptr, ops, in_struct ? 3 : 2);
+}
+
+static bool lower_buffer(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t elem, bool constant)
+{
+  k2s_module *m = c->m;
+  uint64_t es = 0, ea = 1;
+  if (!k2s_cl_layout(m, elem, &es, &ea)) {
+    k2s_error(m, p, "argument '%s' points to a type without an OpenCL data layout", a->name);
+    return false;
+  }
+  bool ubo = constant && c->o->constant_args_ubo;
+  uint32_t sc = ubo ? SpvStorageClassUniform : SpvStorageClassStorageBuffer;
+  uint32_t length = 0;
+  if (ubo) {
+    /* std140 wants array strides that are multiples of 16 (Vulkan 1.1). */
+    if (es % 16) {
+      k2s_error(m, p,
+                "constant argument '%s' has %llu-byte elements; a uniform buffer array needs a "
+                "stride that is a multiple of 16 under std140 (drop -constant-args-ubo)",
+                a->name, (unsigned long long)es);
+      return false;
+    }
+    length = (uint32_t)(65536 / es);
+  }
+  uint32_t st = block_of_array(m, elem, length, p);
+  if (!st)
+    return false;
+  uint32_t var = k2s_global_variable(m, k2s_type_pointer(m, sc, st), sc, 0);
+  k2s_set_name(m, var, a->name);
+  bind(c, var, &a->set, &a->binding);
+  a->kind = ubo ? K2S_ARG_BUFFER_UBO : K2S_ARG_BUFFER;
+  a->elem_size = (uint32_t)es;
+  k2s_replace_all_uses(m, p->result, elem_pointer(c, var, sc, elem, true));
+  return true;
+}
+
+static bool lower_local(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t elem)
+{
+  k2s_module *m = c->m;
+  uint64_t es = 0, ea = 1;
+  if (!k2s_cl_layout(m, elem, &es, &ea)) {
+    k2s_error(m, p, "local argument '%s' points to a type without a data layout", a->name);
+    return false;
+  }
+  k2s_reflection *r = k2s_refl(m);
+  a->kind = K2S_ARG_LOCAL;
+  a->spec_id = r->next_spec_id++;
+  a->elem_size = (uint32_t)es;
+  /* The spec constant is the array length; the host sets it to BYTES/elem size. */
+  k2s_instr *len = k2s_instr_new(m, SpvOpSpecConstant, k2s_type_int(m, 32, false), k2s_new_id(m),
+                                 (uint32_t[]){1}, 1);
+  k2s_list_append(&m->sec[K2S_SEC_GLOBAL], len);
+  k2s_decorate(m, len->result, SpvDecorationSpecId, &a->spec_id, 1);
+  uint32_t arr = k2s_type_array(m, elem, len->result);
+  uint32_t var = k2s_global_variable(m, k2s_type_pointer(m, SpvStorageClassWorkgroup, arr),
+                                     SpvStorageClassWorkgroup, 0);
+  k2s_set_name(m, var, a->name);
+  k2s_replace_all_uses(m, p->result, elem_pointer(c, var, SpvStorageClassWorkgroup, elem, false));
+  return true;
+}
+
+static bool contains_bool_or_pointer(k2s_module *m, uint32_t type)
+{
+  k2s_instr *t = k2s_def(m, type);
+  if (!t)
+    return true;
+  switch (t->opcode) {
+  case SpvOpTypeBool:
+  case SpvOpTypePointer:
+    return true;
+  case SpvOpTypeVector:
+  case SpvOpTypeArray:
+    return contains_bool_or_pointer(m, t->ops[0]);
+  case SpvOpTypeStruct:
+    for (uint32_t k = 0; k < t->n_ops; k++)
+      if (contains_bool_or_pointer(m, t->ops[k]))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
+typedef struct pod {
+  k2s_instr *param;
+  k2s_refl_arg *arg;
+} pod;
+
+static uint32_t load_member(arg_ctx *c, uint32_t var, uint32_t sc, uint32_t member, uint32_t type)
+{
+  k2s_module *m = c->m;
+  uint32_t ops[2] = {var, k2s_const_uint32(m, member)};
+  uint32_t ptr = k2s_emit(&c->b, SpvOpAccessChain, k2s_type_pointer(m, sc, type), ops, 2);
+  return k2s_emit(&c->b, SpvOpLoad, type, &ptr, 1);
+}
+
+static bool lower_pods(arg_ctx *c, k2s_refl_kernel *k, pod *pods, uint32_t n)
+{
+  k2s_module *m = c->m;
+  const k2s_options *o = c->o;
+  if (!n)
+    return true;
+  if (o->pod_mode == K2S_POD_PUSH_CONSTANT) {
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t off;
+      uint32_t member = k2s_kernel_push_constant(m, k, pods[i].param->type, &off);
+      pods[i].arg->kind = K2S_ARG_POD_PUSH_CONSTANT;
+      pods[i].arg->offset = off;
+      uint32_t v = load_member(c, k->pc_var, SpvStorageClassPushConstant, member, pods[i].param->type);
+      k2s_replace_all_uses(m, pods[i].param->result, v);
+    }
+    uint32_t size = k2s_kernel_push_constant_size(m, k);
+    if (size > o->max_push_constant_size) {
+      k2s_error(m, pods[0].param,
+                "kernel '%s' needs %u bytes of push constants, more than "
+                "-max-pushconstant-size=%u",
+                k->name, size, o->max_push_constant_size);
+      return false;
+    }
+    return true;
+  }
+  bool ubo = o->pod_mode == K2S_POD_UBO;
+  uint32_t sc = ubo ? SpvStorageClassUniform : SpvStorageClassStorageBuffer;
+  uint32_t kind = ubo ? K2S_ARG_POD_UBO : K2S_ARG_POD;
+  uint32_t groups = o->cluster_pod_args ? 1 : n;
+  for (uint32_t g = 0; g < groups; g++) {
+    uint32_t first = o->cluster_pod_args ? 0 : g, last = o->cluster_pod_args ? n : g + 1;
+    uint32_t types[256], cnt = 0;
+    for (uint32_t i = first; i < last && cnt < 256; i++)
+      types[cnt++] = pods[i].param->type;
+    uint32_t st = k2s_type_struct(m, types, cnt);
+    k2s_decorate(m, st, SpvDecorationBlock, NULL, 0);
+    uint64_t off = 0;
+    for (uint32_t i = first, mem = 0; i < last; i++, mem++) {
+      uint64_t s = 0, a = 1;
+      k2s_cl_layout(m, types[mem], &s, &a);
+      /* std140 (uniform buffers) aligns structs and vec3/vec4 to 16 bytes. */
+      if (ubo && (k2s_def(m, types[mem])->opcode == SpvOpTypeStruct || s > 8) && a < 16)
+        a = 16;
+      off = (off + a - 1) / a * a;
+      uint32_t o32 = (uint32_t)off;
+      k2s_member_decorate(m, st, mem, SpvDecorationOffset, &o32, 1);
+      if (!k2s_decorate_layout(m, types[mem], pods[i].param))
+        return false;
+      pods[i].arg->offset = o32;
+      pods[i].arg->kind = kind;
+      off += s;
+    }
+    uint32_t var = k2s_global_variable(m, k2s_type_pointer(m, sc, st), sc, 0);
+    k2s_set_name(m, var, k2s_sprintf(&m->arena, "%s.pod_args", k->name));
+    uint32_t set, binding;
+    bind(c, var, &set, &binding);
+    for (uint32_t i = first, mem = 0; i < last; i++, mem++) {
+      pods[i].arg->set = set;
+      pods[i].arg->binding = binding;
+      uint32_t v = load_member(c, var, sc, mem, types[mem]);
+      k2s_replace_all_uses(m, pods[i].param->result, v);
+    }
+  }
+  return true;
+}
+
+static const char *arg_name(k2s_module *m, k2s_instr *p, uint32_t ordinal)
+{
+  const char *n = k2s_name_of(m, p->result);
+  return n ? n : k2s_sprintf(&m->arena, "arg%u", ordinal);
+}
+
+static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
+{
+  k2s_module *m = c->m;
+  const char *name = k2s_string_operand(entry, 2);
+  k2s_refl_kernel *k = k2s_refl_add_kernel(m, f->def->result, name ? name : "kernel");
+  uint32_t n_params = 0;
+  k2s_foreach_instr(p, &f->head)
+    if (p->opcode == SpvOpFunctionParameter)
+      n_params++;
+  k->args = k2s_alloc(&m->arena, (n_params + 1) * sizeof(*k->args));
+  k->n_args = n_params;
+  pod *pods = k2s_alloc(&m->arena, (n_params + 1) * sizeof(*pods));
+  uint32_t n_pods = 0, ordinal = 0;
+  c->b = (k2s_builder){m, k2s_block_start(f->first)};
+  c->set = c->o->distinct_kernel_sets ? c->kernel_index : 0;
+  c->next_binding = 0;
+  bool ok = true;
+  k2s_foreach_instr(p, &f->head) {
+    if (p->opcode != SpvOpFunctionParameter)
+      continue;
+    k2s_refl_arg *a = &k->args[ordinal];
+    a->ordinal = ordinal++;
+    a->name = arg_name(m, p, a->ordinal);
+    a->type_name = "";
+    k2s_instr *t = k2s_def(m, p->type);
+    if (t->opcode == SpvOpTypePointer) {
+      uint32_t sc = t->ops[0], elem = t->ops[1];
+      if (sc == SpvStorageClassCrossWorkgroup)
+        ok &= lower_buffer(c, p, a, elem, false);
+      else if (sc == SpvStorageClassUniformConstant)
+        ok &= lower_buffer(c, p, a, elem, true);
+      else if (sc == SpvStorageClassWorkgroup)
+        ok &= lower_local(c, p, a, elem);
+      else {
+        k2s_error(m, p, "kernel '%s' argument '%s' is a pointer in storage class %s, which a "
+                        "kernel argument cannot be translated from",
+                  k->name, a->name, k2s_enumerant_name(K2S_OK_STORAGE_CLASS, sc));
+        ok = false;
+      }
+    } else if (t->opcode == SpvOpTypeImage || t->opcode == SpvOpTypeSampler ||
+               t->opcode == SpvOpTypeSampledImage || t->opcode == SpvOpTypePipe ||
+               t->opcode == SpvOpTypeEvent || t->opcode == SpvOpTypeQueue) {
+      k2s_error(m, p, "kernel '%s' argument '%s': %s arguments are not supported yet", k->name,
+                a->name, k2s_opcode_name(t->opcode) + 6);
+      ok = false;
+    } else if (contains_bool_or_pointer(m, p->type)) {
+      k2s_error(m, p, "kernel '%s' argument '%s' holds a bool or a pointer, which OpenCL does "
+                      "not allow in kernel arguments",
+                k->name, a->name);
+      ok = false;
+    } else {
+      uint64_t s = 0, al = 1;
+      k2s_cl_layout(m, p->type, &s, &al);
+      a->size = (uint32_t)s;
+      pods[n_pods++] = (pod){p, a};
+      /* Unclustered PODs take their binding in argument order. */
+      if (!c->o->cluster_pod_args && c->o->pod_mode != K2S_POD_PUSH_CONSTANT) {
+        if (!lower_pods(c, k, &pods[n_pods - 1], 1))
+          return false;
+        n_pods--;
+      }
+    }
+    if (!ok)
+      return false;
+  }
+  if (!lower_pods(c, k, pods, n_pods))
+    return false;
+  /* The kernel is now void(void). */
+  f->head = (k2s_list){0};
+  f->def->ops[1] = k2s_type_function(m, k2s_type_void(m), NULL, 0);
+  k2s_instr *ls = NULL;
+  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
+    if (x->n_ops >= 5 && x->ops[0] == f->def->result && x->ops[1] == SpvExecutionModeLocalSize)
+      ls = x;
+  k = k2s_refl_kernel_of(m, f->def->result);
+  if (ls) {
+    k->has_reqd = true;
+    memcpy(k->reqd, &ls->ops[2], sizeof(k->reqd));
+  }
+  return true;
+}
+
+bool k2s_lower_kernel_args(k2s_module *m, const k2s_options *o)
+{
+  arg_ctx c = {.m = m, .o = o};
+  bool changed = false;
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
+    k2s_function *f = e->n_ops >= 2 ? k2s_function_of_id(m, e->ops[1]) : NULL;
+    if (!f || !f->first)
+      continue;
+    if (!lower_kernel(&c, e, f))
+      return true;
+    c.kernel_index++;
+    changed = true;
+  }
+  return changed;
+}

@@ -1,0 +1,317 @@
+/*
+ * work-items: OpenCL work-item functions → Vulkan builtins + push constants.
+ *
+ * The Kernel dialect reads get_global_id() and friends from BuiltIn Input
+ * variables of type v3ulong/v3uint (or scalars); Vulkan has only v3uint
+ * builtins, no global offset, global size or work dim, and runs a
+ * non-uniform NDRange as several dispatch regions. Each load of such a
+ * variable becomes arithmetic over gl_* builtins, the kernel's push
+ * constants and spec constants, per docs/runtime-abi.md. The work-group size
+ * is the spec-constant vector decorated WorkgroupSize (SpecId 0, 1, 2) unless
+ * every kernel has the same reqd_work_group_size. Runs after kernel-args
+ * (the kernels' reflection entries exist) and after inlining (builtins are
+ * read only in entry functions, where the kernel's push constants are known).
+ */
+#include <string.h>
+
+#include "k2s_internal.h"
+
+typedef struct wi_ctx {
+  k2s_module *m;
+  uint32_t u32, v3u32;
+  uint32_t gl_var[8]; /* by Vulkan builtin slot below */
+  uint32_t wg_size;   /* the WorkgroupSize value (spec or constant composite) */
+} wi_ctx;
+
+enum { GL_GLOBAL_ID, GL_LOCAL_ID, GL_GROUP_ID, GL_LOCAL_INDEX, GL_SLOTS };
+
+static const uint32_t gl_builtin[GL_SLOTS] = {SpvBuiltInGlobalInvocationId,
+                                              SpvBuiltInLocalInvocationId, SpvBuiltInWorkgroupId,
+                                              SpvBuiltInLocalInvocationIndex};
+
+static uint32_t gl_input(wi_ctx *c, int slot)
+{
+  k2s_module *m = c->m;
+  if (!c->gl_var[slot]) {
+    uint32_t t = slot == GL_LOCAL_INDEX ? c->u32 : c->v3u32;
+    c->gl_var[slot] = k2s_global_variable(m, k2s_type_pointer(m, SpvStorageClassInput, t),
+                                          SpvStorageClassInput, 0);
+    k2s_decorate(m, c->gl_var[slot], SpvDecorationBuiltIn, &gl_builtin[slot], 1);
+  }
+  return c->gl_var[slot];
+}
+
+static uint32_t load(k2s_builder *b, uint32_t type, uint32_t ptr)
+{
+  return k2s_emit(b, SpvOpLoad, type, &ptr, 1);
+}
+
+static uint32_t push_constant(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, int which)
+{
+  k2s_module *m = c->m;
+  uint32_t member;
+  if (k->pc_offset[which] == UINT32_MAX) {
+    uint32_t off;
+    member = k2s_kernel_push_constant(m, k, c->v3u32, &off);
+    k->pc_offset[which] = off;
+    k2s_member_decorate(m, k->pc_struct, member, SpvDecorationNonWritable, NULL, 0);
+  }
+  k2s_instr *st = k2s_def(m, k->pc_struct);
+  /* Find the member at that offset. */
+  member = 0;
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
+    if (i->opcode == SpvOpMemberDecorate && i->ops[0] == k->pc_struct &&
+        i->ops[2] == SpvDecorationOffset && i->ops[3] == k->pc_offset[which])
+      member = i->ops[1];
+  (void)st;
+  uint32_t ops[2] = {k->pc_var, k2s_const_uint32(m, member)};
+  uint32_t ptr = k2s_emit(b, SpvOpAccessChain,
+                          k2s_type_pointer(m, SpvStorageClassPushConstant, c->v3u32), ops, 2);
+  return load(b, c->v3u32, ptr);
+}
+
+static uint32_t add3(wi_ctx *c, k2s_builder *b, uint32_t x, uint32_t y)
+{
+  uint32_t ops[2] = {x, y};
+  return k2s_emit(b, SpvOpIAdd, c->v3u32, ops, 2);
+}
+
+static uint32_t workgroup_size(wi_ctx *c, k2s_refl_kernel *k)
+{
+  k2s_module *m = c->m;
+  if (c->wg_size)
+    return c->wg_size;
+  k2s_reflection *r = k2s_refl(m);
+  /* One WorkgroupSize object serves every entry point of the module. When
+   * all kernels require the same size it is a constant; otherwise spec
+   * constants the host sets per pipeline (to the required size if any). */
+  bool all_same = r->n_kernels > 0;
+  for (uint32_t i = 0; i < r->n_kernels; i++)
+    if (!r->kernels[i].has_reqd || memcmp(r->kernels[i].reqd, r->kernels[0].reqd, 12))
+      all_same = false;
+  uint32_t parts[3];
+  if (all_same) {
+    for (int d = 0; d < 3; d++)
+      parts[d] = k2s_const_uint32(m, r->kernels[0].reqd[d]);
+    c->wg_size = k2s_const_composite(m, c->v3u32, parts, 3);
+  } else {
+    for (uint32_t d = 0; d < 3; d++) {
+      k2s_instr *s = k2s_instr_new(m, SpvOpSpecConstant, c->u32, k2s_new_id(m), (uint32_t[]){1}, 1);
+      k2s_list_append(&m->sec[K2S_SEC_GLOBAL], s);
+      k2s_decorate(m, s->result, SpvDecorationSpecId, &d, 1);
+      parts[d] = s->result;
+      r->wg_spec[d] = d;
+    }
+    r->has_wg_spec = true;
+    k2s_instr *comp = k2s_instr_new(m, SpvOpSpecConstantComposite, c->v3u32, k2s_new_id(m), parts, 3);
+    k2s_list_append(&m->sec[K2S_SEC_GLOBAL], comp);
+    c->wg_size = comp->result;
+    /* LocalSize modes would be overridden by the WorkgroupSize object. */
+    k2s_foreach_instr_safe(x, &m->sec[K2S_SEC_EXECUTION_MODE])
+      if (x->n_ops >= 2 && x->ops[1] == SpvExecutionModeLocalSize)
+        k2s_list_remove(&m->sec[K2S_SEC_EXECUTION_MODE], x);
+  }
+  uint32_t bi = SpvBuiltInWorkgroupSize;
+  k2s_decorate(m, c->wg_size, SpvDecorationBuiltIn, &bi, 1);
+  (void)k;
+  return c->wg_size;
+}
+
+static uint32_t work_dim(wi_ctx *c)
+{
+  k2s_module *m = c->m;
+  k2s_reflection *r = k2s_refl(m);
+  if (!r->has_work_dim) {
+    r->has_work_dim = true;
+    r->work_dim_spec = r->next_spec_id++;
+  }
+  return k2s_spec_const_uint32(m, r->work_dim_spec, 3);
+}
+
+/* The v3uint value of one Kernel builtin, computed at the builder's cursor. */
+static uint32_t builtin_v3(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, uint32_t builtin,
+                           const k2s_instr *at)
+{
+  k2s_module *m = c->m;
+  switch (builtin) {
+  case SpvBuiltInGlobalInvocationId: {
+    uint32_t v = load(b, c->v3u32, gl_input(c, GL_GLOBAL_ID));
+    v = add3(c, b, v, push_constant(c, b, k, K2S_PC_REGION_OFFSET));
+    return add3(c, b, v, push_constant(c, b, k, K2S_PC_GLOBAL_OFFSET));
+  }
+  case SpvBuiltInLocalInvocationId:
+    return load(b, c->v3u32, gl_input(c, GL_LOCAL_ID));
+  case SpvBuiltInWorkgroupId: {
+    uint32_t v = load(b, c->v3u32, gl_input(c, GL_GROUP_ID));
+    return add3(c, b, v, push_constant(c, b, k, K2S_PC_REGION_GROUP_OFFSET));
+  }
+  case SpvBuiltInWorkgroupSize:
+    return workgroup_size(c, k);
+  case SpvBuiltInEnqueuedWorkgroupSize:
+    return push_constant(c, b, k, K2S_PC_ENQUEUED_LOCAL_SIZE);
+  case SpvBuiltInNumWorkgroups:
+    return push_constant(c, b, k, K2S_PC_NUM_WORKGROUPS);
+  case SpvBuiltInGlobalSize:
+    return push_constant(c, b, k, K2S_PC_GLOBAL_SIZE);
+  case SpvBuiltInGlobalOffset:
+    return push_constant(c, b, k, K2S_PC_GLOBAL_OFFSET);
+  default:
+    k2s_error(m, at, "the work-item builtin %s is not supported yet",
+              k2s_enumerant_name(K2S_OK_BUILT_IN, builtin));
+    return 0;
+  }
+}
+
+static uint32_t extract(k2s_builder *b, uint32_t type, uint32_t v, uint32_t i)
+{
+  uint32_t ops[2] = {v, i};
+  return k2s_emit(b, SpvOpCompositeExtract, type, ops, 2);
+}
+
+static uint32_t binop(k2s_builder *b, uint16_t op, uint32_t type, uint32_t x, uint32_t y)
+{
+  uint32_t ops[2] = {x, y};
+  return k2s_emit(b, op, type, ops, 2);
+}
+
+/* get_global_linear_id() = ((gz - oz) * sy + (gy - oy)) * sx + (gx - ox) */
+static uint32_t global_linear_id(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, const k2s_instr *at)
+{
+  uint32_t gid = builtin_v3(c, b, k, SpvBuiltInGlobalInvocationId, at);
+  uint32_t off = push_constant(c, b, k, K2S_PC_GLOBAL_OFFSET);
+  uint32_t size = push_constant(c, b, k, K2S_PC_GLOBAL_SIZE);
+  uint32_t rel = binop(b, SpvOpISub, c->v3u32, gid, off);
+  uint32_t u = c->u32;
+  uint32_t acc = extract(b, u, rel, 2);
+  acc = binop(b, SpvOpIMul, u, acc, extract(b, u, size, 1));
+  acc = binop(b, SpvOpIAdd, u, acc, extract(b, u, rel, 1));
+  acc = binop(b, SpvOpIMul, u, acc, extract(b, u, size, 0));
+  return binop(b, SpvOpIAdd, u, acc, extract(b, u, rel, 0));
+}
+
+/* Widen a uint / v3uint value to the variable's type (ulong for spir64). */
+static uint32_t convert_to(wi_ctx *c, k2s_builder *b, uint32_t v, uint32_t want)
+{
+  k2s_module *m = c->m;
+  uint32_t have = k2s_type_of(m, v);
+  if (!have) /* constants made by the spec composite path */
+    have = k2s_vector_size(m, want) == 3 ? c->v3u32 : c->u32;
+  if (k2s_type_width(m, want) == 32) {
+    if (k2s_def(m, want)->opcode == SpvOpTypeInt && k2s_def(m, want)->ops[1] == 0)
+      return v;
+    return k2s_emit(b, SpvOpBitcast, want, &v, 1);
+  }
+  return k2s_emit(b, SpvOpUConvert, want, &v, 1);
+}
+
+static uint32_t builtin_value(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, uint32_t builtin,
+                              uint32_t want, const k2s_instr *at)
+{
+  k2s_module *m = c->m;
+  uint32_t v;
+  switch (builtin) {
+  case SpvBuiltInWorkDim:
+    v = work_dim(c);
+    break;
+  case SpvBuiltInGlobalLinearId:
+    v = global_linear_id(c, b, k, at);
+    break;
+  case SpvBuiltInLocalInvocationIndex:
+    v = load(b, c->u32, gl_input(c, GL_LOCAL_INDEX));
+    break;
+  default:
+    v = builtin_v3(c, b, k, builtin, at);
+    if (!v)
+      return 0;
+    if (k2s_vector_size(m, want) != 3) {
+      k2s_error(m, at, "unexpected type for the %s builtin variable",
+                k2s_enumerant_name(K2S_OK_BUILT_IN, builtin));
+      return 0;
+    }
+    break;
+  }
+  return convert_to(c, b, v, want);
+}
+
+static k2s_refl_kernel *kernel_of_function(k2s_module *m, k2s_function *f)
+{
+  return k2s_refl_kernel_of(m, f->def->result);
+}
+
+static bool lower_loads(wi_ctx *c, uint32_t var, uint32_t builtin)
+{
+  k2s_module *m = c->m;
+  bool changed = false;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(blk, f)
+      k2s_foreach_instr_safe(i, &blk->body) {
+        if (i->opcode != SpvOpLoad || i->n_ops < 1 || i->ops[0] != var)
+          continue;
+        k2s_refl_kernel *k = kernel_of_function(m, f);
+        if (!k) {
+          k2s_error(m, i, "a work-item function is read outside a kernel; inlining should "
+                          "have put it into one (internal error)");
+          return changed;
+        }
+        k2s_builder b = {m, k2s_before(i)};
+        uint32_t v = builtin_value(c, &b, k, builtin, i->type, i);
+        if (!v)
+          return changed;
+        k2s_replace_all_uses(m, i->result, v);
+        k2s_instr_delete(m, i);
+        changed = true;
+      }
+  return changed;
+}
+
+bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
+{
+  (void)o;
+  wi_ctx c = {.m = m};
+  c.u32 = k2s_type_int(m, 32, false);
+  c.v3u32 = k2s_type_vector(m, c.u32, 3);
+  bool changed = false;
+  k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL]) {
+    if (v->opcode != SpvOpVariable || v->n_ops < 1 || v->ops[0] != SpvStorageClassInput)
+      continue;
+    k2s_instr *bi = k2s_find_decoration(m, v->result, SpvDecorationBuiltIn);
+    if (!bi || bi->n_ops < 3)
+      continue;
+    bool ours = false;
+    for (int s = 0; s < GL_SLOTS; s++)
+      ours |= c.gl_var[s] == v->result;
+    if (ours)
+      continue;
+    changed |= lower_loads(&c, v->result, bi->ops[2]);
+    if (m->failed)
+      return true;
+    k2s_build_uses(m);
+    bool used = false;
+    k2s_foreach_use(u, m, v->result)
+      if (u->user->opcode != SpvOpName && u->user->opcode != SpvOpDecorate &&
+          u->user->opcode != SpvOpEntryPoint)
+        used = true;
+    if (used) {
+      k2s_error(m, v, "a work-item builtin variable is used other than by loads; k2s cannot "
+                      "translate that yet");
+      return true;
+    }
+    k2s_remove_decorations(m, v->result);
+    k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v);
+    m->def[v->result] = NULL;
+    /* Entry-point interfaces are rebuilt by finalize; names go below. */
+    k2s_foreach_instr_safe(n, &m->sec[K2S_SEC_DEBUG])
+      if (n->opcode == SpvOpName && n->ops[0] == v->result)
+        k2s_list_remove(&m->sec[K2S_SEC_DEBUG], n);
+    k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
+      const char *name = k2s_string_operand(e, 2);
+      uint32_t start = name ? 2 + k2s_string_words(name) : e->n_ops, w = start;
+      for (uint32_t r = start; r < e->n_ops; r++)
+        if (e->ops[r] != v->result)
+          e->ops[w++] = e->ops[r];
+      e->n_ops = w;
+    }
+    changed = true;
+  }
+  return changed;
+}

@@ -1,0 +1,127 @@
+/* OpenCL C data layout: sizes and alignments of types (vec3 takes the space
+ * of vec4, structs use C rules unless CPacked), and the explicit Offset /
+ * ArrayStride decorations Vulkan needs to see that exact layout. */
+#include "k2s_internal.h"
+
+static bool packed(const k2s_module *m, uint32_t st)
+{
+  return k2s_find_decoration(m, st, SpvDecorationCPacked) != NULL;
+}
+
+bool k2s_cl_layout(const k2s_module *m, uint32_t type, uint64_t *size, uint64_t *align)
+{
+  k2s_instr *t = k2s_def(m, type);
+  if (!t)
+    return false;
+  switch (t->opcode) {
+  case SpvOpTypeBool:
+    *size = *align = 1;
+    return true;
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat:
+    *size = *align = t->ops[0] / 8;
+    return true;
+  case SpvOpTypeVector: {
+    uint64_t es, ea;
+    if (!k2s_cl_layout(m, t->ops[0], &es, &ea))
+      return false;
+    uint32_t n = t->ops[1] == 3 ? 4 : t->ops[1];
+    *size = *align = es * n;
+    return true;
+  }
+  case SpvOpTypeArray: {
+    uint64_t es, ea, len;
+    if (!k2s_cl_layout(m, t->ops[0], &es, &ea) || !k2s_const_value(m, t->ops[1], &len))
+      return false;
+    *size = es * len;
+    *align = ea;
+    return true;
+  }
+  case SpvOpTypeStruct: {
+    uint64_t off = 0, max_align = 1;
+    bool pk = packed(m, type);
+    for (uint32_t k = 0; k < t->n_ops; k++) {
+      uint64_t ms, ma;
+      if (!k2s_cl_layout(m, t->ops[k], &ms, &ma))
+        return false;
+      if (pk)
+        ma = 1;
+      off = (off + ma - 1) / ma * ma;
+      off += ms;
+      if (ma > max_align)
+        max_align = ma;
+    }
+    *align = max_align;
+    *size = (off + max_align - 1) / max_align * max_align;
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+uint64_t k2s_cl_member_offset(const k2s_module *m, uint32_t st, uint32_t member)
+{
+  k2s_instr *t = k2s_def(m, st);
+  uint64_t off = 0;
+  bool pk = packed(m, st);
+  for (uint32_t k = 0; t && k <= member && k < t->n_ops; k++) {
+    uint64_t ms = 0, ma = 1;
+    k2s_cl_layout(m, t->ops[k], &ms, &ma);
+    if (pk)
+      ma = 1;
+    off = (off + ma - 1) / ma * ma;
+    if (k == member)
+      return off;
+    off += ms;
+  }
+  return off;
+}
+
+static bool has_member_offset(const k2s_module *m, uint32_t st)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
+    if (i->opcode == SpvOpMemberDecorate && i->n_ops >= 3 && i->ops[0] == st &&
+        i->ops[2] == SpvDecorationOffset)
+      return true;
+  return false;
+}
+
+/* Decorate type (and what it contains) with its OpenCL layout. Returns false
+ * (after an error) for a type without a defined layout. */
+bool k2s_decorate_layout(k2s_module *m, uint32_t type, const k2s_instr *why)
+{
+  k2s_instr *t = k2s_def(m, type);
+  if (!t)
+    return false;
+  switch (t->opcode) {
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray: {
+    uint64_t es, ea;
+    if (!k2s_cl_layout(m, t->ops[0], &es, &ea)) {
+      k2s_error(m, why, "the element type %%%u has no OpenCL data layout", t->ops[0]);
+      return false;
+    }
+    if (!k2s_find_decoration(m, type, SpvDecorationArrayStride)) {
+      uint32_t stride = (uint32_t)es;
+      k2s_decorate(m, type, SpvDecorationArrayStride, &stride, 1);
+    }
+    return k2s_decorate_layout(m, t->ops[0], why);
+  }
+  case SpvOpTypeStruct:
+    if (!has_member_offset(m, type))
+      for (uint32_t k = 0; k < t->n_ops; k++) {
+        uint32_t off = (uint32_t)k2s_cl_member_offset(m, type, k);
+        k2s_member_decorate(m, type, k, SpvDecorationOffset, &off, 1);
+      }
+    for (uint32_t k = 0; k < t->n_ops; k++)
+      if (!k2s_decorate_layout(m, t->ops[k], why))
+        return false;
+    return true;
+  case SpvOpTypePointer:
+    k2s_error(m, why, "a pointer stored in memory needs physical pointers (not supported yet)");
+    return false;
+  default:
+    return true;
+  }
+}

@@ -1,0 +1,91 @@
+/* The reflection model shared by the interface passes and the emitters. */
+#include "k2s_internal.h"
+
+k2s_reflection *k2s_refl(k2s_module *m)
+{
+  if (!m->refl) {
+    m->refl = k2s_alloc(&m->arena, sizeof(*m->refl));
+    m->refl->next_spec_id = 3;
+  }
+  return m->refl;
+}
+
+k2s_refl_kernel *k2s_refl_kernel_of(k2s_module *m, uint32_t func)
+{
+  k2s_reflection *r = k2s_refl(m);
+  for (uint32_t k = 0; k < r->n_kernels; k++)
+    if (r->kernels[k].func == func)
+      return &r->kernels[k];
+  return NULL;
+}
+
+/* A kernel's push-constant block grows member by member: the work-item
+ * pass adds the NDRange values it needs, kernel-args adds PODs under
+ * -pod-pushconstant. Returns the member index; *offset gets its byte offset. */
+uint32_t k2s_kernel_push_constant(k2s_module *m, k2s_refl_kernel *k, uint32_t type,
+                                  uint32_t *offset)
+{
+  uint64_t size = 0, align = 1;
+  k2s_cl_layout(m, type, &size, &align);
+  k2s_decorate_layout(m, type, NULL);
+  uint32_t member, off = 0;
+  if (!k->pc_struct) {
+    k->pc_struct = k2s_type_struct(m, &type, 1);
+    k2s_decorate(m, k->pc_struct, SpvDecorationBlock, NULL, 0);
+    uint32_t ptr = k2s_type_pointer(m, SpvStorageClassPushConstant, k->pc_struct);
+    k->pc_var = k2s_global_variable(m, ptr, SpvStorageClassPushConstant, 0);
+    k2s_set_name(m, k->pc_var, k2s_sprintf(&m->arena, "%s.push_constants", k->name));
+    member = 0;
+  } else {
+    k2s_instr *st = k2s_def(m, k->pc_struct);
+    member = st->n_ops;
+    uint64_t end = 0;
+    k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
+      if (i->opcode == SpvOpMemberDecorate && i->ops[0] == k->pc_struct &&
+          i->ops[2] == SpvDecorationOffset) {
+        uint64_t ms = 0, ma = 1;
+        k2s_cl_layout(m, st->ops[i->ops[1]], &ms, &ma);
+        if (i->ops[3] + ms > end)
+          end = i->ops[3] + ms;
+      }
+    off = (uint32_t)((end + align - 1) / align * align);
+    k2s_instr_push_op(m, st, type);
+  }
+  k2s_member_decorate(m, k->pc_struct, member, SpvDecorationOffset, &off, 1);
+  *offset = off;
+  (void)size;
+  return member;
+}
+
+uint32_t k2s_kernel_push_constant_size(k2s_module *m, const k2s_refl_kernel *k)
+{
+  if (!k->pc_struct)
+    return 0;
+  uint64_t size = 0, end = 0;
+  k2s_instr *st = k2s_def(m, k->pc_struct);
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
+    if (i->opcode == SpvOpMemberDecorate && i->ops[0] == k->pc_struct &&
+        i->ops[2] == SpvDecorationOffset) {
+      uint64_t ma = 1;
+      k2s_cl_layout(m, st->ops[i->ops[1]], &size, &ma);
+      if (i->ops[3] + size > end)
+        end = i->ops[3] + size;
+    }
+  return (uint32_t)end;
+}
+
+k2s_refl_kernel *k2s_refl_add_kernel(k2s_module *m, uint32_t func, const char *name)
+{
+  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_kernel *k = k2s_refl_kernel_of(m, func);
+  if (k)
+    return k;
+  r->kernels = k2s_realloc_array(&m->arena, r->kernels, r->n_kernels, r->n_kernels + 1,
+                                 sizeof(*r->kernels));
+  k = &r->kernels[r->n_kernels++];
+  k->func = func;
+  k->name = k2s_strdup(&m->arena, name);
+  for (int i = 0; i < K2S_PC_COUNT; i++)
+    k->pc_offset[i] = UINT32_MAX;
+  return k;
+}
