@@ -43,6 +43,9 @@ int k2s_parse_pass_list(k2s_module *m, const char *spec, const k2s_pass_info ***
   if (!spec) {
     for (size_t i = 0; i < k2s_pipeline_length; i++)
       list[n++] = &k2s_pipeline[i];
+  } else if (!spec[0]) {
+    k2s_error(m, NULL, "--passes is empty (use --passes=none to run no pass)");
+    return -1;
   } else if (strcmp(spec, "none") != 0) {
     for (const char *p = spec; *p;) {
       const char *e = strchr(p, ',');

@@ -147,6 +147,14 @@ k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_option
     status = K2S_ERROR_INPUT;
     goto done;
   }
+  /* A misspelt --print-after would otherwise print nothing, silently. */
+  if (opts->print_after && strcmp(opts->print_after, "all") != 0 &&
+      !k2s_pass_description(opts->print_after)) {
+    k2s_error(m, NULL, "unknown pass '%s' in --print-after (see --help for the list)",
+              opts->print_after);
+    status = K2S_ERROR_INPUT;
+    goto done;
+  }
   bool full = opts->passes == NULL;
   if (!k2s_run_passes(m, opts, list, n, full ? in_env : in_env)) {
     status = K2S_ERROR_TRANSLATION;
