@@ -139,7 +139,29 @@ static bool contains_bool_or_pointer(k2s_module *m, uint32_t type)
 typedef struct pod {
   k2s_instr *param;
   k2s_refl_arg *arg;
+  uint32_t type;
+  bool byval; /* a struct passed as a Function pointer (llvm's byval) */
 } pod;
+
+/* Replace the parameter by the POD value, or for a byval struct by a
+ * private copy of it, since the kernel reads it through a pointer. */
+static void replace_pod(arg_ctx *c, pod *p, uint32_t value)
+{
+  k2s_module *m = c->m;
+  if (!p->byval) {
+    k2s_replace_all_uses(m, p->param->result, value);
+    return;
+  }
+  k2s_function *f = c->b.cursor.block->func;
+  uint32_t sc = SpvStorageClassFunction;
+  k2s_instr *var = k2s_instr_new(m, SpvOpVariable, k2s_type_pointer(m, sc, p->type), k2s_new_id(m),
+                                 &sc, 1);
+  var->block = f->first;
+  k2s_list_insert_after(&f->first->body, NULL, var);
+  uint32_t ops[2] = {var->result, value};
+  k2s_emit(&c->b, SpvOpStore, 0, ops, 2);
+  k2s_replace_all_uses(m, p->param->result, var->result);
+}
 
 static uint32_t load_member(arg_ctx *c, uint32_t var, uint32_t sc, uint32_t member, uint32_t type)
 {
@@ -158,11 +180,11 @@ static bool lower_pods(arg_ctx *c, k2s_refl_kernel *k, pod *pods, uint32_t n)
   if (o->pod_mode == K2S_POD_PUSH_CONSTANT) {
     for (uint32_t i = 0; i < n; i++) {
       uint32_t off;
-      uint32_t member = k2s_kernel_push_constant(m, k, pods[i].param->type, &off);
+      uint32_t member = k2s_kernel_push_constant(m, k, pods[i].type, &off);
       pods[i].arg->kind = K2S_ARG_POD_PUSH_CONSTANT;
       pods[i].arg->offset = off;
-      uint32_t v = load_member(c, k->pc_var, SpvStorageClassPushConstant, member, pods[i].param->type);
-      k2s_replace_all_uses(m, pods[i].param->result, v);
+      uint32_t v = load_member(c, k->pc_var, SpvStorageClassPushConstant, member, pods[i].type);
+      replace_pod(c, &pods[i], v);
     }
     uint32_t size = k2s_kernel_push_constant_size(m, k);
     if (size > o->max_push_constant_size) {
@@ -182,7 +204,7 @@ static bool lower_pods(arg_ctx *c, k2s_refl_kernel *k, pod *pods, uint32_t n)
     uint32_t first = o->cluster_pod_args ? 0 : g, last = o->cluster_pod_args ? n : g + 1;
     uint32_t types[256], cnt = 0;
     for (uint32_t i = first; i < last && cnt < 256; i++)
-      types[cnt++] = pods[i].param->type;
+      types[cnt++] = pods[i].type;
     uint32_t st = k2s_type_struct(m, types, cnt);
     k2s_decorate(m, st, SpvDecorationBlock, NULL, 0);
     uint64_t off = 0;
@@ -209,7 +231,7 @@ static bool lower_pods(arg_ctx *c, k2s_refl_kernel *k, pod *pods, uint32_t n)
       pods[i].arg->set = set;
       pods[i].arg->binding = binding;
       uint32_t v = load_member(c, var, sc, mem, types[mem]);
-      k2s_replace_all_uses(m, pods[i].param->result, v);
+      replace_pod(c, &pods[i], v);
     }
   }
   return true;
@@ -254,7 +276,17 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
         ok &= lower_buffer(c, p, a, elem, true);
       else if (sc == SpvStorageClassWorkgroup)
         ok &= lower_local(c, p, a, elem);
-      else {
+      else if (sc == SpvStorageClassFunction && !contains_bool_or_pointer(m, elem)) {
+        uint64_t s = 0, al = 1;
+        k2s_cl_layout(m, elem, &s, &al);
+        a->size = (uint32_t)s;
+        pods[n_pods++] = (pod){p, a, elem, true};
+        if (!c->o->cluster_pod_args && c->o->pod_mode != K2S_POD_PUSH_CONSTANT) {
+          if (!lower_pods(c, k, &pods[n_pods - 1], 1))
+            return false;
+          n_pods--;
+        }
+      } else {
         k2s_error(m, p, "kernel '%s' argument '%s' is a pointer in storage class %s, which a "
                         "kernel argument cannot be translated from",
                   k->name, a->name, k2s_enumerant_name(K2S_OK_STORAGE_CLASS, sc));
@@ -275,7 +307,7 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
       uint64_t s = 0, al = 1;
       k2s_cl_layout(m, p->type, &s, &al);
       a->size = (uint32_t)s;
-      pods[n_pods++] = (pod){p, a};
+      pods[n_pods++] = (pod){p, a, p->type, false};
       /* Unclustered PODs take their binding in argument order. */
       if (!c->o->cluster_pod_args && c->o->pod_mode != K2S_POD_PUSH_CONSTANT) {
         if (!lower_pods(c, k, &pods[n_pods - 1], 1))

@@ -19,6 +19,7 @@
 
 typedef struct chain {
   uint32_t root, sc, pointee, n;
+  uint32_t view; /* a same-size type the code reads/writes the pointee as (0: none) */
   uint32_t *idx;
   bool known;
 } chain;
@@ -182,6 +183,72 @@ static bool lower_ptr_access_chain(ptr_ctx *c, k2s_instr *i, const chain *base)
   return true;
 }
 
+/* Scalars and vectors with the same OpenCL size (int/float, vec3/vec4 of one
+ * element type) can be viewed as each other by converting the value. */
+static bool same_size_view(k2s_module *m, uint32_t real, uint32_t view)
+{
+  k2s_instr *a = k2s_def(m, real), *b = k2s_def(m, view);
+  if (!a || !b)
+    return false;
+  bool va = a->opcode == SpvOpTypeVector, vb = b->opcode == SpvOpTypeVector;
+  uint32_t sa = k2s_scalar_type(m, real), sb = k2s_scalar_type(m, view);
+  k2s_instr *ea = k2s_def(m, sa), *eb = k2s_def(m, sb);
+  if (!ea || !eb || (ea->opcode != SpvOpTypeInt && ea->opcode != SpvOpTypeFloat) ||
+      (eb->opcode != SpvOpTypeInt && eb->opcode != SpvOpTypeFloat))
+    return false;
+  uint64_t za, zb, al;
+  if (!k2s_cl_layout(m, real, &za, &al) || !k2s_cl_layout(m, view, &zb, &al) || za != zb)
+    return false;
+  /* Differently sized components need a real reinterpretation (later work). */
+  if (va && vb && k2s_vector_size(m, real) != k2s_vector_size(m, view))
+    return k2s_type_width(m, sa) == k2s_type_width(m, sb);
+  return k2s_type_width(m, real) * k2s_vector_size(m, real) ==
+         k2s_type_width(m, view) * k2s_vector_size(m, view);
+}
+
+/* Convert value v of type `from` to type `to` (a same_size_view pair). */
+static uint32_t convert_view(k2s_builder *b, uint32_t v, uint32_t from, uint32_t to)
+{
+  k2s_module *m = b->m;
+  uint32_t nf = k2s_vector_size(m, from), nt = k2s_vector_size(m, to);
+  if (nf != nt && nf > 1 && nt > 1) {
+    /* vec3 <-> vec4: keep the components both have; the 4th is undefined. */
+    uint32_t ops[2 + 4] = {v, v};
+    for (uint32_t k = 0; k < nt; k++)
+      ops[2 + k] = k < nf ? k : 0xffffffffu;
+    uint32_t mid = k2s_type_vector(m, k2s_scalar_type(m, from), nt);
+    v = k2s_emit(b, SpvOpVectorShuffle, mid, ops, 2 + nt);
+    from = mid;
+  }
+  if (from == to)
+    return v;
+  return k2s_emit(b, SpvOpBitcast, to, &v, 1);
+}
+
+/* A load or store through a viewed pointer touches the real type. */
+static bool lower_view_access(ptr_ctx *c, k2s_instr *i, const chain *ch)
+{
+  k2s_module *m = c->m;
+  if (i->opcode == SpvOpLoad) {
+    uint32_t old = i->result;
+    i->result = k2s_new_id(m);
+    i->type = ch->pointee;
+    k2s_set_def(m, i->result, i);
+    k2s_builder b = {m, k2s_after(i)};
+    uint32_t v = convert_view(&b, i->result, ch->pointee, ch->view);
+    k2s_replace_all_uses(m, old, v);
+    return true;
+  }
+  if (i->opcode == SpvOpStore) {
+    k2s_builder b = {m, k2s_before(i)};
+    i->ops[1] = convert_view(&b, i->ops[1], ch->view, ch->pointee);
+    return true;
+  }
+  k2s_error(m, i, "%s through a pointer cast to another type is not supported yet",
+            k2s_opcode_name(i->opcode));
+  return false;
+}
+
 static bool lower_bitcast(ptr_ctx *c, k2s_instr *i, const chain *base)
 {
   k2s_module *m = c->m;
@@ -197,7 +264,10 @@ static bool lower_bitcast(ptr_ctx *c, k2s_instr *i, const chain *base)
     uint32_t zero = k2s_const_uint32(m, 0);
     r = extend(c, &r, &zero, 1);
   }
-  if (r.pointee != want) {
+  if (r.pointee != want && same_size_view(m, base->pointee, want)) {
+    r = *base;
+    r.view = want;
+  } else if (r.pointee != want) {
     k2s_error(m, i,
               "a pointer cast reinterprets memory as another type (%s as %s); logical-mode type "
               "punning is not supported yet",
@@ -258,6 +328,12 @@ static bool lower_instr(ptr_ctx *c, k2s_instr *i)
       return false;
     }
     chain b = *base;
+    if (b.view && (i->opcode == SpvOpAccessChain || i->opcode == SpvOpInBoundsAccessChain ||
+                   ((i->opcode == SpvOpPtrAccessChain || i->opcode == SpvOpInBoundsPtrAccessChain) &&
+                    i->n_ops > 2))) {
+      k2s_error(m, i, "indexing into memory viewed as another type is not supported yet");
+      return false;
+    }
     if (i->opcode == SpvOpAccessChain || i->opcode == SpvOpInBoundsAccessChain) {
       chain r = extend(c, &b, i->ops + 1, i->n_ops - 1);
       rewrite_as_chain(c, i, &r);
@@ -271,6 +347,28 @@ static bool lower_instr(ptr_ctx *c, k2s_instr *i)
       return lower_bitcast(c, i, &b);
     return lower_ptr_access_chain(c, i, &b);
   }
+  case SpvOpLoad:
+  case SpvOpStore:
+  case SpvOpAtomicLoad:
+  case SpvOpAtomicStore:
+  case SpvOpAtomicExchange:
+  case SpvOpAtomicIAdd:
+  case SpvOpAtomicISub:
+  case SpvOpAtomicSMin:
+  case SpvOpAtomicUMin:
+  case SpvOpAtomicSMax:
+  case SpvOpAtomicUMax:
+  case SpvOpAtomicAnd:
+  case SpvOpAtomicOr:
+  case SpvOpAtomicXor:
+  case SpvOpAtomicCompareExchange:
+  case SpvOpAtomicIIncrement:
+  case SpvOpAtomicIDecrement: {
+    chain *ch = i->n_ops ? chain_of(c, i->ops[0]) : NULL;
+    if (ch && ch->view)
+      return lower_view_access(c, i, ch);
+    return true;
+  }
   default:
     return reject_pointer_use(c, i);
   }
@@ -279,13 +377,16 @@ static bool lower_instr(ptr_ctx *c, k2s_instr *i)
 static bool constant_data_to_private(k2s_module *m)
 {
   bool changed = false;
-  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL]) {
+  k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL]) {
     if (v->opcode != SpvOpVariable || v->n_ops < 1)
       continue;
     if (v->ops[0] == SpvStorageClassUniformConstant && v->n_ops >= 2) {
       uint32_t pointee = k2s_def(m, v->type)->ops[1];
       v->type = k2s_type_pointer(m, SpvStorageClassPrivate, pointee);
       v->ops[0] = SpvStorageClassPrivate;
+      /* The new pointer type went to the end of the section: follow it. */
+      k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v);
+      k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
       changed = true;
     } else if (v->ops[0] == SpvStorageClassCrossWorkgroup) {
       k2s_error(m, v, "program-scope global variables are not supported yet");

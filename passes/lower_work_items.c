@@ -264,6 +264,65 @@ static bool lower_loads(wi_ctx *c, uint32_t var, uint32_t builtin)
   return changed;
 }
 
+/* Which push constants the module's builtins need (module-wide, so every
+ * kernel places each one at the same offset, as the reflection format
+ * assumes). */
+static uint32_t needed_push_constants(k2s_module *m)
+{
+  uint32_t need = 0;
+  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL]) {
+    if (v->opcode != SpvOpVariable || v->n_ops < 1 || v->ops[0] != SpvStorageClassInput)
+      continue;
+    k2s_instr *bi = k2s_find_decoration(m, v->result, SpvDecorationBuiltIn);
+    if (!bi || bi->n_ops < 3)
+      continue;
+    switch (bi->ops[2]) {
+    case SpvBuiltInGlobalInvocationId:
+      need |= 1u << K2S_PC_GLOBAL_OFFSET | 1u << K2S_PC_REGION_OFFSET;
+      break;
+    case SpvBuiltInGlobalLinearId:
+      need |= 1u << K2S_PC_GLOBAL_OFFSET | 1u << K2S_PC_REGION_OFFSET | 1u << K2S_PC_GLOBAL_SIZE;
+      break;
+    case SpvBuiltInWorkgroupId: need |= 1u << K2S_PC_REGION_GROUP_OFFSET; break;
+    case SpvBuiltInGlobalSize: need |= 1u << K2S_PC_GLOBAL_SIZE; break;
+    case SpvBuiltInGlobalOffset: need |= 1u << K2S_PC_GLOBAL_OFFSET; break;
+    case SpvBuiltInEnqueuedWorkgroupSize: need |= 1u << K2S_PC_ENQUEUED_LOCAL_SIZE; break;
+    case SpvBuiltInNumWorkgroups: need |= 1u << K2S_PC_NUM_WORKGROUPS; break;
+    default: break;
+    }
+  }
+  return need;
+}
+
+/* Register the kernels in entry-point order, with their required size, and
+ * give each the module's push constants in a fixed order. */
+static void register_kernels(wi_ctx *c)
+{
+  k2s_module *m = c->m;
+  uint32_t need = needed_push_constants(m);
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
+    const char *name = e->n_ops >= 3 ? k2s_string_operand(e, 2) : NULL;
+    k2s_refl_kernel *k = k2s_refl_add_kernel(m, e->ops[1], name ? name : "kernel");
+    k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
+      if (x->n_ops >= 5 && x->ops[0] == e->ops[1] && x->ops[1] == SpvExecutionModeLocalSize) {
+        k->has_reqd = true;
+        memcpy(k->reqd, &x->ops[2], sizeof(k->reqd));
+      }
+  }
+  k2s_reflection *r = k2s_refl(m);
+  for (uint32_t i = 0; i < r->n_kernels; i++)
+    for (int p = 0; p < K2S_PC_COUNT; p++)
+      if (need & (1u << p)) {
+        k2s_builder b = {0};
+        (void)b;
+        uint32_t off;
+        uint32_t member = k2s_kernel_push_constant(m, &r->kernels[i], c->v3u32, &off);
+        r->kernels[i].pc_offset[p] = off;
+        k2s_member_decorate(m, r->kernels[i].pc_struct, member, SpvDecorationNonWritable, NULL,
+                            0);
+      }
+}
+
 bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
 {
   (void)o;
@@ -271,6 +330,12 @@ bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
   c.u32 = k2s_type_int(m, 32, false);
   c.v3u32 = k2s_type_vector(m, c.u32, 3);
   bool changed = false;
+  register_kernels(&c);
+  /* Vulkan needs a work-group size for every GLCompute entry point. */
+  if (k2s_refl(m)->n_kernels) {
+    workgroup_size(&c, NULL);
+    changed = true;
+  }
   k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL]) {
     if (v->opcode != SpvOpVariable || v->n_ops < 1 || v->ops[0] != SpvStorageClassInput)
       continue;

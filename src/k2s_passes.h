@@ -10,8 +10,8 @@
 #define K2S_PIPELINE(X)                                                                       \
   X(lower_entry_points, "entry-points", "Kernel entry points → GLCompute; drop Linkage and wrappers") \
   X(inline_calls, "inline", "inline calls that pass pointers or read work-item functions")      \
-  X(lower_kernel_args, "kernel-args", "kernel parameters → buffers, PODs, workgroup arrays")      \
   X(lower_work_items, "work-items", "work-item functions → Vulkan builtins, push/spec constants") \
+  X(lower_kernel_args, "kernel-args", "kernel parameters → buffers, PODs, workgroup arrays")      \
   X(lower_pointers, "pointers", "pointer arithmetic → access chains from root variables")        \
   X(lower_barriers, "barriers", "OpenCL scopes and memory semantics → Vulkan's")                 \
   X(emit_reflection, "reflection", "embedded ClspvReflection, JSON and descriptor map")          \
