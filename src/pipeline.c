@@ -115,16 +115,23 @@ bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **l
     if (print_all || (o->print_after && strcmp(o->print_after, p->name) == 0))
       print_module(m, k2s_sprintf(&m->arena, "after %s", p->name));
     if (o->validate_after_each) {
+      /* Between passes a module is a hybrid of the two dialects, valid in no
+       * SPIR-V environment; what must hold is structure: every id defined
+       * once, every operand shaped as the grammar says, sections in order.
+       * Re-parsing the serialized module checks exactly that. The final
+       * module is checked by spirv-val for the target as usual. */
       size_t nw;
       uint32_t *w = k2s_write_native(m, &nw);
-      int64_t off;
-      char *msg = k2s_validate_words(&m->arena, w, nw, validate_env, &off);
-      if (msg) {
-        k2s_error(m, NULL, "internal error: the module is invalid after pass '%s': %s", p->name,
-                  msg);
+      k2s_parse_error perr;
+      k2s_module *check = k2s_parse(w, nw, &perr);
+      if (!check) {
+        k2s_error(m, NULL, "internal error: the module is malformed after pass '%s': %s",
+                  p->name, perr.message);
         m->pass = NULL;
         return false;
       }
+      k2s_module_free(check);
+      (void)validate_env;
     }
   }
   m->pass = NULL;
