@@ -147,7 +147,8 @@ uint32_t k2s_type_function(k2s_module *m, uint32_t ret, const uint32_t *params, 
     n = 63;
   }
   ops[0] = ret;
-  memcpy(ops + 1, params, n * sizeof(uint32_t));
+  if (n)
+    memcpy(ops + 1, params, n * sizeof(uint32_t));
   return k2s_intern(m, SpvOpTypeFunction, 0, ops, n + 1);
 }
 
