@@ -96,6 +96,11 @@ static bool load_module(struct session *s)
                   s->cli.input);
         return false;
     }
+    if (s->info.foreign_import) {
+        k2s_error("'%s' imports the extended instruction set '%s', which Vulkan does not "
+                  "accept (the translator left it in)", s->cli.input, s->info.foreign_import);
+        return false;
+    }
     if (s->cli.reflect)
         return refl_from_json(s->cli.reflect, &s->refl);
     return refl_from_spirv(&s->module, &s->refl, s->cli.verbose);

@@ -188,6 +188,8 @@ static bool scan_one(const struct spv_inst *inst, struct spv_info *info)
             return false;
         if (strncmp(name, "NonSemantic.", 12) == 0)
             info->uses_nonsemantic = true;
+        else if (strcmp(name, "GLSL.std.450") != 0 && !info->foreign_import)
+            info->foreign_import = name, name = NULL;
         free(name);
         return true;
     }
@@ -228,6 +230,7 @@ void spv_info_free(struct spv_info *info)
     free(info->entries);
     free(info->caps);
     free(info->float_modes);
+    free(info->foreign_import);
     memset(info, 0, sizeof *info);
 }
 

@@ -59,6 +59,7 @@ struct spv_info {
     size_t nfloat_modes;
     bool workgroup_initializer; /* a Workgroup variable with an initializer */
     bool uses_nonsemantic;      /* any NonSemantic.* import */
+    char *foreign_import;       /* first import Vulkan does not know (OpenCL.std...) */
 };
 
 bool spv_scan(const struct spv_module *m, struct spv_info *info);

@@ -574,7 +574,9 @@ static bool region_specs(struct run_state *s, const struct region *rg, struct sp
     bool ok = true;
     *n = 0;
     for (int d = 0; d < 3; d++) {
-        if (r->has_wg_spec && !p->fixed_wg)
+        /* Also for a fixed (reqd) size: the WorkgroupSize builtin is module-wide, so a
+         * module mixing kernels may still size this kernel through the spec constants. */
+        if (r->has_wg_spec)
             ok = ok && spec_add(list, n, r->wg_spec[d], rg->wg[d]);
         if (r->has_offset_spec)
             ok = ok && spec_add(list, n, r->offset_spec[d], (uint32_t)p->offset[d]);
@@ -613,8 +615,13 @@ static bool create_pipeline(struct run_state *s, const struct region *rg, VkPipe
         },
         .layout = s->layout,
     };
-    ok = ok && vk_ok(vkCreateComputePipelines(s->h->device, VK_NULL_HANDLE, 1, &info, NULL, out),
-                     "vkCreateComputePipelines");
+    if (ok) {
+        VkResult r = vkCreateComputePipelines(s->h->device, VK_NULL_HANDLE, 1, &info, NULL, out);
+        ok = r == VK_SUCCESS;
+        if (!ok)
+            k2s_error("vkCreateComputePipelines failed: %s (the driver rejected the shader; "
+                      "--validate may say why)", vk_result_name(r));
+    }
     free(list);
     free(map);
     return ok;

@@ -1,0 +1,460 @@
+#!/usr/bin/env python3
+"""End-to-end corpus driver: OpenCL C -> SPIR-V (clang + llvm-spirv) -> k2s -> spirv-val ->
+k2s-run (Vulkan, lavapipe), compared against k2s-clref (OpenCL, PoCL) on the same inputs.
+
+Spec format: corpus/FORMAT.md. One result line per case ("PASS name env",
+"FAIL name env: reason", "SKIP name env: reason"), then "N passed, N failed[, N skipped]".
+Exit status 1 when any case failed (or a spec is malformed), else 0.
+"""
+import argparse
+import concurrent.futures
+import hashlib
+import os
+import shlex
+import shutil
+import struct
+import subprocess
+import sys
+import threading
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ENVS = ["vulkan1.1", "vulkan1.2", "vulkan1.3"]
+CL_STDS = {"CL1.2", "CL2.0", "CL3.0"}
+TRIPLES = {"spir64", "spir"}
+SINGLE_KEYS = {"kernel", "global", "local", "offset", "compare", "ulp", "cl-std", "clang",
+               "k2s", "triple", "cl-build", "envs", "k2s-run"}
+EXIT_NO_REFERENCE = 3  # k2s-clref: this OpenCL implementation cannot run the case
+TOOL_TIMEOUT = 300
+FLOAT_FORMATS = {"half": "<e", "float": "<f", "double": "<d"}
+SCALARS = ["uchar", "char", "ushort", "short", "uint", "int", "ulong", "long", "half",
+           "float", "double"]
+
+
+class SpecError(Exception):
+    pass
+
+
+# ---- spec parsing ----------------------------------------------------------------------------
+
+def strip_comment(line):
+    """'#' starts a comment at the start of a line or after whitespace."""
+    for i, ch in enumerate(line):
+        if ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[:i]
+    return line
+
+
+def parse_spec(path):
+    """Returns a list of runs (dicts); each '---' section is a complete, independent run."""
+    runs, cur = [], {"args": [], "line": 1}
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    for lineno, raw in enumerate(lines, 1):
+        line = strip_comment(raw).strip()
+        if not line:
+            continue
+        if line == "---":
+            runs.append(cur)
+            cur = {"args": [], "line": lineno + 1}
+            continue
+        key, sep, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if not sep:
+            raise SpecError(f"{path}:{lineno}: expected 'key: value' or '---'")
+        if key == "arg":
+            cur["args"].append(value)
+        elif key in SINGLE_KEYS:
+            if key in cur:
+                raise SpecError(f"{path}:{lineno}: '{key}' given twice in one run")
+            cur[key] = value
+        else:
+            raise SpecError(f"{path}:{lineno}: unknown key '{key}'")
+    runs.append(cur)
+    # A trailing '---' or a comment-only section is not a run.
+    runs = [r for r in runs if len(r) > 2 or r["args"]]
+    if not runs:
+        raise SpecError(f"{path}: no runs")
+    for r in runs:
+        check_run(path, r)
+    return runs
+
+
+def buffer_scalar(spec):
+    """'buffer:float4:64=...' -> 'float'; None for pod/local specs."""
+    parts = spec.split(":")
+    if parts[0] != "buffer" or len(parts) < 3:
+        return None
+    name = parts[1]
+    for s in sorted(SCALARS, key=len, reverse=True):
+        if name.startswith(s):
+            return s
+    return None
+
+
+def check_run(path, r):
+    where = f"{path}:{r['line']}"
+    for key in ("kernel", "global"):
+        if key not in r:
+            raise SpecError(f"{where}: run has no '{key}:'")
+    r.setdefault("cl-std", "CL1.2")
+    r.setdefault("triple", "spir64")
+    if r["cl-std"] not in CL_STDS:
+        raise SpecError(f"{where}: cl-std must be one of {', '.join(sorted(CL_STDS))}")
+    if r["triple"] not in TRIPLES:
+        raise SpecError(f"{where}: triple must be spir64 or spir")
+    try:
+        r["ulp"] = int(r.get("ulp", "0"))
+        if r["ulp"] < 0:
+            raise ValueError
+    except ValueError:
+        raise SpecError(f"{where}: ulp must be a non-negative integer") from None
+    buffers = [i for i, a in enumerate(r["args"]) if a.startswith("buffer:")]
+    if "compare" in r:
+        try:
+            r["compare"] = [int(x) for x in r["compare"].replace(",", " ").split()]
+        except ValueError:
+            raise SpecError(f"{where}: compare: expects argument ordinals") from None
+        for n in r["compare"]:
+            if n not in buffers:
+                raise SpecError(f"{where}: compare: argument {n} is not a buffer argument")
+    else:
+        r["compare"] = buffers
+    if "envs" in r:
+        r["envs"] = r["envs"].replace(",", " ").split()
+
+
+# ---- tools -----------------------------------------------------------------------------------
+
+def find_tool(explicit, env_var, rel_paths, names):
+    if explicit:
+        return os.path.abspath(explicit) if os.path.exists(explicit) else explicit
+    if os.environ.get(env_var):
+        return os.environ[env_var]
+    for build in ("build", "builddir", "_build"):
+        for rel in rel_paths:
+            p = os.path.join(REPO, build, rel)
+            if os.path.isfile(p) and os.access(p, os.X_OK):
+                return p
+    for n in names:
+        p = shutil.which(n)
+        if p:
+            return p
+    return names[0]
+
+
+def run_tool(argv, timeout=TOOL_TIMEOUT):
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+    except FileNotFoundError:
+        return 127, "", f"{argv[0]}: not found"
+    except subprocess.TimeoutExpired:
+        return 124, "", f"{os.path.basename(argv[0])} timed out after {timeout} s"
+
+
+def last_error(stderr, rc):
+    """The most useful line of a tool's stderr for a one-line FAIL reason."""
+    lines = [l.strip() for l in stderr.splitlines() if l.strip()]
+    errs = [l for l in lines if "error" in l.lower()]
+    line = (errs or lines or [f"exit status {rc}"])[0]
+    return line if len(line) <= 300 else line[:297] + "..."
+
+
+def digest(*parts):
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:20]
+
+
+# ---- comparison ------------------------------------------------------------------------------
+
+def parse_output(text):
+    out = {}
+    for line in text.splitlines():
+        head, sep, values = line.partition(":")
+        if sep and head.startswith("arg ") and head[4:].isdigit():
+            out[int(head[4:])] = values.split()
+    return out
+
+
+def ordered_bits(value, fmt):
+    """Maps a float to an integer whose order matches the float order (+0 == -0)."""
+    size = struct.calcsize(fmt)
+    bits = int.from_bytes(struct.pack(fmt, value), "little")
+    sign = 1 << (8 * size - 1)
+    return -(bits & (sign - 1)) if bits & sign else bits
+
+
+def float_distance(a, b, fmt):
+    """ULP distance, or None when exactly one side is NaN; NaN equals NaN."""
+    fa, fb = float(a), float(b)
+    if fa != fa or fb != fb:
+        return 0 if (fa != fa and fb != fb) else None
+    try:
+        return abs(ordered_bits(fa, fmt) - ordered_bits(fb, fmt))
+    except (OverflowError, struct.error):
+        return None
+
+
+def compare_values(got, want, scalar, ulp):
+    """Returns a list of (index, got, want, detail) mismatches."""
+    bad = []
+    fmt = FLOAT_FORMATS.get(scalar)
+    for i, (g, w) in enumerate(zip(got, want)):
+        try:
+            if fmt:
+                d = float_distance(g, w, fmt)
+                if d is None or d > ulp:
+                    bad.append((i, g, w, "NaN mismatch" if d is None else f"{d} ulp"))
+            elif int(g) != int(w):
+                bad.append((i, g, w, ""))
+        except ValueError:
+            bad.append((i, g, w, "unparsable"))
+    return bad
+
+
+def compare_outputs(run, got_text, want_text):
+    got, want = parse_output(got_text), parse_output(want_text)
+    for n in run["compare"]:
+        if n not in want:
+            return f"reference printed no 'arg {n}:' line"
+        if n not in got:
+            return f"k2s-run printed no 'arg {n}:' line"
+        if len(got[n]) != len(want[n]):
+            return f"arg {n}: {len(got[n])} values, reference has {len(want[n])}"
+        bad = compare_values(got[n], want[n], buffer_scalar(run["args"][n]), run["ulp"])
+        if bad:
+            i, g, w, detail = bad[0]
+            extra = f" ({detail})" if detail else ""
+            return (f"arg {n}[{i}]: got {g}, expected {w}{extra}; "
+                    f"{len(bad)} of {len(want[n])} values differ")
+    return None
+
+
+# ---- one run ---------------------------------------------------------------------------------
+
+class Driver:
+    def __init__(self, opts):
+        self.o = opts
+        self.print_lock = threading.Lock()
+        self.key_locks = {}
+        self.key_locks_lock = threading.Lock()
+        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+        for sub in ("spv", "ref", "out"):
+            os.makedirs(os.path.join(opts.build_dir, sub), exist_ok=True)
+
+    def report(self, status, name, env, reason=None, detail=None):
+        with self.print_lock:
+            self.counts[status] += 1
+            line = f"{status} {name}" + (f" {env}" if env else "")
+            print(line + (f": {reason}" if reason else ""), flush=True)
+            if detail and self.o.verbose:
+                print("    " + detail.rstrip().replace("\n", "\n    "), flush=True)
+
+    def lock_for(self, key):
+        with self.key_locks_lock:
+            return self.key_locks.setdefault(key, threading.Lock())
+
+    def resolve_args(self, run):
+        """file: paths in specs are relative to the corpus directory."""
+        out = []
+        for a in run["args"]:
+            head, sep, path = a.partition("=file:")
+            if sep and not os.path.isabs(path):
+                a = f"{head}=file:{os.path.join(self.o.corpus, path)}"
+            out.append(a)
+        return out
+
+    def ndrange_flags(self, run):
+        flags = ["--kernel", run["kernel"], "--global", run["global"]]
+        for key in ("local", "offset"):
+            if key in run:
+                flags += [f"--{key}", run[key]]
+        for a in self.resolve_args(run):
+            flags += ["--arg", a]
+        return flags
+
+    def compile_cl(self, cl_path, run):
+        """OpenCL C -> SPIR-V, cached by source, options and compiler flags."""
+        src = open(cl_path, "rb").read()
+        key = digest(src, run["triple"], run["cl-std"], run.get("clang", ""),
+                     self.o.clang, self.o.llvm_spirv, self.o.llvm_spirv_flags)
+        base = os.path.basename(cl_path)[:-3]
+        spv = os.path.join(self.o.build_dir, "spv", f"{base}-{key}.spv")
+        with self.lock_for(spv):
+            if os.path.exists(spv):
+                return spv, None
+            bc = spv[:-4] + ".bc"
+            cmd = [self.o.clang, "-cc1", "-triple", run["triple"], f"-cl-std={run['cl-std']}",
+                   "-O2", "-no-opaque-pointers", "-finclude-default-header", "-emit-llvm-bc",
+                   *shlex.split(run.get("clang", "")), "-o", bc, cl_path]
+            rc, _, err = run_tool(cmd)
+            if rc != 0:
+                return None, f"clang: {last_error(err, rc)}"
+            tmp = spv + ".tmp"
+            cmd = [self.o.llvm_spirv, *shlex.split(self.o.llvm_spirv_flags), bc, "-o", tmp]
+            rc, _, err = run_tool(cmd)
+            if rc != 0:
+                return None, f"llvm-spirv: {last_error(err, rc)}"
+            os.replace(tmp, spv)
+            return spv, None
+
+    def reference(self, cl_path, run):
+        """Returns (status, text): ('ok', stdout), ('none', why) or ('error', why)."""
+        build_opts = run.get("cl-build")
+        if build_opts is None:
+            build_opts = f"-cl-std={run['cl-std']} {run.get('clang', '')}".strip()
+        argv_tail = self.ndrange_flags(run) + ["--build-options", build_opts]
+        inputs = [open(a.split("=file:", 1)[1], "rb").read()
+                  for a in self.resolve_args(run) if "=file:" in a and
+                  os.path.exists(a.split("=file:", 1)[1])]
+        key = digest(open(cl_path, "rb").read(), *argv_tail, *inputs, self.o.clref)
+        out = os.path.join(self.o.build_dir, "ref", key)
+        with self.lock_for(out):
+            for suffix, status in ((".out", "ok"), (".none", "none")):
+                if os.path.exists(out + suffix):
+                    return status, open(out + suffix, encoding="utf-8").read()
+            rc, stdout, err = run_tool([self.o.clref, cl_path] + argv_tail)
+            if rc == 0:
+                status, text, suffix = "ok", stdout, ".out"
+            elif rc == EXIT_NO_REFERENCE:
+                status, text, suffix = "none", last_error(err, rc), ".none"
+            else:
+                return "error", f"k2s-clref: {last_error(err, rc)}"
+            with open(out + suffix + ".tmp", "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(out + suffix + ".tmp", out + suffix)
+            return status, text
+
+    def run_env(self, name, run, spv, env, ref):
+        """Translate, validate, run and compare for one target environment."""
+        tag = digest(name, env)
+        out_spv = os.path.join(self.o.build_dir, "out", f"{name.replace('#', '.')}-{env}-{tag}.spv")
+        cmd = [self.o.k2s, spv, "-o", out_spv, "--target-env", env,
+               *shlex.split(run.get("k2s", ""))]
+        rc, _, err = run_tool(cmd)
+        if rc != 0:
+            return "FAIL", f"k2s: {last_error(err, rc)}", shlex.join(cmd) + "\n" + err
+        cmd = [self.o.spirv_val, "--target-env", env, out_spv]
+        rc, out, err = run_tool(cmd)
+        if rc != 0:
+            return "FAIL", f"spirv-val: {last_error(err + out, rc)}", shlex.join(cmd) + "\n" + err + out
+        cmd = [self.o.k2s_run, out_spv] + self.ndrange_flags(run)
+        cmd += ["--device", self.o.device] if self.o.device else []
+        cmd += ["--validate"] if self.o.validate else []
+        cmd += shlex.split(run.get("k2s-run", ""))
+        rc, got, err = run_tool(cmd)
+        if rc != 0:
+            return "FAIL", f"k2s-run: {last_error(err, rc)}", shlex.join(cmd) + "\n" + err
+        if ref[0] == "none":
+            return "SKIP", f"ran, but no reference: {ref[1]}", None
+        why = compare_outputs(run, got, ref[1])
+        if why:
+            return "FAIL", why, shlex.join(cmd)
+        return "PASS", None, None
+
+    def run_one(self, cl_path, name, run):
+        envs = [e for e in self.o.envs if e in run.get("envs", self.o.envs)]
+        spv, why = self.compile_cl(cl_path, run)
+        if not spv:
+            for env in envs:
+                self.report("FAIL", name, env, why)
+            return
+        ref = self.reference(cl_path, run)
+        if ref[0] == "error":
+            for env in envs:
+                self.report("FAIL", name, env, ref[1])
+            return
+        for env in envs:
+            status, reason, detail = self.run_env(name, run, spv, env, ref)
+            self.report(status, name, env, reason, detail)
+
+
+# ---- selection and main ----------------------------------------------------------------------
+
+def collect(opts):
+    """[(cl_path, name, run)] for the selected specs; malformed specs are reported."""
+    wanted = {}
+    for sel in opts.names:
+        base, _, idx = sel.partition("#")
+        base = os.path.basename(base)
+        base = base[:-5] if base.endswith(".spec") else base[:-3] if base.endswith(".cl") else base
+        wanted.setdefault(base, set()).add(int(idx) if idx.isdigit() else None)
+    specs = sorted(f[:-5] for f in os.listdir(opts.corpus) if f.endswith(".spec"))
+    missing = set(wanted) - set(specs)
+    if missing:
+        sys.exit(f"run_corpus.py: no spec named {', '.join(sorted(missing))} in {opts.corpus}")
+    jobs, errors = [], []
+    for base in specs:
+        if wanted and base not in wanted:
+            continue
+        cl_path = os.path.join(opts.corpus, base + ".cl")
+        try:
+            if not os.path.exists(cl_path):
+                raise SpecError(f"{base}.spec has no {base}.cl")
+            runs = parse_spec(os.path.join(opts.corpus, base + ".spec"))
+        except (SpecError, OSError, UnicodeDecodeError) as e:
+            errors.append(str(e))
+            continue
+        for i, run in enumerate(runs):
+            sel = wanted.get(base)
+            if sel and None not in sel and i not in sel:
+                continue
+            name = base if len(runs) == 1 else f"{base}#{i}"
+            jobs.append((cl_path, name, run))
+    return jobs, errors
+
+
+def parse_options(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("names", nargs="*", help="spec names (NAME, NAME.spec or NAME#RUN)")
+    ap.add_argument("--k2s", help="the translator (default: $K2S, build dirs, PATH)")
+    ap.add_argument("--k2s-run", help="the Vulkan host (default: $K2S_RUN, ...)")
+    ap.add_argument("--clref", help="the OpenCL reference host (default: $K2S_CLREF, ...)")
+    ap.add_argument("--envs", default=",".join(ENVS), help="comma-separated target envs")
+    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--corpus", default=os.path.join(REPO, "corpus"))
+    ap.add_argument("--build-dir", default=os.path.join(os.getcwd(), "e2e-build"),
+                    help="cache for compiled kernels, references and outputs")
+    ap.add_argument("--device", help="k2s-run --device (index or name substring)")
+    ap.add_argument("--validate", action="store_true", help="k2s-run --validate")
+    ap.add_argument("--clang", default="clang-15")
+    ap.add_argument("--llvm-spirv", default="llvm-spirv-15")
+    ap.add_argument("--llvm-spirv-flags", default="", help="extra llvm-spirv options")
+    ap.add_argument("--spirv-val", default="spirv-val")
+    ap.add_argument("--verbose", "-v", action="store_true", help="commands and stderr on FAIL")
+    opts = ap.parse_args(argv)
+    opts.envs = [e for e in opts.envs.replace(",", " ").split()]
+    for e in opts.envs:
+        if e not in ENVS:
+            ap.error(f"unknown target env '{e}' (known: {', '.join(ENVS)})")
+    opts.k2s = find_tool(opts.k2s, "K2S", ["src/cli/k2s", "src/k2s", "passes/k2s", "k2s"],
+                         ["k2s"])
+    opts.k2s_run = find_tool(opts.k2s_run, "K2S_RUN", ["src/run/k2s-run"], ["k2s-run"])
+    opts.clref = find_tool(opts.clref, "K2S_CLREF", ["tests/clref/k2s-clref"], ["k2s-clref"])
+    opts.corpus = os.path.abspath(opts.corpus)
+    opts.build_dir = os.path.abspath(opts.build_dir)
+    opts.jobs = max(1, opts.jobs)
+    return opts
+
+
+def main(argv=None):
+    opts = parse_options(argv)
+    jobs, errors = collect(opts)
+    driver = Driver(opts)
+    for e in errors:
+        driver.report("FAIL", "spec", None, e)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as pool:
+        futures = [pool.submit(driver.run_one, *job) for job in jobs]
+        for f in futures:
+            f.result()
+    c = driver.counts
+    summary = f"{c['PASS']} passed, {c['FAIL']} failed"
+    print(summary + (f", {c['SKIP']} skipped" if c["SKIP"] else ""))
+    return 1 if c["FAIL"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
