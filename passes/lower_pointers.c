@@ -89,8 +89,10 @@ static chain extend(ptr_ctx *c, const chain *base, const uint32_t *more, uint32_
 {
   chain r = *base;
   r.idx = k2s_alloc(&c->m->arena, (base->n + n_more + 1) * sizeof(uint32_t));
-  memcpy(r.idx, base->idx, base->n * sizeof(uint32_t));
-  memcpy(r.idx + base->n, more, n_more * sizeof(uint32_t));
+  if (base->n)
+    memcpy(r.idx, base->idx, base->n * sizeof(uint32_t));
+  if (n_more)
+    memcpy(r.idx + base->n, more, n_more * sizeof(uint32_t));
   r.n = base->n + n_more;
   r.pointee = type_at(c->m, k2s_def(c->m, k2s_def(c->m, base->root)->type)->ops[1], r.idx, r.n);
   return r;
@@ -170,7 +172,7 @@ static bool lower_ptr_access_chain(ptr_ctx *c, k2s_instr *i, const chain *base)
     }
     chain moved = *base;
     moved.idx = k2s_alloc(&m->arena, (base->n + 1) * sizeof(uint32_t));
-    memcpy(moved.idx, base->idx, base->n * sizeof(uint32_t));
+    memcpy(moved.idx, base->idx, base->n * sizeof(uint32_t)); /* n > 0 here */
     k2s_builder b = {m, k2s_before(i)};
     moved.idx[base->n - 1] = add_index(&b, base->idx[base->n - 1], elem);
     r = extend(c, &moved, i->ops + 2, i->n_ops - 2);
