@@ -97,8 +97,8 @@ static bool load_module(struct session *s)
         return false;
     }
     if (s->info.foreign_import) {
-        k2s_error("'%s' imports the extended instruction set '%s', which Vulkan does not "
-                  "accept (the translator left it in)", s->cli.input, s->info.foreign_import);
+        k2s_error("the module imports the extended instruction set '%s', which Vulkan does "
+                  "not accept (the translator left it in)", s->info.foreign_import);
         return false;
     }
     if (s->cli.reflect)

@@ -126,8 +126,9 @@ static bool check_non_uniform(const struct plan *p, const struct refl_module *r,
                   "has a fixed work-group size: a non-uniform NDRange cannot run", k->name);
         return false;
     }
-    if (p->nregions > 1 && !r->push[PC_REGION_OFFSET].present &&
-        !r->push[PC_REGION_GROUP_OFFSET].present) {
+    const struct refl_range *push = refl_push(r, k);
+    if (p->nregions > 1 && !push[PC_REGION_OFFSET].present &&
+        !push[PC_REGION_GROUP_OFFSET].present) {
         k2s_error("the global size is not a multiple of the work-group size, but the module "
                   "declares no RegionOffset push constant to run a non-uniform NDRange");
         return false;

@@ -5,12 +5,15 @@
  *   {"kernels": [{"name": "k", "num_args": 3?,
  *                 "args": [{"ordinal": 0, "kind": "buffer", "set": 0, "binding": 0,
  *                           "offset": 0, "size": 4, "spec_id": 3, "elem_size": 4}],
- *                 "required_work_group_size": [x, y, z]?}],
+ *                 "required_work_group_size": [x, y, z]?,
+ *                 "push_constants": {...}?, "push_constant_size": n?}],
  *    "spec_constants": {"workgroup_size": [0, 1, 2], "work_dim": 3, "global_offset": [..],
  *                       "subgroup_max_size": n}
  *                   or [{"kind": "workgroup_size_x", "spec_id": 0}, ...],
  *    "push_constants": {"global_offset": {"offset": 0, "size": 12}, ...}
  *                   or [{"kind": "global_offset", "offset": 0, "size": 12}, ...]}
+ *
+ * Push constants may be given per kernel (as `k2s --reflect` does) or for the module.
  *
  * Argument kinds use clspv's descriptor-map names: buffer, buffer_ubo, pod, pod_ubo,
  * pod_pushconstant, local, pointer_pushconstant, pointer_ubo; images/samplers are
@@ -336,6 +339,8 @@ static bool read_arg(const struct json *ja, struct refl_kernel *k)
     return false;
 }
 
+static bool read_push_constants(const struct json *j, struct refl_range push[PC_COUNT]);
+
 static bool read_kernel(const struct json *jk, struct refl_module *r)
 {
     const char *name = get_str(jk, "name");
@@ -355,6 +360,11 @@ static bool read_kernel(const struct json *jk, struct refl_module *r)
         }
         k->has_reqd = true;
     }
+    const struct json *push = member(jk, "push_constants");
+    k->has_push = push && push->type != J_NULL;
+    if (!read_push_constants(push, k->push))
+        return false;
+    get_u32(jk, "push_constant_size", &k->push_size);
     const struct json *args = member(jk, "args");
     for (size_t i = 0; args && args->type == J_ARRAY && i < args->n; i++)
         if (!read_arg(&args->items[i], k))
@@ -419,7 +429,7 @@ static bool read_range(const struct json *j, const char *what, struct refl_range
     return true;
 }
 
-static bool read_push_constants(const struct json *j, struct refl_module *r)
+static bool read_push_constants(const struct json *j, struct refl_range push[PC_COUNT])
 {
     if (!j || j->type == J_NULL)
         return true;
@@ -427,13 +437,13 @@ static bool read_push_constants(const struct json *j, struct refl_module *r)
         const char *name = refl_push_name((enum refl_push_kind)k);
         if (j->type == J_OBJECT) {
             const struct json *e = member(j, name);
-            if (e && !read_range(e, name, &r->push[k]))
+            if (e && !read_range(e, name, &push[k]))
                 return false;
             continue;
         }
         for (size_t i = 0; j->type == J_ARRAY && i < j->n; i++) {
             const char *kind = get_str(&j->items[i], "kind");
-            if (kind && strcmp(kind, name) == 0 && !read_range(&j->items[i], name, &r->push[k]))
+            if (kind && strcmp(kind, name) == 0 && !read_range(&j->items[i], name, &push[k]))
                 return false;
         }
     }
@@ -451,7 +461,7 @@ static bool read_root(const struct json *root, struct refl_module *r)
         if (!read_kernel(&kernels->items[i], r))
             return false;
     return read_spec_constants(member(root, "spec_constants"), r) &&
-           read_push_constants(member(root, "push_constants"), r);
+           read_push_constants(member(root, "push_constants"), r->push);
 }
 
 bool refl_from_json(const char *path, struct refl_module *r)

@@ -56,6 +56,11 @@ const struct refl_arg *refl_find_arg(const struct refl_kernel *k, uint32_t ordin
     return NULL;
 }
 
+const struct refl_range *refl_push(const struct refl_module *r, const struct refl_kernel *k)
+{
+    return k->has_push ? k->push : r->push;
+}
+
 bool refl_add_arg(struct refl_kernel *k, const struct refl_arg *arg)
 {
     if (refl_find_arg(k, arg->ordinal)) {

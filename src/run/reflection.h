@@ -32,17 +32,9 @@ struct refl_arg {
     const char *what;           /* RA_UNSUPPORTED: what it is */
 };
 
-struct refl_kernel {
-    char *name;
-    uint32_t func;   /* OpFunction id (0 when from JSON: match the entry point by name) */
-    uint32_t decl;   /* result id of the Kernel reflection instruction */
-    bool has_num_args;
-    uint32_t num_args;
-    struct refl_arg *args;
-    size_t nargs;
-    bool has_reqd;
-    uint32_t reqd[3];
-    char *unsupported; /* first unsupported feature met (image info...), NULL if none */
+struct refl_range {
+    bool present;
+    uint32_t offset, size;
 };
 
 enum refl_push_kind {
@@ -55,9 +47,20 @@ enum refl_push_kind {
     PC_COUNT
 };
 
-struct refl_range {
-    bool present;
-    uint32_t offset, size;
+struct refl_kernel {
+    char *name;
+    uint32_t func;   /* OpFunction id (0 when from JSON: match the entry point by name) */
+    uint32_t decl;   /* result id of the Kernel reflection instruction */
+    bool has_num_args;
+    uint32_t num_args;
+    struct refl_arg *args;
+    size_t nargs;
+    bool has_reqd;
+    uint32_t reqd[3];
+    char *unsupported; /* first unsupported feature met (image info...), NULL if none */
+    bool has_push;     /* push[] below overrides the module's (JSON gives them per kernel) */
+    struct refl_range push[PC_COUNT];
+    uint32_t push_size; /* declared push-constant block size, 0 if unknown */
 };
 
 /* Module-scope buffers the host must create and bind (constant data, program-scope
@@ -103,6 +106,8 @@ void refl_free(struct refl_module *r);
 const char *refl_kind_name(enum refl_arg_kind k);
 const char *refl_push_name(enum refl_push_kind k);
 const struct refl_arg *refl_find_arg(const struct refl_kernel *k, uint32_t ordinal);
+/* The push constants that apply to kernel k. */
+const struct refl_range *refl_push(const struct refl_module *r, const struct refl_kernel *k);
 
 /* Helpers shared by both readers. */
 bool refl_add_arg(struct refl_kernel *k, const struct refl_arg *arg);

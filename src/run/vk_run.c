@@ -308,10 +308,11 @@ static uint32_t push_block_size(const struct run_state *s)
 {
     const struct refl_module *r = s->req->refl;
     const struct refl_kernel *k = s->req->kernel;
-    uint32_t size = 0;
+    const struct refl_range *push = refl_push(r, k);
+    uint32_t size = k->push_size;
     for (int i = 0; i < PC_COUNT; i++)
-        if (r->push[i].present)
-            grow_push(&size, r->push[i].offset, r->push[i].size);
+        if (push[i].present)
+            grow_push(&size, push[i].offset, push[i].size);
     for (size_t i = 0; i < k->nargs; i++)
         if (k->args[i].kind == RA_POD_PUSH || k->args[i].kind == RA_POINTER_PUSH)
             grow_push(&size, k->args[i].offset, k->args[i].size);
@@ -353,10 +354,11 @@ static bool build_push(struct run_state *s)
     uint64_t groups[3];
     for (int d = 0; d < 3; d++)
         groups[d] = (p->global[d] + p->local[d] - 1) / p->local[d];
-    put_triple(s->push, &r->push[PC_GLOBAL_OFFSET], p->offset);
-    put_triple(s->push, &r->push[PC_GLOBAL_SIZE], p->global);
-    put_triple(s->push, &r->push[PC_ENQUEUED_LOCAL_SIZE], p->local);
-    put_triple(s->push, &r->push[PC_NUM_WORKGROUPS], groups);
+    const struct refl_range *push = refl_push(r, k);
+    put_triple(s->push, &push[PC_GLOBAL_OFFSET], p->offset);
+    put_triple(s->push, &push[PC_GLOBAL_SIZE], p->global);
+    put_triple(s->push, &push[PC_ENQUEUED_LOCAL_SIZE], p->local);
+    put_triple(s->push, &push[PC_NUM_WORKGROUPS], groups);
     for (size_t i = 0; i < k->nargs; i++)
         if (k->args[i].kind == RA_POD_PUSH || k->args[i].kind == RA_POINTER_PUSH)
             put_arg(s, &k->args[i], s->push + k->args[i].offset);
@@ -368,14 +370,14 @@ static bool build_push(struct run_state *s)
 
 static void push_region(struct run_state *s, const struct region *rg)
 {
-    const struct refl_module *r = s->req->refl;
+    const struct refl_range *push = refl_push(s->req->refl, s->req->kernel);
     uint64_t off[3], goff[3];
     for (int d = 0; d < 3; d++) {
         off[d] = rg->offset[d];
         goff[d] = rg->group_offset[d];
     }
-    put_triple(s->push, &r->push[PC_REGION_OFFSET], off);
-    put_triple(s->push, &r->push[PC_REGION_GROUP_OFFSET], goff);
+    put_triple(s->push, &push[PC_REGION_OFFSET], off);
+    put_triple(s->push, &push[PC_REGION_GROUP_OFFSET], goff);
 }
 
 /* ---- descriptors ----------------------------------------------------------------------------- */
