@@ -121,7 +121,17 @@ k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_option
   int in_env = k2s_input_spv_env(m->version);
   if (opts->validate_input) {
     int64_t off;
-    char *msg = k2s_validate_words(&m->arena, words, n_words, in_env, &off);
+    /* SPIRV-Tools (2023.1) decodes literal strings of a big-endian module
+     * from the raw bytes ("OpenCL.std" reads as "nepOs.LC") and rejects it;
+     * validate the host-order words instead. */
+    const uint32_t *vwords = words;
+    if (m->big_endian) {
+      uint32_t *sw = k2s_alloc(&m->arena, n_words * sizeof(uint32_t));
+      for (size_t i = 0; i < n_words; i++)
+        sw[i] = __builtin_bswap32(words[i]);
+      vwords = sw;
+    }
+    char *msg = k2s_validate_words(&m->arena, vwords, n_words, in_env, &off);
     if (msg) {
       if (repairable_input_error(msg)) {
         add_diag(r, K2S_WARNING, NULL, off,
