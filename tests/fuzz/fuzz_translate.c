@@ -2,7 +2,10 @@
  * libFuzzer target: bytes → k2s_translate() → checks.
  *
  * Each input runs twice: the default pipeline, and --passes=none (parse →
- * write). The properties checked, beyond "no crash, no sanitizer report":
+ * write). An input whose length is not a multiple of 4 uses its last byte to
+ * pick other options for the first run (target env, POD placement, ...), so
+ * the fuzzer explores the option space too; the ragged tail is not part of
+ * the module. The properties checked, beyond "no crash, no sanitizer report":
  *   - a result always comes back, with a status that matches its words;
  *   - a failure carries at least one error diagnostic with a message, and no words;
  *   - a success gives a module that spirv-val accepts (checked again here,
@@ -89,6 +92,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
   k2s_options o;
   k2s_options_init(&o);
+  if (size % 4) {
+    uint8_t t = data[size - 1];
+    o.target_env = (k2s_target_env)(t % 3);
+    o.pod_mode = (k2s_pod_mode)((t >> 2) % 3);
+    o.cluster_pod_args = !(t & 0x10);
+    o.constant_args_ubo = t & 0x20;
+    o.distinct_kernel_sets = t & 0x40;
+    o.validate_after_each = t & 0x80;
+  }
   k2s_result *r = NULL;
   k2s_status s = k2s_translate(words, n, &o, &r);
   check_result(words, n, s, r, false, k2s_target_spv_env(o.target_env));
