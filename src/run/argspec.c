@@ -11,6 +11,9 @@
 #include <string.h>
 
 static const char *prog_name = "k2s-run";
+static unsigned error_count;
+
+unsigned k2s_error_count(void) { return error_count; }
 
 void k2s_set_prog(const char *name) { prog_name = name; }
 const char *k2s_prog(void) { return prog_name; }
@@ -18,6 +21,7 @@ const char *k2s_prog(void) { return prog_name; }
 void k2s_error(const char *fmt, ...)
 {
     va_list ap;
+    error_count++;
     va_start(ap, fmt);
     fprintf(stderr, "%s: error: ", prog_name);
     vfprintf(stderr, fmt, ap);

@@ -48,6 +48,8 @@ const char *k2s_prog(void);
 /* Prints "PROG: error: ...\n" to stderr. */
 void k2s_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void k2s_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Number of errors printed so far (lets callers add context only when nothing was said). */
+unsigned k2s_error_count(void);
 
 /* Scalar/vector types. */
 size_t k2s_scalar_size(enum k2s_scalar s);

@@ -1,6 +1,7 @@
 /* k2s-run: runs one kernel of a k2s-translated Vulkan compute module and prints its
  * buffer arguments, following docs/runtime-abi.md. */
 #include "argspec.h"
+#include "module_check.h"
 #include "plan.h"
 #include "reflection.h"
 #include "spirv_words.h"
@@ -16,7 +17,7 @@ static const char usage[] =
     "usage: k2s-run SHADER.spv --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]]\n"
     "               [--offset X[,Y[,Z]]] --arg SPEC ... [--reflect FILE.json] [--time N]\n"
     "               [--device N|NAME] [--dump-dir DIR] [--timeout SECONDS] [--validate]\n"
-    "               [--ignore-float-controls] [--verbose]\n"
+    "               [--ignore-float-controls] [--no-spirv-val] [--verbose]\n"
     "       k2s-run --list-devices\n"
     "SPEC (in kernel argument order):\n"
     "  buffer:TYPE:COUNT[=INIT]  INIT: zeros, fill:V, iota, rand:SEED[:LO:HI], file:PATH\n"
@@ -31,7 +32,7 @@ struct cli {
     const char *dump_dir, *timeout;
     const char **specs;
     size_t nspecs;
-    bool list_devices, validate, verbose, help, ignore_float_controls;
+    bool list_devices, validate, verbose, help, ignore_float_controls, no_spirv_val;
 };
 
 static bool parse_cli(int argc, char **argv, struct cli *c)
@@ -50,6 +51,7 @@ static bool parse_cli(int argc, char **argv, struct cli *c)
         {"--list-devices", NULL, NULL, NULL, &c->list_devices},
         {"--validate", NULL, NULL, NULL, &c->validate},
         {"--ignore-float-controls", NULL, NULL, NULL, &c->ignore_float_controls},
+        {"--no-spirv-val", NULL, NULL, NULL, &c->no_spirv_val},
         {"--verbose", NULL, NULL, NULL, &c->verbose},
         {"-v", NULL, NULL, NULL, &c->verbose},
         {"--help", NULL, NULL, NULL, &c->help},
@@ -170,8 +172,8 @@ static bool needs_buffer_address(const struct refl_module *r, const struct refl_
     return r->nrelocs > 0;
 }
 
-static bool execute(struct session *s, const struct refl_kernel *k, const char *entry,
-                    const struct plan *plan)
+static bool execute(struct session *s, const struct refl_kernel *k,
+                    const struct spv_entry *entry, const struct plan *plan)
 {
     struct cli *c = &s->cli;
     double runs = 0, timeout = 60;
@@ -190,8 +192,11 @@ static bool execute(struct session *s, const struct refl_kernel *k, const char *
         }
         code = s->stripped;
     }
-    struct run_request req = {&s->refl, k, entry, code, words, s->args, c->nspecs, plan,
-                              (unsigned)runs, timeout, c->verbose};
+    if (!c->no_spirv_val && !module_check(code, words, s->host.api_version, s->host.spirv_1_4))
+        return false;
+    struct run_request req = {&s->refl, k, entry->name, &s->module, &s->info, entry, code,
+                              words, s->args, c->nspecs, plan, (unsigned)runs, timeout,
+                              c->verbose};
     if (!vk_run_kernel(&s->host, &req, &s->result) ||
         !k2s_emit_outputs(s->args, c->nspecs, s->result.outputs, c->dump_dir))
         return false;
@@ -216,7 +221,7 @@ static bool run(struct session *s)
     if (s->cli.verbose)
         fprintf(stderr, "%s: %u dispatch region%s\n", k2s_prog(), plan.nregions,
                 plan.nregions == 1 ? "" : "s");
-    return execute(s, k, entry->name, &plan);
+    return execute(s, k, entry, &plan);
 }
 
 static void session_free(struct session *s)

@@ -206,6 +206,8 @@ static bool note_ext_inst(struct reader *rd, const struct spv_inst *in)
 {
     if (in->count < 5 || in->w[3] >= rd->m->bound || !rd->is_set[in->w[3]])
         return true;
+    if (in->w[2] >= rd->m->bound)
+        return false; /* result ids index the per-id tables */
     struct spv_inst *grown = realloc(rd->insts, (rd->ninsts + 1) * sizeof *grown);
     if (!grown)
         return false;

@@ -141,6 +141,11 @@ static bool scan_entry(const struct spv_inst *inst, struct spv_info *info)
     e->func = inst->w[2];
     e->name = name;
     info->entries = grown;
+    uint32_t first = 3;
+    free(spv_string(inst, 3, &first));
+    for (uint32_t i = first; i < inst->count; i++)
+        if (!push_u32(&e->interface, &e->ninterface, inst->w[i]))
+            return false;
     return true;
 }
 
@@ -204,6 +209,90 @@ static bool scan_one(const struct spv_inst *inst, struct spv_info *info)
     }
 }
 
+/* Id-indexed facts needed to describe descriptor-bound variables. */
+struct resource_tables {
+    uint32_t *set, *binding;   /* value + 1; 0 = not decorated */
+    uint32_t *ptr_class, *ptr_pointee; /* OpTypePointer; class + 1 */
+    unsigned char *buffer_block;
+};
+
+/* Ids index plain arrays; a larger bound is either hostile or absurd for a kernel module. */
+#define MAX_BOUND (1u << 22)
+
+static void note_decoration(const struct spv_inst *in, struct resource_tables *t,
+                            uint32_t bound)
+{
+    if (in->count < 3 || in->w[1] >= bound)
+        return;
+    uint32_t id = in->w[1], deco = in->w[2];
+    if (deco == SpvDecorationDescriptorSet && in->count >= 4)
+        t->set[id] = in->w[3] + 1;
+    else if (deco == SpvDecorationBinding && in->count >= 4)
+        t->binding[id] = in->w[3] + 1;
+    else if (deco == SpvDecorationBufferBlock)
+        t->buffer_block[id] = 1;
+}
+
+static bool note_resource(const struct spv_inst *in, const struct resource_tables *t,
+                          uint32_t bound, struct spv_info *info)
+{
+    uint32_t type = in->w[1], var = in->w[2], sc = in->w[3];
+    if (var >= bound || !t->set[var] || !t->binding[var])
+        return true;
+    uint32_t pointee = type < bound ? t->ptr_pointee[type] : 0;
+    struct spv_resource *grown = realloc(info->resources, (info->nresources + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    info->resources = grown;
+    grown[info->nresources++] = (struct spv_resource){
+        var, t->set[var] - 1, t->binding[var] - 1, sc,
+        pointee < bound && t->buffer_block[pointee]};
+    return true;
+}
+
+static bool scan_resources(const struct spv_module *m, struct spv_info *info)
+{
+    uint32_t bound = m->bound;
+    if (bound == 0 || bound > MAX_BOUND) {
+        k2s_error("SPIR-V module: id bound %u is out of the supported range", bound);
+        return false;
+    }
+    struct resource_tables t = {
+        calloc(bound, 4), calloc(bound, 4), calloc(bound, 4), calloc(bound, 4), calloc(bound, 1)};
+    bool ok = t.set && t.binding && t.ptr_class && t.ptr_pointee && t.buffer_block;
+    size_t pos = SPV_FIRST_INST;
+    struct spv_inst in;
+    while (ok && spv_next(m, &pos, &in)) {
+        if (in.opcode == SpvOpDecorate)
+            note_decoration(&in, &t, bound);
+        else if (in.opcode == SpvOpTypePointer && in.count >= 4 && in.w[1] < bound) {
+            t.ptr_class[in.w[1]] = in.w[2] + 1;
+            t.ptr_pointee[in.w[1]] = in.w[3];
+        } else if (in.opcode == SpvOpVariable && in.count >= 4)
+            ok = note_resource(&in, &t, bound, info);
+    }
+    free(t.set);
+    free(t.binding);
+    free(t.ptr_class);
+    free(t.ptr_pointee);
+    free(t.buffer_block);
+    if (!ok)
+        k2s_error("out of memory scanning the module");
+    return ok;
+}
+
+bool spv_entry_may_use(const struct spv_module *m, const struct spv_info *info,
+                       const struct spv_entry *e, uint32_t var)
+{
+    if (m->version >= 0x00010400) {
+        for (size_t i = 0; i < e->ninterface; i++)
+            if (e->interface[i] == var)
+                return true;
+        return false;
+    }
+    return info->nentries == 1;
+}
+
 bool spv_scan(const struct spv_module *m, struct spv_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -217,6 +306,10 @@ bool spv_scan(const struct spv_module *m, struct spv_info *info)
             return false;
         }
     }
+    if (!scan_resources(m, info)) {
+        spv_info_free(info);
+        return false;
+    }
     return true;
 }
 
@@ -224,8 +317,11 @@ void spv_info_free(struct spv_info *info)
 {
     for (size_t i = 0; i < info->nexts; i++)
         free(info->exts[i]);
-    for (size_t i = 0; i < info->nentries; i++)
+    for (size_t i = 0; i < info->nentries; i++) {
         free(info->entries[i].name);
+        free(info->entries[i].interface);
+    }
+    free(info->resources);
     free(info->exts);
     free(info->entries);
     free(info->caps);

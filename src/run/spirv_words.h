@@ -38,9 +38,19 @@ struct spv_entry {
     char *name;
     uint32_t func;
     uint32_t model;
+    uint32_t *interface; /* OpEntryPoint interface ids (all used globals from SPIR-V 1.4) */
+    size_t ninterface;
     bool has_local_size;
     bool local_size_is_id; /* LocalSizeId: the three values are ids, not literals */
     uint32_t local_size[3];
+};
+
+/* A descriptor-bound variable (buffer, image, sampler) the shader declares. */
+struct spv_resource {
+    uint32_t var;
+    uint32_t set, binding;
+    uint32_t storage_class;
+    bool buffer_block; /* Uniform + BufferBlock: an old-style storage buffer */
 };
 
 struct spv_float_mode {
@@ -55,6 +65,8 @@ struct spv_info {
     size_t nexts;
     struct spv_entry *entries;
     size_t nentries;
+    struct spv_resource *resources;
+    size_t nresources;
     struct spv_float_mode *float_modes;
     size_t nfloat_modes;
     bool workgroup_initializer; /* a Workgroup variable with an initializer */
@@ -63,6 +75,10 @@ struct spv_info {
 };
 
 bool spv_scan(const struct spv_module *m, struct spv_info *info);
+/* Whether entry `e` may use global variable `var`: exact from SPIR-V 1.4 (the interface
+ * lists every global), otherwise assumed when the module has a single entry point. */
+bool spv_entry_may_use(const struct spv_module *m, const struct spv_info *info,
+                       const struct spv_entry *e, uint32_t var);
 void spv_info_free(struct spv_info *info);
 bool spv_has_cap(const struct spv_info *info, uint32_t cap);
 bool spv_has_ext(const struct spv_info *info, const char *name);

@@ -490,6 +490,7 @@ static bool spirv_version_ok(struct vk_host *h, uint32_t version, struct ext_lis
                                                                 : 3;
     if (major == 1 && minor == 4 && max_minor == 3 && device_has_ext(h->phys, "VK_KHR_spirv_1_4")) {
         ext_add(exts, "VK_KHR_spirv_1_4");
+        h->spirv_1_4 = true;
         return true;
     }
     if (major != 1 || minor > max_minor) {

@@ -30,6 +30,7 @@ struct vk_host {
     uint32_t timestamp_bits;
     bool buffer_device_address; /* enabled */
     bool keep_nonsemantic;      /* the driver accepts NonSemantic.* instructions */
+    bool spirv_1_4;             /* VK_KHR_spirv_1_4 enabled on a Vulkan 1.1 device */
     bool verbose;
 };
 

@@ -2,6 +2,7 @@
 #include "vk_run.h"
 
 #include <math.h>
+#include <spirv/unified1/spirv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -452,6 +453,49 @@ static bool collect_bindings(struct run_state *s)
     return true;
 }
 
+static const char *type_label(VkDescriptorType t)
+{
+    return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ? "uniform buffer" : "storage buffer";
+}
+
+/* The layout comes from the reflection; a shader disagreeing with it is undefined
+ * behaviour that crashes some drivers, so compare it with the module's own decorations. */
+static bool check_resource(struct run_state *s, const struct spv_resource *res)
+{
+    const struct binding *b = NULL;
+    for (size_t i = 0; i < s->nbindings && !b; i++)
+        if (s->bindings[i].set == res->set && s->bindings[i].binding == res->binding)
+            b = &s->bindings[i];
+    bool storage = res->storage_class == SpvStorageClassStorageBuffer ||
+                   (res->storage_class == SpvStorageClassUniform && res->buffer_block);
+    bool uniform = res->storage_class == SpvStorageClassUniform && !res->buffer_block;
+    if (!b) {
+        if (!spv_entry_may_use(s->req->module, s->req->info, s->req->entry_info, res->var))
+            return true;
+        k2s_error("the shader uses descriptor set %u binding %u (%%%u), which the reflection "
+                  "of kernel '%s' does not describe", res->set, res->binding, res->var,
+                  s->req->kernel->name);
+        return false;
+    }
+    if ((storage && b->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) ||
+        (uniform && b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER))
+        return true;
+    k2s_error("the shader declares descriptor set %u binding %u (%%%u) as a %s, but the "
+              "reflection binds %s (a %s) there", res->set, res->binding, res->var,
+              storage ? "storage buffer" : uniform ? "uniform buffer" : "image or sampler",
+              b->what, type_label(b->type));
+    return false;
+}
+
+static bool check_resources(struct run_state *s)
+{
+    const struct spv_info *info = s->req->info;
+    for (size_t i = 0; info && i < info->nresources; i++)
+        if (!check_resource(s, &info->resources[i]))
+            return false;
+    return true;
+}
+
 static bool create_set_layout(struct run_state *s, uint32_t set)
 {
     VkDescriptorSetLayoutBinding *lb = calloc(s->nbindings ? s->nbindings : 1, sizeof *lb);
@@ -869,13 +913,14 @@ static void state_destroy(struct run_state *s)
 bool vk_run_kernel(struct vk_host *h, const struct run_request *req, struct run_result *res)
 {
     struct run_state s = {.h = h, .req = req};
+    unsigned errors = k2s_error_count();
     memset(res, 0, sizeof *res);
     bool ok = create_arg_buffers(&s) && create_data_buffers(&s) && build_pod_blocks(&s) &&
-              build_push(&s) && collect_bindings(&s) && create_layouts(&s) &&
+              build_push(&s) && collect_bindings(&s) && check_resources(&s) && create_layouts(&s) &&
               create_descriptors(&s) && create_pipelines(&s) && create_commands(&s) &&
               record(&s) && run_all(&s, res);
-    if (!ok && !res->outputs)
-        k2s_error("could not run kernel '%s'", req->kernel->name);
+    if (!ok && k2s_error_count() == errors)
+        k2s_error("could not run kernel '%s': out of memory", req->kernel->name);
     state_destroy(&s);
     if (!ok)
         run_result_free(res, req->nargs);

@@ -11,6 +11,9 @@ struct run_request {
     const struct refl_module *refl;
     const struct refl_kernel *kernel;
     const char *entry;      /* OpEntryPoint name */
+    const struct spv_module *module;      /* the module as loaded (for interface checks) */
+    const struct spv_info *info;
+    const struct spv_entry *entry_info;
     const uint32_t *code;   /* module words as given to vkCreateShaderModule */
     size_t code_words;
     const struct k2s_arg *args;
