@@ -186,14 +186,14 @@ bool plan_pod_bytes(const struct refl_arg *a, const struct k2s_arg *spec, size_t
 
 static bool expected_count(const struct refl_kernel *k, size_t nargs, size_t *expected)
 {
-    uint32_t max = 0;
+    uint64_t max = 0;
     for (size_t i = 0; i < k->nargs; i++)
-        if (k->args[i].ordinal + 1 > max)
-            max = k->args[i].ordinal + 1;
-    *expected = k->has_num_args ? k->num_args : max;
+        if ((uint64_t)k->args[i].ordinal + 1 > max)
+            max = (uint64_t)k->args[i].ordinal + 1;
+    *expected = k->has_num_args ? k->num_args : (size_t)max;
     if (k->has_num_args && max > k->num_args) {
-        k2s_error("reflection: kernel '%s' has %u arguments but describes argument %u",
-                  k->name, k->num_args, max - 1);
+        k2s_error("reflection: kernel '%s' has %u arguments but describes argument %llu",
+                  k->name, k->num_args, (unsigned long long)(max - 1));
         return false;
     }
     /* Without NumArguments, trailing unused arguments are invisible: allow extra ones. */
@@ -216,10 +216,28 @@ static enum k2s_arg_kind wanted_spec(enum refl_arg_kind kind)
     }
 }
 
+/* Where PODs and pointers may live: far beyond any real kernel's argument block, and small
+ * enough that a corrupt offset cannot make the host allocate or write wildly. */
+#define MAX_ARG_BLOCK (1u << 20)
+
+static bool check_range(const struct refl_kernel *k, const struct refl_arg *a)
+{
+    bool placed = a->kind == RA_POD_STORAGE || a->kind == RA_POD_UNIFORM ||
+                  a->kind == RA_POD_PUSH || a->kind == RA_POINTER_PUSH ||
+                  a->kind == RA_POINTER_UNIFORM;
+    if (!placed || ((uint64_t)a->offset + a->size <= MAX_ARG_BLOCK && a->size > 0))
+        return true;
+    k2s_error("reflection: %s of kernel '%s' has an impossible offset %u / size %u",
+              plan_arg_label(k, a->ordinal), k->name, a->offset, a->size);
+    return false;
+}
+
 static bool check_one(const struct refl_kernel *k, const struct refl_arg *a,
                       const struct k2s_arg *spec)
 {
     const char *label = plan_arg_label(k, a->ordinal);
+    if (!check_range(k, a))
+        return false;
     static const char *const spec_names[] = {"buffer:", "pod:", "local:"};
     if (a->kind == RA_UNSUPPORTED) {
         k2s_error("%s of kernel '%s' is %s, which k2s-run does not support", label, k->name,
@@ -267,8 +285,10 @@ bool plan_check_args(const struct refl_module *r, const struct refl_kernel *k,
     size_t expected;
     if (!expected_count(k, nargs, &expected))
         return false;
-    for (size_t i = 0; i < k->nargs; i++)
-        if (!check_one(k, &k->args[i], &args[k->args[i].ordinal]))
+    for (size_t i = 0; i < k->nargs; i++) {
+        /* expected_count() guarantees ordinal < nargs; keep the index check local anyway. */
+        if (k->args[i].ordinal >= nargs || !check_one(k, &k->args[i], &args[k->args[i].ordinal]))
             return false;
+    }
     return true;
 }

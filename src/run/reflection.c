@@ -457,6 +457,10 @@ static bool read_printf_buffer(struct reader *rd, const struct spv_inst *in, boo
         d.offset = v[0], d.size = v[1];
     else
         d.set = v[0], d.binding = v[1];
+    if (v[2] > (1u << 26)) {
+        k2s_error("reflection: printf buffer of %u bytes is implausibly large", v[2]);
+        return false;
+    }
     d.nbytes = v[2] ? v[2] : 4;
     d.bytes = calloc(d.nbytes, 1);
     if (!d.bytes || !refl_add_data(rd->r, &d)) {

@@ -299,18 +299,18 @@ static bool build_pod_blocks(struct run_state *s)
 
 /* ---- push constants ------------------------------------------------------------------------- */
 
-static void grow_push(uint32_t *size, uint32_t offset, uint32_t len)
+static void grow_push(uint64_t *size, uint32_t offset, uint32_t len)
 {
-    if (offset + len > *size)
-        *size = offset + len;
+    if ((uint64_t)offset + len > *size)
+        *size = (uint64_t)offset + len;
 }
 
-static uint32_t push_block_size(const struct run_state *s)
+static uint64_t push_block_size(const struct run_state *s)
 {
     const struct refl_module *r = s->req->refl;
     const struct refl_kernel *k = s->req->kernel;
     const struct refl_range *push = refl_push(r, k);
-    uint32_t size = k->push_size;
+    uint64_t size = k->push_size;
     for (int i = 0; i < PC_COUNT; i++)
         if (push[i].present)
             grow_push(&size, push[i].offset, push[i].size);
@@ -320,7 +320,7 @@ static uint32_t push_block_size(const struct run_state *s)
     for (size_t i = 0; i < r->ndata; i++)
         if (r->data[i].kind == RD_POINTER_PUSH)
             grow_push(&size, r->data[i].offset, r->data[i].size);
-    return (size + 3) & ~3u; /* push-constant ranges are in 4-byte units */
+    return (size + 3) & ~(uint64_t)3; /* push-constant ranges are in 4-byte units */
 }
 
 /* A uint3 by default; a size of 24 or more means 64-bit components (size_t on spir64). */
@@ -342,13 +342,14 @@ static bool build_push(struct run_state *s)
     const struct refl_module *r = s->req->refl;
     const struct refl_kernel *k = s->req->kernel;
     const struct plan *p = s->req->plan;
-    s->push_size = push_block_size(s);
-    if (s->push_size > s->h->props.limits.maxPushConstantsSize) {
-        k2s_error("the module needs %u bytes of push constants; device '%s' allows %u",
-                  s->push_size, s->h->props.deviceName,
+    uint64_t size = push_block_size(s);
+    if (size > s->h->props.limits.maxPushConstantsSize) {
+        k2s_error("the module needs %llu bytes of push constants; device '%s' allows %u",
+                  (unsigned long long)size, s->h->props.deviceName,
                   s->h->props.limits.maxPushConstantsSize);
         return false;
     }
+    s->push_size = (uint32_t)size;
     s->push = calloc(s->push_size ? s->push_size : 4, 1);
     if (!s->push)
         return false;
@@ -386,6 +387,11 @@ static void push_region(struct run_state *s, const struct region *rg)
 static bool add_binding(struct run_state *s, uint32_t set, uint32_t binding, VkDescriptorType type,
                         const struct buf *b, const char *what)
 {
+    if (set >= s->h->props.limits.maxBoundDescriptorSets) {
+        k2s_error("%s uses descriptor set %u; the device binds at most %u sets", what, set,
+                  s->h->props.limits.maxBoundDescriptorSets);
+        return false;
+    }
     for (size_t i = 0; i < s->nbindings; i++) {
         if (s->bindings[i].set == set && s->bindings[i].binding == binding) {
             k2s_error("reflection: %s and %s both use descriptor set %u binding %u",
