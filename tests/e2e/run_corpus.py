@@ -418,7 +418,8 @@ def parse_options(argv):
     ap.add_argument("--corpus", default=os.path.join(REPO, "corpus"))
     ap.add_argument("--build-dir", default=os.path.join(os.getcwd(), "e2e-build"),
                     help="cache for compiled kernels, references and outputs")
-    ap.add_argument("--device", help="k2s-run --device (index or name substring)")
+    ap.add_argument("--device", help="k2s-run --device (index or name substring; default: "
+                    "llvmpipe when present, else k2s-run's own choice)")
     ap.add_argument("--validate", action="store_true", help="k2s-run --validate")
     ap.add_argument("--clang", default="clang-15")
     ap.add_argument("--llvm-spirv", default="llvm-spirv-15")
@@ -440,8 +441,16 @@ def parse_options(argv):
     return opts
 
 
+def default_device(k2s_run):
+    """lavapipe when k2s-run can see it: reference runs should not depend on the GPU."""
+    rc, out, _ = run_tool([k2s_run, "--list-devices"], timeout=60)
+    return "llvmpipe" if rc == 0 and "llvmpipe" in out else None
+
+
 def main(argv=None):
     opts = parse_options(argv)
+    if opts.device is None:
+        opts.device = default_device(opts.k2s_run)
     jobs, errors = collect(opts)
     driver = Driver(opts)
     for e in errors:
