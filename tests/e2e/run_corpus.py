@@ -160,6 +160,12 @@ def last_error(stderr, rc):
     return line if len(line) <= 300 else line[:297] + "..."
 
 
+def tool_failure(tool, stderr, rc):
+    """'TOOL: message' without doubling a prefix the tool printed itself."""
+    line = last_error(stderr, rc)
+    return line if line.startswith(tool + ":") else f"{tool}: {line}"
+
+
 def digest(*parts):
     h = hashlib.sha256()
     for p in parts:
@@ -292,12 +298,12 @@ class Driver:
                    *shlex.split(run.get("clang", "")), "-o", bc, cl_path]
             rc, _, err = run_tool(cmd)
             if rc != 0:
-                return None, f"clang: {last_error(err, rc)}"
+                return None, tool_failure("clang", err, rc)
             tmp = spv + ".tmp"
             cmd = [self.o.llvm_spirv, *shlex.split(self.o.llvm_spirv_flags), bc, "-o", tmp]
             rc, _, err = run_tool(cmd)
             if rc != 0:
-                return None, f"llvm-spirv: {last_error(err, rc)}"
+                return None, tool_failure("llvm-spirv", err, rc)
             os.replace(tmp, spv)
             return spv, None
 
@@ -322,7 +328,7 @@ class Driver:
             elif rc == EXIT_NO_REFERENCE:
                 status, text, suffix = "none", last_error(err, rc), ".none"
             else:
-                return "error", f"k2s-clref: {last_error(err, rc)}"
+                return "error", tool_failure("k2s-clref", err, rc)
             with open(out + suffix + ".tmp", "w", encoding="utf-8") as f:
                 f.write(text)
             os.replace(out + suffix + ".tmp", out + suffix)
@@ -336,18 +342,18 @@ class Driver:
                *shlex.split(run.get("k2s", ""))]
         rc, _, err = run_tool(cmd)
         if rc != 0:
-            return "FAIL", f"k2s: {last_error(err, rc)}", shlex.join(cmd) + "\n" + err
+            return "FAIL", tool_failure("k2s", err, rc), shlex.join(cmd) + "\n" + err
         cmd = [self.o.spirv_val, "--target-env", env, out_spv]
         rc, out, err = run_tool(cmd)
         if rc != 0:
-            return "FAIL", f"spirv-val: {last_error(err + out, rc)}", shlex.join(cmd) + "\n" + err + out
+            return "FAIL", tool_failure("spirv-val", err + out, rc), shlex.join(cmd) + "\n" + err + out
         cmd = [self.o.k2s_run, out_spv] + self.ndrange_flags(run)
         cmd += ["--device", self.o.device] if self.o.device else []
         cmd += ["--validate"] if self.o.validate else []
         cmd += shlex.split(run.get("k2s-run", ""))
         rc, got, err = run_tool(cmd)
         if rc != 0:
-            return "FAIL", f"k2s-run: {last_error(err, rc)}", shlex.join(cmd) + "\n" + err
+            return "FAIL", tool_failure("k2s-run", err, rc), shlex.join(cmd) + "\n" + err
         if ref[0] == "none":
             return "SKIP", f"ran, but no reference: {ref[1]}", None
         why = compare_outputs(run, got, ref[1])
