@@ -316,7 +316,11 @@ class Driver:
         inputs = [open(a.split("=file:", 1)[1], "rb").read()
                   for a in self.resolve_args(run) if "=file:" in a and
                   os.path.exists(a.split("=file:", 1)[1])]
-        key = digest(open(cl_path, "rb").read(), *argv_tail, *inputs, self.o.clref)
+        try:  # a rebuilt k2s-clref invalidates the cached references
+            stamp = os.path.getmtime(self.o.clref)
+        except OSError:
+            stamp = 0
+        key = digest(open(cl_path, "rb").read(), *argv_tail, *inputs, self.o.clref, stamp)
         out = os.path.join(self.o.build_dir, "ref", key)
         with self.lock_for(out):
             for suffix, status in ((".out", "ok"), (".none", "none")):

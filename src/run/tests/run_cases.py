@@ -10,6 +10,7 @@ Format (one case per "== NAME" header):
                              unless 'stdout-empty' is given)
     stderr-has: TEXT         stderr must contain TEXT
     requires: validation     skip the case unless the Vulkan validation layer is installed
+    requires: device         skip the case unless `k2s-run --list-devices` finds a device
 Exit status: 0 all passed, 1 a case failed, 77 all cases skipped (meson's skip code).
 """
 import argparse
@@ -60,6 +61,17 @@ def have_validation_layer():
     return any(glob.glob(os.path.join(d, "*khronos_validation*.json")) for d in dirs if d)
 
 
+def have_device(tools):
+    if "k2s-run" not in tools:
+        return False
+    try:
+        p = subprocess.run([tools["k2s-run"], "--list-devices"], capture_output=True,
+                           text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return p.returncode == 0 and p.stdout.strip() != ""
+
+
 def resolve(argv, tools, data_dirs):
     if argv[0] not in tools:
         raise KeyError(f"unknown tool '{argv[0]}'")
@@ -95,10 +107,16 @@ def main():
     opts = ap.parse_args()
     tools = dict(t.split("=", 1) for t in opts.tool)
     failed = ran = 0
+    device = None
     for case in parse_cases(opts.cases):
         if "validation" in case["requires"] and not have_validation_layer():
             print(f"SKIP {case['name']}: no validation layer")
             continue
+        if "device" in case["requires"]:
+            device = have_device(tools) if device is None else device
+            if not device:
+                print(f"SKIP {case['name']}: no Vulkan device")
+                continue
         ran += 1
         try:
             argv = resolve(case["run"], tools, opts.data_dir or ["."])
