@@ -11,6 +11,7 @@ Format (one case per "== NAME" header):
     stderr-has: TEXT         stderr must contain TEXT
     requires: validation     skip the case unless the Vulkan validation layer is installed
     requires: device         skip the case unless `k2s-run --list-devices` finds a device
+    requires: opencl         skip the case unless an OpenCL ICD is registered
 Exit status: 0 all passed, 1 a case failed, 77 all cases skipped (meson's skip code).
 """
 import argparse
@@ -59,6 +60,12 @@ def have_validation_layer():
             "/etc/vulkan/explicit_layer.d"]
     dirs += os.environ.get("VK_LAYER_PATH", "").split(":")
     return any(glob.glob(os.path.join(d, "*khronos_validation*.json")) for d in dirs if d)
+
+
+def have_opencl():
+    vendors = os.environ.get("OCL_ICD_VENDORS", "/etc/OpenCL/vendors")
+    return bool(glob.glob(os.path.join(vendors, "*.icd")) if os.path.isdir(vendors)
+                else os.path.isfile(vendors))
 
 
 def have_device(tools):
@@ -111,6 +118,9 @@ def main():
     for case in parse_cases(opts.cases):
         if "validation" in case["requires"] and not have_validation_layer():
             print(f"SKIP {case['name']}: no validation layer")
+            continue
+        if "opencl" in case["requires"] and not have_opencl():
+            print(f"SKIP {case['name']}: no OpenCL ICD")
             continue
         if "device" in case["requires"]:
             device = have_device(tools) if device is None else device
