@@ -1,0 +1,1109 @@
+/*
+ * builtins: OpenCL.std extended instructions → GLSL.std.450 and core SPIR-V.
+ *
+ * Vulkan accepts no OpenCL.std instructions. Each one is rewritten in place
+ * into GLSL.std.450 or core instructions where their semantics match OpenCL's
+ * exactly, or expanded into core arithmetic (integer saturation, rotate, clz,
+ * mul_hi, round half away from zero, vloadn/vstoren as scalar accesses...).
+ * Core OpBitCount on 8/16/64-bit values (llvm-spirv's popcount) is widened or
+ * split too: Vulkan allows it on 32-bit values only. Integer code uses core
+ * instructions only, because GLSL.std.450's integer functions are 32-bit in
+ * places and signedness-agnostic in others.
+ *
+ * Functions whose OpenCL precision bound Vulkan's GLSL.std.450 does not meet
+ * (exp, log, sin, pow, erf and the other transcendentals; half_log/sin/cos/
+ * tan/powr, whose Vulkan error near zero is absolute; double sqrt, which
+ * Vulkan computes to single precision) are rejected with a message rather
+ * than mapped silently: a `--math=native` option could later opt into that.
+ * native_* functions have implementation-defined precision and are mapped.
+ * Runs after pointers (vloadn/vstoren/fract take access-chain pointers). No
+ * options.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "k2s_internal.h"
+
+enum { MAX_PAIRS = 32 };
+
+typedef struct lower {
+  k2s_module *m;
+  k2s_builder b;
+  k2s_instr *at;      /* the OpExtInst being lowered */
+  uint32_t first_new; /* ids from here on were made while lowering `at` */
+  uint32_t glsl;      /* the GLSL.std.450 import, 0 until needed */
+  /* {T, T} structs for the *Extended and IAddCarry results, made once. */
+  uint32_t pair_member[MAX_PAIRS], pair_struct[MAX_PAIRS], n_pairs;
+} lower;
+
+/* Returned by a lowering that produced no value (stores, prefetch). */
+#define NO_VALUE UINT32_MAX
+
+/* ---- types and constants ------------------------------------------------ */
+
+static uint32_t type_of(lower *c, uint32_t id) { return k2s_type_of(c->m, id); }
+static uint32_t width(lower *c, uint32_t t) { return k2s_type_width(c->m, t); }
+static uint32_t lanes(lower *c, uint32_t t) { return k2s_vector_size(c->m, t); }
+
+static bool is_float_type(lower *c, uint32_t t)
+{
+  k2s_instr *s = k2s_def(c->m, k2s_scalar_type(c->m, t));
+  return s && s->opcode == SpvOpTypeFloat;
+}
+
+static bool is_int_type(lower *c, uint32_t t)
+{
+  k2s_instr *s = k2s_def(c->m, k2s_scalar_type(c->m, t));
+  return s && s->opcode == SpvOpTypeInt;
+}
+
+static uint32_t with_lanes(lower *c, uint32_t scalar, uint32_t n)
+{
+  return n > 1 ? k2s_type_vector(c->m, scalar, n) : scalar;
+}
+
+/* An integer / float / bool type with t's lane count. */
+static uint32_t int_like(lower *c, uint32_t t, uint32_t w)
+{
+  return with_lanes(c, k2s_type_int(c->m, w, false), lanes(c, t));
+}
+static uint32_t float_like(lower *c, uint32_t t, uint32_t w)
+{
+  return with_lanes(c, k2s_type_float(c->m, w), lanes(c, t));
+}
+static uint32_t bool_like(lower *c, uint32_t t)
+{
+  return with_lanes(c, k2s_type_bool(c->m), lanes(c, t));
+}
+
+static uint32_t splat_const(lower *c, uint32_t t, uint32_t scalar)
+{
+  uint32_t n = lanes(c, t);
+  if (n == 1)
+    return scalar;
+  uint32_t parts[16];
+  for (uint32_t k = 0; k < n && k < 16; k++)
+    parts[k] = scalar;
+  return k2s_const_composite(c->m, t, parts, n);
+}
+
+static uint32_t cint(lower *c, uint32_t t, uint64_t v)
+{
+  return splat_const(c, t, k2s_const_int(c->m, k2s_scalar_type(c->m, t), v));
+}
+
+/* IEEE binary16 bits of v, rounded to nearest even. */
+static uint32_t half_bits(double v)
+{
+  uint32_t sign = signbit(v) ? 0x8000u : 0;
+  if (isnan(v))
+    return 0x7e00u;
+  double a = fabs(v);
+  if (isinf(a))
+    return sign | 0x7c00u;
+  if (a == 0)
+    return sign;
+  int e;
+  frexp(a, &e);
+  int exp = e - 1; /* a = 1.f * 2^exp */
+  if (exp < -14)   /* subnormal: multiples of 2^-24 (1024 rounds up to the smallest normal) */
+    return sign | (uint32_t)nearbyint(ldexp(a, 24));
+  uint32_t mant = (uint32_t)nearbyint(ldexp(a, 10 - exp));
+  if (mant == 2048) {
+    mant = 1024;
+    exp++;
+  }
+  if (exp > 15)
+    return sign | 0x7c00u;
+  return sign | (uint32_t)(exp + 15) << 10 | (mant - 1024);
+}
+
+/* A float constant (splat to t's lanes) from raw bits. */
+static uint32_t cfbits(lower *c, uint32_t t, uint64_t bits)
+{
+  uint32_t s = k2s_scalar_type(c->m, t);
+  uint32_t ops[2] = {(uint32_t)bits, (uint32_t)(bits >> 32)};
+  return splat_const(c, t, k2s_intern(c->m, SpvOpConstant, s, ops, width(c, t) == 64 ? 2 : 1));
+}
+
+/* The float constant nearest v (to nearest even) in t's width. */
+static uint32_t cfloat(lower *c, uint32_t t, double v)
+{
+  uint32_t w = width(c, t);
+  if (w == 16)
+    return cfbits(c, t, half_bits(v));
+  if (w == 32) {
+    float f = (float)v;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return cfbits(c, t, b);
+  }
+  uint64_t b;
+  memcpy(&b, &v, 8);
+  return cfbits(c, t, b);
+}
+
+static uint64_t sign_bit(uint32_t w) { return 1ull << (w - 1); }
+static uint64_t max_signed(uint32_t w) { return sign_bit(w) - 1; }
+static uint64_t max_unsigned(uint32_t w) { return w == 64 ? ~0ull : (1ull << w) - 1; }
+
+/* The largest value below 1.0 in each float width (fract's bound). */
+static uint64_t below_one_bits(uint32_t w)
+{
+  return w == 16 ? 0x3bffu : w == 32 ? 0x3f7fffffu : 0x3fefffffffffffffull;
+}
+
+static uint32_t pair_type(lower *c, uint32_t t)
+{
+  for (uint32_t k = 0; k < c->n_pairs; k++)
+    if (c->pair_member[k] == t)
+      return c->pair_struct[k];
+  uint32_t members[2] = {t, t};
+  uint32_t s = k2s_type_struct(c->m, members, 2);
+  if (c->n_pairs < MAX_PAIRS) {
+    c->pair_member[c->n_pairs] = t;
+    c->pair_struct[c->n_pairs++] = s;
+  }
+  return s;
+}
+
+/* ---- emitting ----------------------------------------------------------- */
+
+static uint32_t op1(lower *c, uint16_t op, uint32_t t, uint32_t a)
+{
+  return k2s_emit(&c->b, op, t, &a, 1);
+}
+
+static uint32_t op2(lower *c, uint16_t op, uint32_t t, uint32_t a, uint32_t b)
+{
+  uint32_t ops[2] = {a, b};
+  return k2s_emit(&c->b, op, t, ops, 2);
+}
+
+static uint32_t op3(lower *c, uint16_t op, uint32_t t, uint32_t a, uint32_t b, uint32_t d)
+{
+  uint32_t ops[3] = {a, b, d};
+  return k2s_emit(&c->b, op, t, ops, 3);
+}
+
+/* A binary operation on two values of a's type. */
+static uint32_t bin(lower *c, uint16_t op, uint32_t a, uint32_t b)
+{
+  return op2(c, op, type_of(c, a), a, b);
+}
+
+static uint32_t cmp(lower *c, uint16_t op, uint32_t a, uint32_t b)
+{
+  return op2(c, op, bool_like(c, type_of(c, a)), a, b);
+}
+
+static uint32_t sel(lower *c, uint32_t cond, uint32_t a, uint32_t b)
+{
+  return op3(c, SpvOpSelect, type_of(c, a), cond, a, b);
+}
+
+/* OpSelect needs a condition with the operands' lane count before SPIR-V 1.4. */
+static uint32_t sel_all(lower *c, uint32_t scalar_cond, uint32_t a, uint32_t b)
+{
+  uint32_t t = type_of(c, a), n = lanes(c, t);
+  if (n == 1)
+    return sel(c, scalar_cond, a, b);
+  uint32_t parts[16];
+  for (uint32_t k = 0; k < n && k < 16; k++)
+    parts[k] = scalar_cond;
+  uint32_t cond = k2s_emit(&c->b, SpvOpCompositeConstruct, bool_like(c, t), parts, n);
+  return sel(c, cond, a, b);
+}
+
+static uint32_t glsl(lower *c, uint32_t fn, uint32_t t, const uint32_t *args, uint32_t n)
+{
+  if (!c->glsl)
+    c->glsl = k2s_ext_import(c->m, "GLSL.std.450");
+  uint32_t ops[8] = {c->glsl, fn};
+  for (uint32_t k = 0; k < n && k < 6; k++)
+    ops[2 + k] = args[k];
+  return k2s_emit(&c->b, SpvOpExtInst, t, ops, 2 + n);
+}
+
+static uint32_t glsl1(lower *c, uint32_t fn, uint32_t a)
+{
+  return glsl(c, fn, type_of(c, a), &a, 1);
+}
+
+static uint32_t glsl2(lower *c, uint32_t fn, uint32_t a, uint32_t b)
+{
+  uint32_t args[2] = {a, b};
+  return glsl(c, fn, type_of(c, a), args, 2);
+}
+
+/* Integer helpers: shifts by a constant, min/max, width changes. */
+static uint32_t shr_u(lower *c, uint32_t a, uint32_t n)
+{
+  return bin(c, SpvOpShiftRightLogical, a, cint(c, type_of(c, a), n));
+}
+static uint32_t shr_s(lower *c, uint32_t a, uint32_t n)
+{
+  return bin(c, SpvOpShiftRightArithmetic, a, cint(c, type_of(c, a), n));
+}
+static uint32_t shl(lower *c, uint32_t a, uint32_t n)
+{
+  return bin(c, SpvOpShiftLeftLogical, a, cint(c, type_of(c, a), n));
+}
+static uint32_t and_c(lower *c, uint32_t a, uint64_t v)
+{
+  return bin(c, SpvOpBitwiseAnd, a, cint(c, type_of(c, a), v));
+}
+static uint32_t add_c(lower *c, uint32_t a, uint64_t v)
+{
+  return bin(c, SpvOpIAdd, a, cint(c, type_of(c, a), v));
+}
+
+static uint32_t imin(lower *c, bool is_signed, uint32_t a, uint32_t b)
+{
+  return sel(c, cmp(c, is_signed ? SpvOpSLessThan : SpvOpULessThan, a, b), a, b);
+}
+static uint32_t imax(lower *c, bool is_signed, uint32_t a, uint32_t b)
+{
+  return sel(c, cmp(c, is_signed ? SpvOpSGreaterThan : SpvOpUGreaterThan, a, b), a, b);
+}
+
+/* Zero- or sign-extend (or truncate) integer v to width w. */
+static uint32_t iconv(lower *c, uint32_t v, uint32_t w, bool is_signed)
+{
+  uint32_t t = type_of(c, v);
+  if (width(c, t) == w)
+    return v;
+  /* Narrowing is a truncation either way; UConvert says so plainly. */
+  bool s = is_signed && w > width(c, t);
+  return op1(c, s ? SpvOpSConvert : SpvOpUConvert, int_like(c, t, w), v);
+}
+
+static uint32_t bitcast(lower *c, uint32_t t, uint32_t v)
+{
+  return op1(c, SpvOpBitcast, t, v);
+}
+
+static uint32_t extract(lower *c, uint32_t t, uint32_t composite, uint32_t index)
+{
+  uint32_t ops[2] = {composite, index};
+  return k2s_emit(&c->b, SpvOpCompositeExtract, t, ops, 2);
+}
+
+/* The operand of `at` at argument k (after set and opcode), splat to type t
+ * when OpenCL's scalar-with-vector forms hand a scalar. */
+static uint32_t arg(lower *c, uint32_t k) { return c->at->ops[2 + k]; }
+
+/* A scalar v spread over vector type t of v's type; v itself otherwise. */
+static uint32_t splat(lower *c, uint32_t t, uint32_t v)
+{
+  uint32_t n = lanes(c, t);
+  if (n == 1 || type_of(c, v) != k2s_scalar_type(c->m, t))
+    return v;
+  uint32_t parts[16];
+  for (uint32_t i = 0; i < n && i < 16; i++)
+    parts[i] = v;
+  return k2s_emit(&c->b, SpvOpCompositeConstruct, t, parts, n);
+}
+
+static uint32_t arg_as(lower *c, uint32_t k, uint32_t t) { return splat(c, t, arg(c, k)); }
+
+/* ---- integer functions -------------------------------------------------- */
+
+static uint32_t lower_abs_diff(lower *c, bool s, uint32_t x, uint32_t y)
+{
+  uint32_t gt = cmp(c, s ? SpvOpSGreaterThan : SpvOpUGreaterThan, x, y);
+  return sel(c, gt, bin(c, SpvOpISub, x, y), bin(c, SpvOpISub, y, x));
+}
+
+/* Saturation value for a signed overflow whose true sign is x's sign. */
+static uint32_t signed_limit(lower *c, uint32_t x, uint32_t w)
+{
+  return bin(c, SpvOpBitwiseXor, shr_s(c, x, w - 1), cint(c, type_of(c, x), max_signed(w)));
+}
+
+static uint32_t lower_add_sat(lower *c, bool s, uint32_t x, uint32_t y)
+{
+  uint32_t t = type_of(c, x), w = width(c, t);
+  if (!s) /* x + min(y, ~x) never wraps and reaches UINT_MAX exactly when x + y would */
+    return bin(c, SpvOpIAdd, x, imin(c, false, y, op1(c, SpvOpNot, t, x)));
+  uint32_t sum = bin(c, SpvOpIAdd, x, y);
+  uint32_t ovf = bin(c, SpvOpBitwiseAnd, bin(c, SpvOpBitwiseXor, sum, x),
+                     bin(c, SpvOpBitwiseXor, sum, y));
+  uint32_t neg = cmp(c, SpvOpSLessThan, ovf, cint(c, t, 0));
+  return sel(c, neg, signed_limit(c, x, w), sum);
+}
+
+static uint32_t lower_sub_sat(lower *c, bool s, uint32_t x, uint32_t y)
+{
+  uint32_t t = type_of(c, x), w = width(c, t);
+  if (!s)
+    return bin(c, SpvOpISub, x, imin(c, false, x, y));
+  uint32_t d = bin(c, SpvOpISub, x, y);
+  uint32_t ovf = bin(c, SpvOpBitwiseAnd, bin(c, SpvOpBitwiseXor, x, y),
+                     bin(c, SpvOpBitwiseXor, x, d));
+  uint32_t neg = cmp(c, SpvOpSLessThan, ovf, cint(c, t, 0));
+  return sel(c, neg, signed_limit(c, x, w), d);
+}
+
+/* hadd: (x >> 1) + (y >> 1) + (x & y & 1); rhadd uses (x | y) & 1. */
+static uint32_t lower_hadd(lower *c, bool s, bool round, uint32_t x, uint32_t y)
+{
+  uint32_t hx = s ? shr_s(c, x, 1) : shr_u(c, x, 1);
+  uint32_t hy = s ? shr_s(c, y, 1) : shr_u(c, y, 1);
+  uint32_t low = and_c(c, bin(c, round ? SpvOpBitwiseOr : SpvOpBitwiseAnd, x, y), 1);
+  return bin(c, SpvOpIAdd, bin(c, SpvOpIAdd, hx, hy), low);
+}
+
+/* The high half of x * y. Narrow types multiply in 32 bits; 32 and 64 use
+ * the *MulExtended instructions. */
+static uint32_t mul_hi(lower *c, bool s, uint32_t x, uint32_t y)
+{
+  uint32_t t = type_of(c, x), w = width(c, t);
+  if (w < 32) {
+    uint32_t p = bin(c, SpvOpIMul, iconv(c, x, 32, s), iconv(c, y, 32, s));
+    return iconv(c, s ? shr_s(c, p, w) : shr_u(c, p, w), w, false);
+  }
+  uint32_t pair = op2(c, s ? SpvOpSMulExtended : SpvOpUMulExtended, pair_type(c, t), x, y);
+  return extract(c, t, pair, 1);
+}
+
+static uint32_t lower_rotate(lower *c, uint32_t v, uint32_t i)
+{
+  uint32_t t = type_of(c, v), w = width(c, t);
+  uint32_t n = and_c(c, i, w - 1);
+  uint32_t back = and_c(c, bin(c, SpvOpISub, cint(c, t, w), n), w - 1);
+  return bin(c, SpvOpBitwiseOr, bin(c, SpvOpShiftLeftLogical, v, n),
+             bin(c, SpvOpShiftRightLogical, v, back));
+}
+
+/* clz of a 32-bit value: 31 - FindUMsb(x), where FindUMsb(0) = -1. */
+static uint32_t clz32(lower *c, uint32_t x32)
+{
+  uint32_t t = type_of(c, x32);
+  return bin(c, SpvOpISub, cint(c, t, 31), glsl1(c, K2S_GLSL_STD_450_FindUMsb, x32));
+}
+
+/* ctz of a 32-bit value, capped at cap: FindILsb(0) is -1, i.e. UINT_MAX. */
+static uint32_t ctz32(lower *c, uint32_t x32, uint32_t cap)
+{
+  uint32_t t = type_of(c, x32);
+  return imin(c, false, glsl1(c, K2S_GLSL_STD_450_FindILsb, x32), cint(c, t, cap));
+}
+
+/* The low and high 32-bit halves of a 64-bit value. */
+static void halves(lower *c, uint32_t x, uint32_t *lo, uint32_t *hi)
+{
+  *lo = iconv(c, x, 32, false);
+  *hi = iconv(c, shr_u(c, x, 32), 32, false);
+}
+
+static uint32_t lower_clz(lower *c, uint32_t x)
+{
+  uint32_t w = width(c, type_of(c, x));
+  if (w == 64) {
+    uint32_t lo, hi;
+    halves(c, x, &lo, &hi);
+    uint32_t t32 = type_of(c, lo);
+    uint32_t z = cmp(c, SpvOpIEqual, hi, cint(c, t32, 0));
+    uint32_t r = sel(c, z, add_c(c, clz32(c, lo), 32), clz32(c, hi));
+    return iconv(c, r, 64, false);
+  }
+  uint32_t x32 = iconv(c, x, 32, false);
+  uint32_t r = clz32(c, x32);
+  if (w < 32)
+    r = bin(c, SpvOpISub, r, cint(c, type_of(c, r), 32 - w));
+  return iconv(c, r, w, false);
+}
+
+static uint32_t lower_ctz(lower *c, uint32_t x)
+{
+  uint32_t w = width(c, type_of(c, x));
+  if (w == 64) {
+    uint32_t lo, hi;
+    halves(c, x, &lo, &hi);
+    uint32_t t32 = type_of(c, lo);
+    uint32_t z = cmp(c, SpvOpIEqual, lo, cint(c, t32, 0));
+    uint32_t r = sel(c, z, add_c(c, ctz32(c, hi, 32), 32), ctz32(c, lo, 32));
+    return iconv(c, r, 64, false);
+  }
+  return iconv(c, ctz32(c, iconv(c, x, 32, false), w), w, false);
+}
+
+/* Vulkan allows OpBitCount on 32-bit values only. */
+static uint32_t popcount(lower *c, uint32_t x)
+{
+  uint32_t t = type_of(c, x), w = width(c, t);
+  uint32_t t32 = int_like(c, t, 32);
+  if (w == 64) {
+    uint32_t lo, hi;
+    halves(c, x, &lo, &hi);
+    uint32_t r = bin(c, SpvOpIAdd, op1(c, SpvOpBitCount, t32, lo), op1(c, SpvOpBitCount, t32, hi));
+    return iconv(c, r, 64, false);
+  }
+  return iconv(c, op1(c, SpvOpBitCount, t32, iconv(c, x, 32, false)), w, false);
+}
+
+static uint32_t lower_upsample(lower *c, bool s, uint32_t hi, uint32_t lo)
+{
+  uint32_t w = width(c, type_of(c, hi));
+  uint32_t h = iconv(c, hi, 2 * w, s), l = iconv(c, lo, 2 * w, false);
+  return bin(c, SpvOpBitwiseOr, shl(c, h, w), l);
+}
+
+/* Saturate(a * b + c). Narrow types compute exactly in 32 bits; 32 and 64
+ * bits take the double-width product and add c with carry. */
+static uint32_t lower_mad_sat(lower *c, bool s, uint32_t a, uint32_t b, uint32_t d)
+{
+  uint32_t t = type_of(c, a), w = width(c, t);
+  if (w < 32) {
+    uint32_t p = bin(c, SpvOpIAdd, bin(c, SpvOpIMul, iconv(c, a, 32, s), iconv(c, b, 32, s)),
+                     iconv(c, d, 32, s));
+    uint32_t t32 = type_of(c, p);
+    if (s)
+      p = imin(c, true, imax(c, true, p, cint(c, t32, (uint64_t)-(int64_t)sign_bit(w))),
+               cint(c, t32, max_signed(w)));
+    else
+      p = imin(c, false, p, cint(c, t32, max_unsigned(w)));
+    return iconv(c, p, w, false);
+  }
+  uint32_t pt = pair_type(c, t);
+  uint32_t prod = op2(c, s ? SpvOpSMulExtended : SpvOpUMulExtended, pt, a, b);
+  uint32_t lo = extract(c, t, prod, 0), hi = extract(c, t, prod, 1);
+  uint32_t add = op2(c, SpvOpIAddCarry, pt, lo, d);
+  uint32_t sum = extract(c, t, add, 0), carry = extract(c, t, add, 1);
+  uint32_t top = bin(c, SpvOpIAdd, hi, carry);
+  if (!s) {
+    uint32_t fits = cmp(c, SpvOpIEqual, top, cint(c, t, 0));
+    return sel(c, fits, sum, cint(c, t, max_unsigned(w)));
+  }
+  top = bin(c, SpvOpIAdd, top, shr_s(c, d, w - 1)); /* c's sign extension */
+  uint32_t fits = cmp(c, SpvOpIEqual, top, shr_s(c, sum, w - 1));
+  return sel(c, fits, sum, signed_limit(c, top, w));
+}
+
+/* ---- float functions ---------------------------------------------------- */
+
+static uint32_t f_mul(lower *c, uint32_t a, uint32_t b) { return bin(c, SpvOpFMul, a, b); }
+static uint32_t f_add(lower *c, uint32_t a, uint32_t b) { return bin(c, SpvOpFAdd, a, b); }
+static uint32_t f_sub(lower *c, uint32_t a, uint32_t b) { return bin(c, SpvOpFSub, a, b); }
+
+static uint32_t copysign_(lower *c, uint32_t x, uint32_t y)
+{
+  uint32_t t = type_of(c, x), w = width(c, t), it = int_like(c, t, w);
+  uint32_t xb = and_c(c, bitcast(c, it, x), ~sign_bit(w) & max_unsigned(w));
+  uint32_t yb = and_c(c, bitcast(c, it, y), sign_bit(w));
+  return bitcast(c, t, bin(c, SpvOpBitwiseOr, xb, yb));
+}
+
+static uint32_t is_nan(lower *c, uint32_t x) { return op1(c, SpvOpIsNan, bool_like(c, type_of(c, x)), x); }
+static uint32_t is_inf(lower *c, uint32_t x) { return op1(c, SpvOpIsInf, bool_like(c, type_of(c, x)), x); }
+
+/* round(): halfway cases away from zero. x - trunc(x) is exact, and so is
+ * trunc(x) ± 1 wherever x has a fraction; selecting (not adding 0) keeps -0. */
+static uint32_t lower_round(lower *c, uint32_t x)
+{
+  uint32_t t = type_of(c, x);
+  uint32_t tr = glsl1(c, K2S_GLSL_STD_450_Trunc, x);
+  uint32_t frac = glsl1(c, K2S_GLSL_STD_450_FAbs, f_sub(c, x, tr));
+  uint32_t half = cmp(c, SpvOpFOrdGreaterThanEqual, frac, cfloat(c, t, 0.5));
+  uint32_t away = f_add(c, tr, copysign_(c, cfloat(c, t, 1.0), x));
+  return sel(c, half, away, tr);
+}
+
+/* sign(): ±1, ±0 kept, 0 for NaN. */
+static uint32_t lower_sign(lower *c, uint32_t x)
+{
+  uint32_t t = type_of(c, x);
+  uint32_t zero = cfloat(c, t, 0.0);
+  uint32_t r = sel(c, cmp(c, SpvOpFOrdGreaterThan, x, zero), cfloat(c, t, 1.0), x);
+  r = sel(c, cmp(c, SpvOpFOrdLessThan, x, zero), cfloat(c, t, -1.0), r);
+  return sel(c, is_nan(c, x), zero, r);
+}
+
+static uint32_t lower_smoothstep(lower *c, uint32_t e0, uint32_t e1, uint32_t x)
+{
+  uint32_t t = type_of(c, x);
+  uint32_t u = bin(c, SpvOpFDiv, f_sub(c, x, e0), f_sub(c, e1, e0));
+  u = glsl2(c, K2S_GLSL_STD_450_NMin, glsl2(c, K2S_GLSL_STD_450_NMax, u, cfloat(c, t, 0.0)),
+            cfloat(c, t, 1.0));
+  uint32_t poly = f_sub(c, cfloat(c, t, 3.0), f_mul(c, cfloat(c, t, 2.0), u));
+  return f_mul(c, f_mul(c, u, u), poly);
+}
+
+/* maxmag/minmag: the larger/smaller magnitude, fmax/fmin on a tie. */
+static uint32_t lower_mag(lower *c, bool max, uint32_t x, uint32_t y)
+{
+  uint32_t ax = glsl1(c, K2S_GLSL_STD_450_FAbs, x), ay = glsl1(c, K2S_GLSL_STD_450_FAbs, y);
+  uint16_t op = max ? SpvOpFOrdGreaterThan : SpvOpFOrdLessThan;
+  uint32_t tie = glsl2(c, max ? K2S_GLSL_STD_450_NMax : K2S_GLSL_STD_450_NMin, x, y);
+  return sel(c, cmp(c, op, ax, ay), x, sel(c, cmp(c, op, ay, ax), y, tie));
+}
+
+/* fract(x, *ip): min(x - floor(x), largest below 1); ±0 for ±inf, NaN for NaN. */
+static uint32_t lower_fract(lower *c, uint32_t x, uint32_t ptr)
+{
+  uint32_t t = type_of(c, x);
+  uint32_t fl = glsl1(c, K2S_GLSL_STD_450_Floor, x);
+  uint32_t d = f_sub(c, x, fl);
+  uint32_t below = cfbits(c, t, below_one_bits(width(c, t)));
+  uint32_t r = sel(c, cmp(c, SpvOpFOrdGreaterThanEqual, d, below), below, d);
+  r = sel(c, is_inf(c, x), copysign_(c, cfloat(c, t, 0.0), x), r);
+  uint32_t st[2] = {ptr, fl};
+  k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+  return r;
+}
+
+/* modf(x, *ip): x - trunc(x) with x's sign (±0 for integers and ±inf). */
+static uint32_t lower_modf(lower *c, uint32_t x, uint32_t ptr)
+{
+  uint32_t t = type_of(c, x);
+  uint32_t tr = glsl1(c, K2S_GLSL_STD_450_Trunc, x);
+  uint32_t r = sel(c, is_inf(c, x), cfloat(c, t, 0.0), f_sub(c, x, tr));
+  uint32_t st[2] = {ptr, tr};
+  k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+  return copysign_(c, r, x);
+}
+
+static uint32_t lower_nan(lower *c, uint32_t code)
+{
+  uint32_t t = c->at->type, w = width(c, t);
+  uint64_t quiet = w == 16 ? 0x7e00u : w == 32 ? 0x7fc00000u : 0x7ff8000000000000ull;
+  uint32_t bits = bin(c, SpvOpBitwiseOr, iconv(c, code, w, false), cint(c, int_like(c, t, w), quiet));
+  return bitcast(c, t, bits);
+}
+
+/* GLSL.std.450's Sin, Exp, Pow... take 16/32-bit floats only; a native_ call
+ * on double (implementation-defined precision) computes in float. */
+static uint32_t glsl_native(lower *c, uint32_t fn, uint32_t x, uint32_t y)
+{
+  uint32_t t = type_of(c, x);
+  bool wide = width(c, t) == 64 && fn != K2S_GLSL_STD_450_Sqrt && fn != K2S_GLSL_STD_450_InverseSqrt;
+  uint32_t ft = wide ? float_like(c, t, 32) : t;
+  if (wide) {
+    x = op1(c, SpvOpFConvert, ft, x);
+    if (y)
+      y = op1(c, SpvOpFConvert, ft, y);
+  }
+  uint32_t r = y ? glsl2(c, fn, x, y) : glsl1(c, fn, x);
+  return wide ? op1(c, SpvOpFConvert, t, r) : r;
+}
+
+/* ---- geometric functions ------------------------------------------------ */
+
+static uint32_t dot(lower *c, uint32_t a, uint32_t b)
+{
+  uint32_t t = type_of(c, a);
+  if (lanes(c, t) == 1)
+    return f_mul(c, a, b);
+  return op2(c, SpvOpDot, k2s_scalar_type(c->m, t), a, b);
+}
+
+static uint32_t scale(lower *c, uint32_t v, uint32_t s)
+{
+  uint32_t t = type_of(c, v);
+  return lanes(c, t) == 1 ? f_mul(c, v, s) : op2(c, SpvOpVectorTimesScalar, t, v, s);
+}
+
+/* length(p) without spurious overflow or underflow: when the sum of squares
+ * overflows or is tiny, p is scaled by a power of two first (exact). Half
+ * vectors compute in float. */
+static uint32_t length(lower *c, uint32_t p)
+{
+  uint32_t t = type_of(c, p), w = width(c, t), st = k2s_scalar_type(c->m, t);
+  if (w == 16) {
+    uint32_t f = op1(c, SpvOpFConvert, float_like(c, t, 32), p);
+    return op1(c, SpvOpFConvert, st, length(c, f));
+  }
+  int big = w == 64 ? 600 : 70, small = w == 64 ? 600 : 100, tiny = w == 64 ? -900 : -100;
+  uint32_t d = dot(c, p, p);
+  uint32_t over = is_inf(c, d);
+  uint32_t under = cmp(c, SpvOpFOrdLessThan, d, cfloat(c, st, ldexp(1.0, tiny)));
+  uint32_t one = cfloat(c, st, 1.0);
+  uint32_t down = sel(c, over, cfloat(c, st, ldexp(1.0, -big)),
+                      sel(c, under, cfloat(c, st, ldexp(1.0, small)), one));
+  uint32_t up = sel(c, over, cfloat(c, st, ldexp(1.0, big)),
+                    sel(c, under, cfloat(c, st, ldexp(1.0, -small)), one));
+  uint32_t q = scale(c, p, down);
+  return f_mul(c, glsl1(c, K2S_GLSL_STD_450_Sqrt, dot(c, q, q)), up);
+}
+
+static uint32_t all_zero(lower *c, uint32_t p)
+{
+  uint32_t t = type_of(c, p);
+  uint32_t eq = cmp(c, SpvOpFOrdEqual, p, cfloat(c, t, 0.0));
+  return lanes(c, t) == 1 ? eq : op1(c, SpvOpAll, k2s_type_bool(c->m), eq);
+}
+
+/* normalize(p): p for a zero vector; infinite elements become ±1 and the
+ * others 0 * p first (OpenCL's rule); NaNs propagate. */
+static uint32_t lower_normalize(lower *c, uint32_t p)
+{
+  uint32_t t = type_of(c, p);
+  uint32_t inf = is_inf(c, p);
+  uint32_t any = lanes(c, t) == 1 ? inf : op1(c, SpvOpAny, k2s_type_bool(c->m), inf);
+  uint32_t tamed = sel(c, inf, copysign_(c, cfloat(c, t, 1.0), p), f_mul(c, p, cfloat(c, t, 0.0)));
+  uint32_t q = sel_all(c, any, tamed, p);
+  uint32_t r = bin(c, SpvOpFDiv, q, splat(c, t, length(c, q)));
+  return sel_all(c, all_zero(c, p), p, r);
+}
+
+/* cross(): GLSL's Cross takes 3 lanes; a 4-lane cross has w = 0. */
+static uint32_t lower_cross(lower *c, uint32_t a, uint32_t b)
+{
+  uint32_t t = type_of(c, a);
+  if (lanes(c, t) == 3)
+    return glsl2(c, K2S_GLSL_STD_450_Cross, a, b);
+  uint32_t t3 = k2s_type_vector(c->m, k2s_scalar_type(c->m, t), 3);
+  uint32_t sa[5] = {a, a, 0, 1, 2}, sb[5] = {b, b, 0, 1, 2};
+  uint32_t a3 = k2s_emit(&c->b, SpvOpVectorShuffle, t3, sa, 5);
+  uint32_t b3 = k2s_emit(&c->b, SpvOpVectorShuffle, t3, sb, 5);
+  uint32_t r3 = glsl2(c, K2S_GLSL_STD_450_Cross, a3, b3);
+  uint32_t back[6] = {r3, cfloat(c, t3, 0.0), 0, 1, 2, 3};
+  return k2s_emit(&c->b, SpvOpVectorShuffle, t, back, 6);
+}
+
+/* ---- select, bitselect, shuffle ----------------------------------------- */
+
+/* select(a, b, c): b where c is non-zero (scalar) or has its top bit set (vector). */
+static uint32_t lower_select(lower *c, uint32_t a, uint32_t b, uint32_t k)
+{
+  uint32_t kt = type_of(c, k);
+  uint32_t cond = lanes(c, kt) == 1 ? cmp(c, SpvOpINotEqual, k, cint(c, kt, 0))
+                                    : cmp(c, SpvOpSLessThan, k, cint(c, kt, 0));
+  return sel(c, cond, b, a);
+}
+
+static uint32_t lower_bitselect(lower *c, uint32_t a, uint32_t b, uint32_t k)
+{
+  uint32_t t = type_of(c, a);
+  bool fl = is_float_type(c, t);
+  uint32_t it = fl ? int_like(c, t, width(c, t)) : t;
+  if (fl) {
+    a = bitcast(c, it, a);
+    b = bitcast(c, it, b);
+    k = bitcast(c, it, k);
+  }
+  uint32_t r = bin(c, SpvOpBitwiseOr, bin(c, SpvOpBitwiseAnd, a, op1(c, SpvOpNot, it, k)),
+                   bin(c, SpvOpBitwiseAnd, b, k));
+  return fl ? bitcast(c, t, r) : r;
+}
+
+/* The constant lanes of a shuffle mask; false when it is not constant. */
+static bool constant_mask(lower *c, uint32_t mask, uint32_t n, uint64_t *out)
+{
+  k2s_instr *d = k2s_def(c->m, mask);
+  if (!d)
+    return false;
+  if (d->opcode == SpvOpConstantNull) {
+    memset(out, 0, n * sizeof(*out));
+    return true;
+  }
+  if (d->opcode != SpvOpConstantComposite || d->n_ops != n)
+    return false;
+  for (uint32_t i = 0; i < n; i++) {
+    k2s_instr *e = k2s_def(c->m, d->ops[i]);
+    if (e && e->opcode == SpvOpUndef)
+      out[i] = 0;
+    else if (!k2s_const_value(c->m, d->ops[i], &out[i]))
+      return false;
+  }
+  return true;
+}
+
+/* shuffle(x, mask) / shuffle2(x, y, mask) (y = 0 for shuffle): only the low
+ * log2(m) (shuffle2: log2(2m)) bits of each mask lane count. */
+static uint32_t lower_shuffle(lower *c, uint32_t x, uint32_t y, uint32_t mask)
+{
+  uint32_t rt = c->at->type, nr = lanes(c, rt), nx = lanes(c, type_of(c, x));
+  if (nx < 2 || nr > 16 || (nx & (nx - 1))) {
+    k2s_error(c->m, c->at, "OpenCL shuffle needs a source vector of 2, 4, 8 or 16 lanes");
+    return 0;
+  }
+  uint64_t lim = y ? 2 * nx - 1 : nx - 1;
+  uint64_t lane[16];
+  if (constant_mask(c, mask, nr, lane)) {
+    uint32_t ops[18] = {x, y ? y : x};
+    for (uint32_t i = 0; i < nr; i++)
+      ops[2 + i] = (uint32_t)(lane[i] & lim);
+    return k2s_emit(&c->b, SpvOpVectorShuffle, rt, ops, 2 + nr);
+  }
+  uint32_t et = k2s_scalar_type(c->m, rt), mt = k2s_scalar_type(c->m, type_of(c, mask));
+  uint32_t parts[16];
+  for (uint32_t i = 0; i < nr; i++) {
+    uint32_t mi = and_c(c, extract(c, mt, mask, i), lim);
+    uint32_t idx = and_c(c, mi, nx - 1);
+    parts[i] = op2(c, SpvOpVectorExtractDynamic, et, x, idx);
+    if (y) {
+      uint32_t from_y = op2(c, SpvOpVectorExtractDynamic, et, y, idx);
+      parts[i] = sel(c, cmp(c, SpvOpULessThan, mi, cint(c, mt, nx)), parts[i], from_y);
+    }
+  }
+  return k2s_emit(&c->b, SpvOpCompositeConstruct, rt, parts, nr);
+}
+
+/* ---- vloadn / vstoren --------------------------------------------------- */
+
+/* The type an access chain's index list selects, up to (not including) its
+ * last index. */
+static uint32_t container_of_last(lower *c, k2s_instr *ch)
+{
+  k2s_instr *pt = k2s_def(c->m, type_of(c, ch->ops[0]));
+  if (!pt || pt->opcode != SpvOpTypePointer)
+    return 0;
+  uint32_t t = pt->ops[1];
+  for (uint32_t k = 1; k + 1 < ch->n_ops; k++) {
+    k2s_instr *d = k2s_def(c->m, t);
+    if (!d)
+      return 0;
+    if (d->opcode == SpvOpTypeStruct) {
+      uint64_t v;
+      if (!k2s_const_value(c->m, ch->ops[k], &v) || v >= d->n_ops)
+        return 0;
+      t = d->ops[v];
+    } else if (d->opcode == SpvOpTypeArray || d->opcode == SpvOpTypeRuntimeArray ||
+               d->opcode == SpvOpTypeVector) {
+      t = d->ops[0];
+    } else {
+      return 0;
+    }
+  }
+  return t;
+}
+
+/* The access chain of p, when p points at an element of an array; NULL after
+ * an error naming the builtin. */
+static k2s_instr *element_chain(lower *c, uint32_t p, const char *name)
+{
+  k2s_instr *ch = k2s_def(c->m, p);
+  if (ch && (ch->opcode == SpvOpAccessChain || ch->opcode == SpvOpInBoundsAccessChain) &&
+      ch->n_ops >= 2) {
+    k2s_instr *arr = k2s_def(c->m, container_of_last(c, ch));
+    if (arr && (arr->opcode == SpvOpTypeArray || arr->opcode == SpvOpTypeRuntimeArray))
+      return ch;
+  }
+  k2s_error(c->m, c->at,
+            "the OpenCL builtin %s needs a pointer into an array of scalars, and this pointer "
+            "is not an access chain into one",
+            name);
+  return NULL;
+}
+
+/* &p[offset * n + i] for the chain of p. */
+static uint32_t element_ptr(lower *c, k2s_instr *ch, uint32_t offset, uint32_t n, uint32_t i)
+{
+  uint32_t last = ch->ops[ch->n_ops - 1];
+  uint32_t lt = type_of(c, last);
+  uint32_t off = bin(c, SpvOpIMul, iconv(c, offset, width(c, lt), false), cint(c, lt, n));
+  uint32_t idx = bin(c, SpvOpIAdd, last, add_c(c, off, i));
+  uint32_t *ops = k2s_alloc(&c->m->arena, ch->n_ops * sizeof(uint32_t));
+  memcpy(ops, ch->ops, ch->n_ops * sizeof(uint32_t));
+  ops[ch->n_ops - 1] = idx;
+  return k2s_emit(&c->b, SpvOpAccessChain, ch->type, ops, ch->n_ops);
+}
+
+static uint32_t lower_vloadn(lower *c, uint32_t offset, uint32_t p, uint32_t n)
+{
+  k2s_instr *ch = element_chain(c, p, "vloadn");
+  uint32_t rt = c->at->type, et = k2s_scalar_type(c->m, rt);
+  if (!ch)
+    return 0;
+  if (n != lanes(c, rt) || n > 16) {
+    k2s_error(c->m, c->at, "vloadn's lane count does not match its result type");
+    return 0;
+  }
+  uint32_t parts[16];
+  for (uint32_t i = 0; i < n; i++)
+    parts[i] = op1(c, SpvOpLoad, et, element_ptr(c, ch, offset, n, i));
+  return k2s_emit(&c->b, SpvOpCompositeConstruct, rt, parts, n);
+}
+
+static uint32_t lower_vstoren(lower *c, uint32_t data, uint32_t offset, uint32_t p)
+{
+  k2s_instr *ch = element_chain(c, p, "vstoren");
+  if (!ch)
+    return 0;
+  uint32_t dt = type_of(c, data), n = lanes(c, dt), et = k2s_scalar_type(c->m, dt);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t st[2] = {element_ptr(c, ch, offset, n, i), extract(c, et, data, i)};
+    k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+  }
+  return NO_VALUE;
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+/* Rejected because Vulkan's precision for the GLSL.std.450 counterpart is
+ * looser than OpenCL's bound (see the opening comment). */
+static bool precision_gap(uint32_t op)
+{
+  switch (op) {
+  case K2S_OPENCL_STD_half_cos:
+  case K2S_OPENCL_STD_half_sin:
+  case K2S_OPENCL_STD_half_tan:
+  case K2S_OPENCL_STD_half_log:
+  case K2S_OPENCL_STD_half_log2:
+  case K2S_OPENCL_STD_half_log10:
+  case K2S_OPENCL_STD_half_powr:
+    return true;
+  /* exact in OpenCL, and not yet lowered */
+  case K2S_OPENCL_STD_fmod:
+  case K2S_OPENCL_STD_frexp:
+  case K2S_OPENCL_STD_ilogb:
+  case K2S_OPENCL_STD_ldexp:
+  case K2S_OPENCL_STD_logb:
+  case K2S_OPENCL_STD_nextafter:
+  case K2S_OPENCL_STD_remainder:
+  case K2S_OPENCL_STD_remquo:
+    return false;
+  default:
+    return op <= K2S_OPENCL_STD_tanpi;
+  }
+}
+
+/* Lowers c->at; returns the value replacing its result, NO_VALUE when it has
+ * none, or 0 when it cannot be lowered (an error has been reported). */
+static uint32_t lower_opencl(lower *c, uint32_t op)
+{
+  k2s_instr *at = c->at;
+  uint32_t t = at->type;
+  uint32_t w = is_int_type(c, t) || is_float_type(c, t) ? width(c, t) : 0;
+  uint32_t x = at->n_ops > 2 ? arg(c, 0) : 0;
+  uint32_t y = at->n_ops > 3 ? arg_as(c, 1, t) : 0;
+  uint32_t z = at->n_ops > 4 ? arg_as(c, 2, t) : 0;
+  switch (op) {
+  /* integer */
+  case K2S_OPENCL_STD_s_abs:
+    return sel(c, cmp(c, SpvOpSLessThan, x, cint(c, t, 0)), op1(c, SpvOpSNegate, t, x), x);
+  case K2S_OPENCL_STD_u_abs: return x;
+  case K2S_OPENCL_STD_s_abs_diff: return lower_abs_diff(c, true, x, y);
+  case K2S_OPENCL_STD_u_abs_diff: return lower_abs_diff(c, false, x, y);
+  case K2S_OPENCL_STD_s_add_sat: return lower_add_sat(c, true, x, y);
+  case K2S_OPENCL_STD_u_add_sat: return lower_add_sat(c, false, x, y);
+  case K2S_OPENCL_STD_s_sub_sat: return lower_sub_sat(c, true, x, y);
+  case K2S_OPENCL_STD_u_sub_sat: return lower_sub_sat(c, false, x, y);
+  case K2S_OPENCL_STD_s_hadd: return lower_hadd(c, true, false, x, y);
+  case K2S_OPENCL_STD_u_hadd: return lower_hadd(c, false, false, x, y);
+  case K2S_OPENCL_STD_s_rhadd: return lower_hadd(c, true, true, x, y);
+  case K2S_OPENCL_STD_u_rhadd: return lower_hadd(c, false, true, x, y);
+  case K2S_OPENCL_STD_s_clamp: return imin(c, true, imax(c, true, x, y), z);
+  case K2S_OPENCL_STD_u_clamp: return imin(c, false, imax(c, false, x, y), z);
+  case K2S_OPENCL_STD_s_max: return imax(c, true, x, y);
+  case K2S_OPENCL_STD_u_max: return imax(c, false, x, y);
+  case K2S_OPENCL_STD_s_min: return imin(c, true, x, y);
+  case K2S_OPENCL_STD_u_min: return imin(c, false, x, y);
+  case K2S_OPENCL_STD_s_mul_hi: return mul_hi(c, true, x, y);
+  case K2S_OPENCL_STD_u_mul_hi: return mul_hi(c, false, x, y);
+  case K2S_OPENCL_STD_s_mad_hi: return bin(c, SpvOpIAdd, mul_hi(c, true, x, y), z);
+  case K2S_OPENCL_STD_u_mad_hi: return bin(c, SpvOpIAdd, mul_hi(c, false, x, y), z);
+  case K2S_OPENCL_STD_s_mad_sat: return lower_mad_sat(c, true, x, y, z);
+  case K2S_OPENCL_STD_u_mad_sat: return lower_mad_sat(c, false, x, y, z);
+  case K2S_OPENCL_STD_rotate: return lower_rotate(c, x, y);
+  case K2S_OPENCL_STD_clz: return lower_clz(c, x);
+  case K2S_OPENCL_STD_ctz: return lower_ctz(c, x);
+  case K2S_OPENCL_STD_popcount: return popcount(c, x);
+  /* mul24/mad24 are undefined unless the operands fit in 24 bits, where the
+   * full product is the answer. */
+  case K2S_OPENCL_STD_s_mul24:
+  case K2S_OPENCL_STD_u_mul24: return bin(c, SpvOpIMul, x, y);
+  case K2S_OPENCL_STD_s_mad24:
+  case K2S_OPENCL_STD_u_mad24: return bin(c, SpvOpIAdd, bin(c, SpvOpIMul, x, y), z);
+  case K2S_OPENCL_STD_s_upsample: return lower_upsample(c, true, x, arg(c, 1));
+  case K2S_OPENCL_STD_u_upsample: return lower_upsample(c, false, x, arg(c, 1));
+
+  /* common and exact float functions */
+  case K2S_OPENCL_STD_fabs: return glsl1(c, K2S_GLSL_STD_450_FAbs, x);
+  case K2S_OPENCL_STD_copysign: return copysign_(c, x, y);
+  case K2S_OPENCL_STD_floor: return glsl1(c, K2S_GLSL_STD_450_Floor, x);
+  case K2S_OPENCL_STD_ceil: return glsl1(c, K2S_GLSL_STD_450_Ceil, x);
+  case K2S_OPENCL_STD_trunc: return glsl1(c, K2S_GLSL_STD_450_Trunc, x);
+  case K2S_OPENCL_STD_rint: return glsl1(c, K2S_GLSL_STD_450_RoundEven, x);
+  case K2S_OPENCL_STD_round: return lower_round(c, x);
+  /* OpenCL's fmin/fmax return the other operand for a NaN: NMin/NMax. min,
+   * max and clamp leave NaNs undefined; the same functions serve. */
+  case K2S_OPENCL_STD_fmin:
+  case K2S_OPENCL_STD_fmin_common: return glsl2(c, K2S_GLSL_STD_450_NMin, x, y);
+  case K2S_OPENCL_STD_fmax:
+  case K2S_OPENCL_STD_fmax_common: return glsl2(c, K2S_GLSL_STD_450_NMax, x, y);
+  case K2S_OPENCL_STD_fclamp:
+    return glsl2(c, K2S_GLSL_STD_450_NMin, glsl2(c, K2S_GLSL_STD_450_NMax, x, y), z);
+  case K2S_OPENCL_STD_maxmag: return lower_mag(c, true, x, y);
+  case K2S_OPENCL_STD_minmag: return lower_mag(c, false, x, y);
+  case K2S_OPENCL_STD_mad: return f_add(c, f_mul(c, x, y), z);
+  case K2S_OPENCL_STD_fma: {
+    /* Vulkan does not require Fma to be fused (its precision is that of a
+     * multiply then an add); OpenCL wants one rounding. A precise lowering
+     * is later work. */
+    uint32_t args[3] = {x, y, z};
+    return glsl(c, K2S_GLSL_STD_450_Fma, t, args, 3);
+  }
+  case K2S_OPENCL_STD_fdim:
+    return sel(c, cmp(c, SpvOpFOrdLessThanEqual, x, y), cfloat(c, t, 0.0), f_sub(c, x, y));
+  case K2S_OPENCL_STD_sign: return lower_sign(c, x);
+  case K2S_OPENCL_STD_step:
+    return sel(c, cmp(c, SpvOpFOrdLessThan, y, arg_as(c, 0, t)), cfloat(c, t, 0.0),
+               cfloat(c, t, 1.0));
+  case K2S_OPENCL_STD_smoothstep: return lower_smoothstep(c, arg_as(c, 0, t), y, z);
+  case K2S_OPENCL_STD_mix: return f_add(c, x, f_mul(c, f_sub(c, y, x), z));
+  case K2S_OPENCL_STD_degrees: return f_mul(c, x, cfloat(c, t, 180.0 / M_PI));
+  case K2S_OPENCL_STD_radians: return f_mul(c, x, cfloat(c, t, M_PI / 180.0));
+  case K2S_OPENCL_STD_fract: return lower_fract(c, x, arg(c, 1));
+  case K2S_OPENCL_STD_modf: return lower_modf(c, x, arg(c, 1));
+  case K2S_OPENCL_STD_nan: return lower_nan(c, x);
+  case K2S_OPENCL_STD_select: return lower_select(c, x, arg(c, 1), arg(c, 2));
+  case K2S_OPENCL_STD_bitselect: return lower_bitselect(c, x, arg(c, 1), arg(c, 2));
+  case K2S_OPENCL_STD_shuffle: return lower_shuffle(c, x, 0, arg(c, 1));
+  case K2S_OPENCL_STD_shuffle2: return lower_shuffle(c, x, arg(c, 1), arg(c, 2));
+
+  /* sqrt and rsqrt: Vulkan's float bounds (sqrt inherited from inversesqrt
+   * and a division; inversesqrt 2 ulp) are within a couple of ulp of
+   * OpenCL's (3 and 2 ulp); for double Vulkan promises only float precision,
+   * where OpenCL wants sqrt correctly rounded. */
+  case K2S_OPENCL_STD_sqrt:
+  case K2S_OPENCL_STD_rsqrt:
+  case K2S_OPENCL_STD_half_sqrt:
+  case K2S_OPENCL_STD_half_rsqrt:
+    if (w == 64)
+      break;
+    return glsl1(c, op == K2S_OPENCL_STD_sqrt || op == K2S_OPENCL_STD_half_sqrt
+                        ? K2S_GLSL_STD_450_Sqrt
+                        : K2S_GLSL_STD_450_InverseSqrt,
+                 x);
+  /* half_: 8192 ulp. Vulkan's exp/exp2 (3 + 2|x| ulp) and division (2.5
+   * ulp) meet it; its log (absolute error near 1), sin/cos/tan (absolute
+   * error) and pow do not, and are rejected in precision_gap(). */
+  case K2S_OPENCL_STD_half_divide:
+  case K2S_OPENCL_STD_native_divide: return bin(c, SpvOpFDiv, x, y);
+  case K2S_OPENCL_STD_half_recip:
+  case K2S_OPENCL_STD_native_recip: return bin(c, SpvOpFDiv, cfloat(c, t, 1.0), x);
+  case K2S_OPENCL_STD_half_exp:
+  case K2S_OPENCL_STD_native_exp: return glsl_native(c, K2S_GLSL_STD_450_Exp, x, 0);
+  case K2S_OPENCL_STD_half_exp2:
+  case K2S_OPENCL_STD_native_exp2: return glsl_native(c, K2S_GLSL_STD_450_Exp2, x, 0);
+  case K2S_OPENCL_STD_half_exp10:
+  case K2S_OPENCL_STD_native_exp10:
+    return glsl_native(c, K2S_GLSL_STD_450_Exp2, f_mul(c, x, cfloat(c, t, M_LN10 / M_LN2)), 0);
+  /* native_: precision is implementation-defined; GLSL's is the device's. */
+  case K2S_OPENCL_STD_native_sqrt: return glsl_native(c, K2S_GLSL_STD_450_Sqrt, x, 0);
+  case K2S_OPENCL_STD_native_rsqrt: return glsl_native(c, K2S_GLSL_STD_450_InverseSqrt, x, 0);
+  case K2S_OPENCL_STD_native_log: return glsl_native(c, K2S_GLSL_STD_450_Log, x, 0);
+  case K2S_OPENCL_STD_native_log2: return glsl_native(c, K2S_GLSL_STD_450_Log2, x, 0);
+  case K2S_OPENCL_STD_native_log10:
+    return f_mul(c, glsl_native(c, K2S_GLSL_STD_450_Log2, x, 0), cfloat(c, t, M_LN2 / M_LN10));
+  case K2S_OPENCL_STD_native_sin: return glsl_native(c, K2S_GLSL_STD_450_Sin, x, 0);
+  case K2S_OPENCL_STD_native_cos: return glsl_native(c, K2S_GLSL_STD_450_Cos, x, 0);
+  case K2S_OPENCL_STD_native_tan: return glsl_native(c, K2S_GLSL_STD_450_Tan, x, 0);
+  case K2S_OPENCL_STD_native_powr: return glsl_native(c, K2S_GLSL_STD_450_Pow, x, y);
+
+  /* geometric */
+  case K2S_OPENCL_STD_cross: return lower_cross(c, x, y);
+  case K2S_OPENCL_STD_length: return length(c, x);
+  case K2S_OPENCL_STD_distance: return length(c, f_sub(c, x, arg(c, 1)));
+  case K2S_OPENCL_STD_normalize: return lower_normalize(c, x);
+  /* fast_: computed as half_sqrt / half_rsqrt of the sum of squares (8192 ulp). */
+  case K2S_OPENCL_STD_fast_length:
+    return glsl1(c, K2S_GLSL_STD_450_Sqrt, dot(c, x, x));
+  case K2S_OPENCL_STD_fast_distance: {
+    uint32_t d = f_sub(c, x, arg(c, 1));
+    return glsl1(c, K2S_GLSL_STD_450_Sqrt, dot(c, d, d));
+  }
+  case K2S_OPENCL_STD_fast_normalize: {
+    uint32_t r = scale(c, x, glsl1(c, K2S_GLSL_STD_450_InverseSqrt, dot(c, x, x)));
+    return sel_all(c, all_zero(c, x), x, r);
+  }
+
+  /* memory */
+  case K2S_OPENCL_STD_vloadn: return lower_vloadn(c, x, arg(c, 1), arg(c, 2));
+  case K2S_OPENCL_STD_vstoren: return lower_vstoren(c, x, arg(c, 1), arg(c, 2));
+  case K2S_OPENCL_STD_prefetch: return NO_VALUE; /* a hint with no effect on results */
+  default: break;
+  }
+  const char *name = k2s_extinst_sets[K2S_EXT_OPENCL_STD].insts[op].name;
+  if (precision_gap(op) || op == K2S_OPENCL_STD_sqrt || op == K2S_OPENCL_STD_rsqrt ||
+      op == K2S_OPENCL_STD_half_sqrt || op == K2S_OPENCL_STD_half_rsqrt)
+    k2s_error(c->m, at,
+              "the OpenCL builtin %s%s is not supported yet: Vulkan's precision for it is "
+              "looser than OpenCL's bound",
+              name, w == 64 ? " on double" : "");
+  else
+    k2s_error(c->m, at, "the OpenCL builtin %s is not supported yet", name);
+  return 0;
+}
+
+/* Give `value` the result id of c->at and drop c->at. The last instruction
+ * the lowering made takes the id over when it computed the value; otherwise
+ * an OpCopyObject carries it. */
+static void replace(lower *c, uint32_t value)
+{
+  k2s_module *m = c->m;
+  k2s_instr *at = c->at;
+  if (at->result && value != NO_VALUE) {
+    if (type_of(c, value) != at->type) {
+      k2s_error(m, at, "internal error: the lowering of this builtin made a value of another "
+                       "type (please report this with the input module)");
+      return;
+    }
+    k2s_instr *d = at->prev;
+    if (value < c->first_new || !d || d->result != value)
+      d = k2s_emit_instr(&c->b, SpvOpCopyObject, at->type, &value, 1);
+    k2s_set_def(m, d->result, NULL);
+    d->result = at->result;
+    k2s_set_def(m, at->result, d);
+  }
+  k2s_instr_delete(m, at);
+}
+
+static bool lower_instr(lower *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  uint32_t op = i->ops[1];
+  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_STD];
+  if (op >= set->n_opcodes || !set->insts[op].name) {
+    k2s_error(m, i, "unknown OpenCL.std instruction %u", op);
+    return false;
+  }
+  if (i->n_ops - 2 < set->insts[op].n_operands) {
+    k2s_error(m, i, "the OpenCL builtin %s has too few operands", set->insts[op].name);
+    return false;
+  }
+  c->at = i;
+  c->b = (k2s_builder){m, k2s_before(i)};
+  c->first_new = m->bound;
+  uint32_t v = lower_opencl(c, op);
+  if (!v)
+    return false;
+  replace(c, v);
+  return true;
+}
+
+/* Core OpBitCount on other widths than 32 (llvm-spirv's popcount). */
+static bool lower_bitcount(lower *c, k2s_instr *i)
+{
+  if (i->n_ops < 1 || width(c, type_of(c, i->ops[0])) == 32)
+    return false;
+  c->at = i;
+  c->b = (k2s_builder){c->m, k2s_before(i)};
+  c->first_new = c->m->bound;
+  uint32_t v = popcount(c, i->ops[0]);
+  uint32_t w = width(c, i->type);
+  if (w != width(c, type_of(c, v))) /* the count's type may be wider or narrower than Base */
+    v = iconv(c, v, w, false);
+  replace(c, v);
+  return true;
+}
+
+bool k2s_lower_builtins(k2s_module *m, const k2s_options *o)
+{
+  (void)o;
+  lower c = {.m = m};
+  bool changed = false;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr_safe(i, &b->body) {
+        if (i->opcode == SpvOpExtInst && i->n_ops >= 2 && i->ops[0] < m->id_cap &&
+            m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_STD)
+          changed |= lower_instr(&c, i);
+        else if (i->opcode == SpvOpBitCount)
+          changed |= lower_bitcount(&c, i);
+      }
+  return changed;
+}
