@@ -6,7 +6,9 @@
  * exactly, or expanded into core arithmetic (integer saturation, rotate, clz,
  * mul_hi, round half away from zero, vloadn/vstoren as scalar accesses...).
  * Core OpBitCount on 8/16/64-bit values (llvm-spirv's popcount) is widened or
- * split too: Vulkan allows it on 32-bit values only. Integer code uses core
+ * split too: Vulkan allows it on 32-bit values only; so are the Kernel-only
+ * relational instructions (OpSignBitSet, OpIsFinite, OpIsNormal, OpOrdered,
+ * OpUnordered, OpLessOrGreater) that signbit, isfinite... become. Integer code uses core
  * instructions only, because GLSL.std.450's integer functions are 32-bit in
  * places and signedness-agnostic in others.
  *
@@ -539,7 +541,8 @@ static uint32_t lower_mag(lower *c, bool max, uint32_t x, uint32_t y)
   return sel(c, cmp(c, op, ax, ay), x, sel(c, cmp(c, op, ay, ax), y, tie));
 }
 
-/* fract(x, *ip): min(x - floor(x), largest below 1); ±0 for ±inf, NaN for NaN. */
+/* fract(x, *ip): min(x - floor(x), largest below 1); +0 for ±inf (as libclc
+ * and PoCL; OpenCL forbids results below 0), NaN for NaN. */
 static uint32_t lower_fract(lower *c, uint32_t x, uint32_t ptr)
 {
   uint32_t t = type_of(c, x);
@@ -547,7 +550,7 @@ static uint32_t lower_fract(lower *c, uint32_t x, uint32_t ptr)
   uint32_t d = f_sub(c, x, fl);
   uint32_t below = cfbits(c, t, below_one_bits(width(c, t)));
   uint32_t r = sel(c, cmp(c, SpvOpFOrdGreaterThanEqual, d, below), below, d);
-  r = sel(c, is_inf(c, x), copysign_(c, cfloat(c, t, 0.0), x), r);
+  r = sel(c, is_inf(c, x), cfloat(c, t, 0.0), r);
   uint32_t st[2] = {ptr, fl};
   k2s_emit(&c->b, SpvOpStore, 0, st, 2);
   return r;
@@ -1091,6 +1094,48 @@ static bool lower_bitcount(lower *c, k2s_instr *i)
   return true;
 }
 
+/* The Kernel-only relational instructions OpenCL's signbit, isfinite,
+ * isnormal, isordered, isunordered and islessgreater become. */
+static uint32_t relational(lower *c, k2s_instr *i)
+{
+  uint32_t x = i->ops[0], y = i->n_ops > 1 ? i->ops[1] : 0;
+  uint32_t t = type_of(c, x), w = width(c, t), it = int_like(c, t, w);
+  switch (i->opcode) {
+  case SpvOpSignBitSet: return cmp(c, SpvOpSLessThan, bitcast(c, it, x), cint(c, it, 0));
+  case SpvOpIsFinite:
+    return cmp(c, SpvOpFOrdLessThan, glsl1(c, K2S_GLSL_STD_450_FAbs, x), cfloat(c, t, INFINITY));
+  case SpvOpIsNormal: {
+    uint32_t mant = w == 16 ? 10 : w == 32 ? 23 : 52;
+    uint64_t all = (1ull << (w - mant - 1)) - 1;
+    uint32_t e = and_c(c, shr_u(c, bitcast(c, it, x), mant), all);
+    uint32_t lo = cmp(c, SpvOpINotEqual, e, cint(c, it, 0));
+    uint32_t hi = cmp(c, SpvOpINotEqual, e, cint(c, it, all));
+    return bin(c, SpvOpLogicalAnd, lo, hi);
+  }
+  case SpvOpOrdered:
+  case SpvOpUnordered: {
+    uint32_t any_nan = bin(c, SpvOpLogicalOr, is_nan(c, x), is_nan(c, y));
+    return i->opcode == SpvOpUnordered ? any_nan : op1(c, SpvOpLogicalNot, i->type, any_nan);
+  }
+  case SpvOpLessOrGreater: return cmp(c, SpvOpFOrdNotEqual, x, y);
+  default: return 0;
+  }
+}
+
+static bool lower_relational(lower *c, k2s_instr *i)
+{
+  if (i->n_ops < (i->opcode == SpvOpOrdered || i->opcode == SpvOpUnordered ||
+                          i->opcode == SpvOpLessOrGreater
+                      ? 2u
+                      : 1u))
+    return false;
+  c->at = i;
+  c->b = (k2s_builder){c->m, k2s_before(i)};
+  c->first_new = c->m->bound;
+  replace(c, relational(c, i));
+  return true;
+}
+
 bool k2s_lower_builtins(k2s_module *m, const k2s_options *o)
 {
   (void)o;
@@ -1104,6 +1149,10 @@ bool k2s_lower_builtins(k2s_module *m, const k2s_options *o)
           changed |= lower_instr(&c, i);
         else if (i->opcode == SpvOpBitCount)
           changed |= lower_bitcount(&c, i);
+        else if (i->opcode == SpvOpSignBitSet || i->opcode == SpvOpIsFinite ||
+                 i->opcode == SpvOpIsNormal || i->opcode == SpvOpOrdered ||
+                 i->opcode == SpvOpUnordered || i->opcode == SpvOpLessOrGreater)
+          changed |= lower_relational(&c, i);
       }
   return changed;
 }
