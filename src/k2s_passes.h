@@ -16,6 +16,7 @@
   X(lower_builtins, "builtins", "OpenCL.std builtins → GLSL.std.450 and core arithmetic")       \
   X(lower_barriers, "barriers", "OpenCL scopes and memory semantics → Vulkan's")                 \
   X(emit_reflection, "reflection", "embedded ClspvReflection, JSON and descriptor map")          \
+  X(structurize, "structurize", "arbitrary CFG → structured control flow (merges, one exit per loop)") \
   X(finalize, "finalize", "capabilities, extensions, memory model and version for the target")
 
 #define K2S_DECLARE_PASS(fn, name, desc) bool k2s_##fn(k2s_module *m, const k2s_options *o);

@@ -1,0 +1,1813 @@
+/*
+ * structurize: arbitrary control flow → SPIR-V structured control flow.
+ *
+ * Vulkan only runs structured control flow: a conditional branch or switch
+ * sits in a header with OpSelectionMerge, a loop has one header
+ * (OpLoopMerge), one back edge from its continue construct and one merge
+ * block, and nothing branches into the middle of a construct. clang +
+ * llvm-spirv emit goto-style CFGs (multi-exit loops, returns in loops,
+ * breaks out of nested loops, switch fallthrough, rarely irreducible
+ * cycles), and the merge hints they leave are sometimes wrong. Per function:
+ *   1. cleanup: drop the producer's merge instructions, unreachable blocks
+ *      and duplicate OpPhi predecessors (llvm-spirv 15 repeats the
+ *      predecessor of a switch that has several cases to one target);
+ *   2. an irreducible cycle gets a dispatch header: a selector phi says which
+ *      entry was meant, a switch goes there;
+ *   3. loops, innermost first, get one continue target (the latch when it is
+ *      a plain latch, else a new block) and one merge block; several exits go
+ *      through a new merge that dispatches on an exit selector (multi-level
+ *      break, return out of a shared return block);
+ *   4. each acyclic region (a loop body, or the function outside loops) is
+ *      walked down the dominator tree: a branch merges at its first "merge
+ *      child" in reverse post-order (Ramsey, "Beyond Relooper", ICFP 2022);
+ *      edges that jump further are funnelled through a new merge block that
+ *      dispatches on a selector, so constructs nest;
+ *   5. SSA is repaired (new phis, OpUndef on paths that cannot be taken) and
+ *      blocks are ordered so that each follows its dominator.
+ * Returns and OpUnreachable stay where they are (legal in any construct);
+ * break and continue edges stay direct. Selectors only record which original
+ * edge was taken and no code is moved, so a barrier reached in uniform
+ * control flow stays in uniform control flow. Preconditions: valid SSA, every
+ * block terminated. No options; the result is also a valid Kernel module.
+ */
+#include <string.h>
+
+#include "k2s_internal.h"
+
+#define NONE UINT32_MAX
+
+typedef struct binfo {
+  uint32_t idx;           /* index in the current snapshot */
+  uint32_t loop;          /* innermost loop holding the block, NONE outside loops */
+  uint32_t merge;         /* label of the OpSelectionMerge chosen for this header */
+  uint32_t loop_merge_of; /* the loop whose merge block this is, NONE */
+  uint32_t control;       /* loop control of a producer OpLoopMerge here */
+  uint32_t seen;          /* stamp for walks */
+  bool claimed;           /* a merge or continue target: no selection may merge here */
+  bool processed;         /* phase 4 gave this header its merge */
+  bool keep;              /* an unreachable merge block made here: never delete */
+} binfo;
+
+typedef struct loop {
+  k2s_block *header, *cont, *merge;
+  uint32_t parent;
+} loop;
+
+typedef struct edge {
+  k2s_block *from, *to;
+} edge;
+
+typedef struct st {
+  k2s_module *m;
+  k2s_function *f;
+  k2s_arena a;    /* scratch for one function */
+  k2s_arena snap; /* the current snapshot; freed when it is rebuilt */
+  k2s_block **lbl;
+  uint32_t lbl_cap;
+  bool changed;
+  uint32_t *dead; /* ids of deleted blocks and values, module arena */
+  uint32_t n_dead, cap_dead;
+  uint32_t walk_stamp;
+
+  /* snapshot of the CFG */
+  uint32_t n;
+  k2s_block **blocks;
+  uint32_t **succ, *nsucc, **pred, *npred;
+  uint32_t *rpo, nrpo, *order, *idom;
+  uint32_t **kids, *nkids, *pre, *post;
+  uint32_t *mark, stamp; /* scratch marks by block index */
+  uint32_t *tmp;         /* scratch list, n entries */
+
+  loop *loops;
+  uint32_t nloops, cap_loops;
+} st;
+
+static binfo *BI(k2s_block *b) { return b->data; }
+
+/* ---- small IR helpers --------------------------------------------------- */
+
+static k2s_block *block_of(st *s, uint32_t label)
+{
+  if (label == 0 || label >= s->lbl_cap)
+    return NULL;
+  k2s_block *b = s->lbl[label];
+  return b && b->func == s->f ? b : NULL;
+}
+
+static void map_label(st *s, k2s_block *b)
+{
+  uint32_t id = b->label->result;
+  if (id >= s->lbl_cap) {
+    uint32_t cap = s->lbl_cap ? s->lbl_cap : 64;
+    while (cap <= id)
+      cap *= 2;
+    s->lbl = k2s_realloc_array(&s->m->arena, s->lbl, s->lbl_cap, cap, sizeof(*s->lbl));
+    s->lbl_cap = cap;
+  }
+  s->lbl[id] = b;
+}
+
+static void attach(st *s, k2s_block *b, uint32_t loop)
+{
+  binfo *i = k2s_alloc(&s->a, sizeof(*i));
+  i->idx = NONE;
+  i->loop = loop;
+  i->loop_merge_of = NONE;
+  b->data = i;
+}
+
+static k2s_block *new_block(st *s, uint32_t loop)
+{
+  k2s_block *b = k2s_block_new(s->m, s->f, k2s_new_id(s->m));
+  k2s_function_append_block(s->f, b);
+  map_label(s, b);
+  attach(s, b, loop);
+  s->changed = true;
+  return b;
+}
+
+static k2s_instr *emit_at(st *s, k2s_cursor c, uint16_t op, uint32_t type, const uint32_t *ops,
+                          uint32_t n)
+{
+  k2s_builder b = {s->m, c};
+  return k2s_emit_instr(&b, op, type, ops, n);
+}
+
+static k2s_instr *term(k2s_block *b) { return k2s_block_terminator(b); }
+
+static void note_dead(st *s, uint32_t id)
+{
+  if (s->n_dead == s->cap_dead) {
+    uint32_t cap = s->cap_dead ? s->cap_dead * 2 : 64;
+    s->dead = k2s_realloc_array(&s->m->arena, s->dead, s->n_dead, cap, sizeof(uint32_t));
+    s->cap_dead = cap;
+  }
+  s->dead[s->n_dead++] = id;
+}
+
+static void delete_block(st *s, k2s_block *b)
+{
+  if (b->label->result < s->lbl_cap)
+    s->lbl[b->label->result] = NULL;
+  note_dead(s, b->label->result);
+  k2s_set_def(s->m, b->label->result, NULL);
+  k2s_foreach_instr(i, &b->body)
+    if (i->result) {
+      note_dead(s, i->result);
+      k2s_set_def(s->m, i->result, NULL);
+    }
+  k2s_function_remove_block(s->f, b);
+  s->changed = true;
+}
+
+/* Words of an OpSwitch case literal: the selector's width decides. */
+static uint32_t lit_words(st *s, const k2s_instr *t)
+{
+  return k2s_type_width(s->m, k2s_type_of(s->m, t->ops[0])) > 32 ? 2 : 1;
+}
+
+static uint32_t n_labels(st *s, const k2s_instr *t)
+{
+  switch (t->opcode) {
+  case SpvOpBranch: return t->n_ops >= 1 ? 1 : 0;
+  case SpvOpBranchConditional: return t->n_ops >= 3 ? 2 : 0;
+  case SpvOpSwitch: return t->n_ops >= 2 ? 1 + (t->n_ops - 2) / (lit_words(s, t) + 1) : 0;
+  default: return 0;
+  }
+}
+
+static uint32_t *label_word(st *s, k2s_instr *t, uint32_t k)
+{
+  switch (t->opcode) {
+  case SpvOpBranch: return &t->ops[0];
+  case SpvOpBranchConditional: return &t->ops[1 + k];
+  default: {
+    if (k == 0)
+      return &t->ops[1];
+    uint32_t l = lit_words(s, t);
+    return &t->ops[2 + (k - 1) * (l + 1) + l];
+  }
+  }
+}
+
+static void retarget(st *s, k2s_instr *t, uint32_t from, uint32_t to)
+{
+  uint32_t n = n_labels(s, t);
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t *w = label_word(s, t, k);
+    if (*w == from)
+      *w = to;
+  }
+  s->changed = true;
+}
+
+/* Replace a block's terminator. */
+static k2s_instr *set_term(st *s, k2s_block *b, uint16_t op, const uint32_t *ops, uint32_t n)
+{
+  k2s_instr *t = term(b);
+  if (t)
+    k2s_list_remove(&b->body, t);
+  s->changed = true;
+  return emit_at(s, k2s_block_append(b), op, 0, ops, n);
+}
+
+static k2s_instr *phi_from(k2s_instr *i)
+{
+  for (; i; i = i->next) {
+    if (i->opcode == SpvOpPhi)
+      return i;
+    if (i->opcode != SpvOpLine && i->opcode != SpvOpNoLine)
+      return NULL;
+  }
+  return NULL;
+}
+static k2s_instr *first_phi(k2s_block *b) { return phi_from(b->body.first); }
+static k2s_instr *next_phi(k2s_instr *p) { return phi_from(p->next); }
+#define foreach_phi(p, b) for (k2s_instr *p = first_phi(b); p; p = next_phi(p))
+
+static uint32_t phi_value(const k2s_instr *phi, uint32_t label)
+{
+  for (uint32_t k = 0; k + 1 < phi->n_ops; k += 2)
+    if (phi->ops[k + 1] == label)
+      return phi->ops[k];
+  return 0;
+}
+
+static void phi_remove(st *s, k2s_instr *phi, uint32_t label)
+{
+  uint32_t w = 0;
+  for (uint32_t k = 0; k + 1 < phi->n_ops; k += 2)
+    if (phi->ops[k + 1] != label) {
+      phi->ops[w++] = phi->ops[k];
+      phi->ops[w++] = phi->ops[k + 1];
+    }
+  phi->n_ops = w;
+  s->changed = true;
+}
+
+static void phi_add(st *s, k2s_instr *phi, uint32_t value, uint32_t label)
+{
+  k2s_instr_push_op(s->m, phi, value);
+  k2s_instr_push_op(s->m, phi, label);
+  s->changed = true;
+}
+
+static void phis_rename_pred(st *s, k2s_block *b, uint32_t from, uint32_t to)
+{
+  foreach_phi(p, b)
+    for (uint32_t k = 0; k + 1 < p->n_ops; k += 2)
+      if (p->ops[k + 1] == from)
+        p->ops[k + 1] = to;
+  s->changed = true;
+}
+
+/* A new phi at the top of b, after the phis there. */
+static k2s_instr *new_phi(st *s, k2s_block *b, uint32_t type)
+{
+  k2s_instr *pos = b->body.first;
+  while (pos && (pos->opcode == SpvOpPhi || pos->opcode == SpvOpLine ||
+                 pos->opcode == SpvOpNoLine))
+    pos = pos->next;
+  k2s_cursor c = pos ? k2s_before(pos) : k2s_block_append(b);
+  c.block = b;
+  s->changed = true;
+  return emit_at(s, c, SpvOpPhi, type, NULL, 0);
+}
+
+static uint32_t uint_type(st *s) { return k2s_type_int(s->m, 32, false); }
+
+/* ---- the CFG snapshot ----------------------------------------------------- */
+
+static void add_unique(k2s_arena *a, uint32_t **list, uint32_t *n, uint32_t *cap, uint32_t v)
+{
+  for (uint32_t k = 0; k < *n; k++)
+    if ((*list)[k] == v)
+      return;
+  if (*n == *cap) {
+    uint32_t c = *cap ? *cap * 2 : 4;
+    *list = k2s_realloc_array(a, *list, *n, c, sizeof(uint32_t));
+    *cap = c;
+  }
+  (*list)[(*n)++] = v;
+}
+
+static uint32_t intersect(const uint32_t *idom, const uint32_t *order, uint32_t a, uint32_t b)
+{
+  while (a != b) {
+    while (order[a] > order[b])
+      a = idom[a];
+    while (order[b] > order[a])
+      b = idom[b];
+  }
+  return a;
+}
+
+/* Rebuilds successors, predecessors, reverse post-order, immediate dominators
+ * and the dominator tree. False (with an error) on a malformed terminator. */
+static bool snapshot(st *s)
+{
+  k2s_arena_free(&s->snap);
+  s->snap.oom = s->m->arena.oom;
+  k2s_arena *a = &s->snap;
+  uint32_t n = 0;
+  k2s_foreach_block(b, s->f)
+    BI(b)->idx = n++;
+  s->n = n;
+  s->blocks = k2s_alloc(a, (n + 1) * sizeof(*s->blocks));
+  s->succ = k2s_alloc(a, (n + 1) * sizeof(*s->succ));
+  s->pred = k2s_alloc(a, (n + 1) * sizeof(*s->pred));
+  s->nsucc = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  s->npred = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *cap_s = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *cap_p = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  k2s_foreach_block(b, s->f)
+    s->blocks[BI(b)->idx] = b;
+  for (uint32_t i = 0; i < n; i++) {
+    k2s_block *b = s->blocks[i];
+    k2s_instr *t = term(b);
+    if (!t) {
+      k2s_error(s->m, b->body.last ? b->body.last : b->label,
+                "block %%%u does not end in a branch, return or OpUnreachable",
+                b->label->result);
+      return false;
+    }
+    if (t->opcode == SpvOpSwitch && t->n_ops >= 2 &&
+        (t->n_ops - 2) % (lit_words(s, t) + 1) != 0) {
+      k2s_error(s->m, t, "the OpSwitch's case operands do not fit its selector's width");
+      return false;
+    }
+    uint32_t nl = n_labels(s, t);
+    if ((t->opcode == SpvOpBranch || t->opcode == SpvOpBranchConditional ||
+         t->opcode == SpvOpSwitch) && nl == 0) {
+      k2s_error(s->m, t, "the branch has too few operands");
+      return false;
+    }
+    for (uint32_t k = 0; k < nl; k++) {
+      uint32_t label = *label_word(s, t, k);
+      k2s_block *to = block_of(s, label);
+      if (!to) {
+        k2s_error(s->m, t, "branch target %%%u is not a block of this function", label);
+        return false;
+      }
+      uint32_t j = BI(to)->idx;
+      uint32_t before = s->nsucc[i];
+      add_unique(a, &s->succ[i], &s->nsucc[i], &cap_s[i], j);
+      if (s->nsucc[i] != before)
+        add_unique(a, &s->pred[j], &s->npred[j], &cap_p[j], i);
+    }
+  }
+  /* Reverse post-order from the entry, by an explicit stack. */
+  s->rpo = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  s->order = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  s->idom = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  s->mark = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  s->tmp = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  s->stamp = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    s->order[i] = NONE;
+    s->idom[i] = NONE;
+  }
+  s->nrpo = 0;
+  if (!n)
+    return true;
+  {
+    uint32_t *stack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+    uint32_t *next = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+    uint32_t *post = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+    uint8_t *seen = k2s_alloc(a, n + 1);
+    uint32_t sp = 0, np = 0;
+    stack[sp++] = 0;
+    seen[0] = 1;
+    while (sp) {
+      uint32_t v = stack[sp - 1];
+      if (next[v] < s->nsucc[v]) {
+        uint32_t w = s->succ[v][next[v]++];
+        if (!seen[w]) {
+          seen[w] = 1;
+          stack[sp++] = w;
+        }
+      } else {
+        post[np++] = v;
+        sp--;
+      }
+    }
+    for (uint32_t i = 0; i < np; i++) {
+      s->rpo[i] = post[np - 1 - i];
+      s->order[s->rpo[i]] = i;
+    }
+    s->nrpo = np;
+  }
+  /* Cooper, Harvey and Kennedy's iterative dominators. */
+  s->idom[0] = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t k = 1; k < s->nrpo; k++) {
+      uint32_t b = s->rpo[k], nd = NONE;
+      for (uint32_t j = 0; j < s->npred[b]; j++) {
+        uint32_t p = s->pred[b][j];
+        if (s->idom[p] == NONE)
+          continue;
+        nd = nd == NONE ? p : intersect(s->idom, s->order, p, nd);
+      }
+      if (nd != s->idom[b]) {
+        s->idom[b] = nd;
+        changed = true;
+      }
+    }
+  }
+  s->idom[0] = NONE;
+  /* Dominator tree children and pre/post numbers for O(1) dominance. */
+  s->kids = k2s_alloc(a, (n + 1) * sizeof(*s->kids));
+  s->nkids = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  s->pre = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  s->post = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  for (uint32_t k = 1; k < s->nrpo; k++)
+    s->nkids[s->idom[s->rpo[k]]]++;
+  for (uint32_t i = 0; i < n; i++) {
+    s->kids[i] = k2s_alloc(a, (s->nkids[i] + 1) * sizeof(uint32_t));
+    s->nkids[i] = 0;
+  }
+  for (uint32_t k = 1; k < s->nrpo; k++) {
+    uint32_t b = s->rpo[k], d = s->idom[b];
+    s->kids[d][s->nkids[d]++] = b;
+  }
+  {
+    uint32_t *stack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+    uint32_t *next = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+    uint32_t sp = 0, clock = 0;
+    stack[sp++] = 0;
+    s->pre[0] = clock++;
+    while (sp) {
+      uint32_t v = stack[sp - 1];
+      if (next[v] < s->nkids[v]) {
+        uint32_t w = s->kids[v][next[v]++];
+        s->pre[w] = clock++;
+        stack[sp++] = w;
+      } else {
+        s->post[v] = clock++;
+        sp--;
+      }
+    }
+  }
+  return true;
+}
+
+static bool reachable(st *s, k2s_block *b)
+{
+  uint32_t i = BI(b)->idx;
+  return i < s->n && s->blocks[i] == b && s->order[i] != NONE;
+}
+
+static bool dominates(st *s, uint32_t a, uint32_t b)
+{
+  return s->pre[a] <= s->pre[b] && s->post[b] <= s->post[a];
+}
+
+static bool has_succ(st *s, uint32_t b, uint32_t x)
+{
+  for (uint32_t k = 0; k < s->nsucc[b]; k++)
+    if (s->succ[b][k] == x)
+      return true;
+  return false;
+}
+
+/* ---- loops ------------------------------------------------------------------ */
+
+static bool in_loop(st *s, k2s_block *b, uint32_t L)
+{
+  for (uint32_t l = BI(b)->loop; l != NONE; l = s->loops[l].parent)
+    if (l == L)
+      return true;
+  return false;
+}
+
+static bool is_loop_header(st *s, k2s_block *b)
+{
+  uint32_t l = BI(b)->loop;
+  return l != NONE && s->loops[l].header == b;
+}
+
+/* ---- funnel: reroute a set of edges through one new block ------------------ */
+
+/*
+ * Every edge p→t in E becomes p→J; J dispatches to the targets on a selector
+ * phi (bool for two targets, uint for more) saying which edge was taken.
+ * Phis of the targets move into J (OpUndef for J's other predecessors). A
+ * source with several rerouted edges computes its selector itself (an
+ * OpBranchConditional becomes OpSelect/OpLogicalNot and a branch to J), or
+ * gets one new block per edge (an OpSwitch).
+ */
+static k2s_block *funnel(st *s, edge *E, uint32_t ne, uint32_t loop)
+{
+  k2s_module *m = s->m;
+  k2s_block **T = k2s_alloc(&s->a, (ne + 1) * sizeof(*T));
+  k2s_block **P = k2s_alloc(&s->a, (ne + 1) * sizeof(*P));
+  uint32_t *P_ntarg = k2s_alloc(&s->a, (ne + 1) * sizeof(uint32_t));
+  uint32_t nt = 0, np = 0;
+  for (uint32_t e = 0; e < ne; e++) {
+    uint32_t k;
+    for (k = 0; k < nt && T[k] != E[e].to; k++)
+      ;
+    if (k == nt)
+      T[nt++] = E[e].to;
+    for (k = 0; k < np && P[k] != E[e].from; k++)
+      ;
+    if (k == np)
+      P[np++] = E[e].from;
+    P_ntarg[k]++;
+  }
+  /* Sources with several rerouted edges. */
+  bool *select_src = k2s_alloc(&s->a, (ne + 1) * sizeof(bool));
+  for (uint32_t k = 0; k < np; k++) {
+    if (P_ntarg[k] < 2)
+      continue;
+    k2s_block *p = P[k];
+    k2s_instr *t = term(p);
+    if (t->opcode == SpvOpBranchConditional) {
+      select_src[k] = true;
+      continue;
+    }
+    for (uint32_t e = 0; e < ne; e++) {
+      if (E[e].from != p)
+        continue;
+      k2s_block *sp = new_block(s, BI(p)->loop);
+      uint32_t to = E[e].to->label->result;
+      set_term(s, sp, SpvOpBranch, &to, 1);
+      retarget(s, t, to, sp->label->result);
+      phis_rename_pred(s, E[e].to, p->label->result, sp->label->result);
+      E[e].from = sp;
+    }
+  }
+  /* The sources after splitting, with their flags. */
+  k2s_block **Q = k2s_alloc(&s->a, (ne + 1) * sizeof(*Q));
+  bool *Q_sel = k2s_alloc(&s->a, (ne + 1) * sizeof(bool));
+  uint32_t nq = 0;
+  for (uint32_t e = 0; e < ne; e++) {
+    uint32_t k;
+    for (k = 0; k < nq && Q[k] != E[e].from; k++)
+      ;
+    if (k == nq) {
+      Q[nq] = E[e].from;
+      for (uint32_t j = 0; j < np; j++)
+        if (P[j] == E[e].from && select_src[j])
+          Q_sel[nq] = true;
+      nq++;
+    }
+  }
+  k2s_block *J = new_block(s, loop);
+  uint32_t jl = J->label->result;
+  /* The selector. */
+  uint32_t sel = 0;
+  if (nt >= 2) {
+    uint32_t ty = nt == 2 ? k2s_type_bool(m) : uint_type(s);
+    k2s_instr *phi = new_phi(s, J, ty);
+    sel = phi->result;
+    for (uint32_t k = 0; k < nq; k++) {
+      k2s_block *p = Q[k];
+      uint32_t v = 0;
+      if (Q_sel[k]) {
+        k2s_instr *t = term(p);
+        uint32_t it = 0, jf = 0;
+        for (uint32_t j = 0; j < nt; j++) {
+          if (T[j]->label->result == t->ops[1])
+            it = j;
+          if (T[j]->label->result == t->ops[2])
+            jf = j;
+        }
+        if (nt == 2) {
+          v = t->ops[0];
+          if (it != 0)
+            v = emit_at(s, k2s_block_end(p), SpvOpLogicalNot, ty, &v, 1)->result;
+        } else {
+          uint32_t ops[3] = {t->ops[0], k2s_const_int(m, ty, it), k2s_const_int(m, ty, jf)};
+          v = emit_at(s, k2s_block_end(p), SpvOpSelect, ty, ops, 3)->result;
+        }
+      } else {
+        k2s_block *to = NULL;
+        for (uint32_t e = 0; e < ne; e++)
+          if (E[e].from == p)
+            to = E[e].to;
+        uint32_t j = 0;
+        while (T[j] != to)
+          j++;
+        v = nt == 2 ? k2s_const_bool(m, j == 0) : k2s_const_int(m, ty, j);
+      }
+      phi_add(s, phi, v, p->label->result);
+    }
+  }
+  /* The targets' phis move into J. */
+  for (uint32_t j = 0; j < nt; j++) {
+    k2s_block *t = T[j];
+    foreach_phi(phi, t) {
+      uint32_t common = 0;
+      bool same = true;
+      for (uint32_t e = 0; e < ne; e++) {
+        if (E[e].to != t)
+          continue;
+        uint32_t v = phi_value(phi, E[e].from->label->result);
+        if (!common)
+          common = v;
+        else if (v != common)
+          same = false;
+      }
+      uint32_t nv = common;
+      if (!same || !common) {
+        k2s_instr *jp = new_phi(s, J, phi->type);
+        nv = jp->result;
+        for (uint32_t k = 0; k < nq; k++) {
+          uint32_t v = 0;
+          for (uint32_t e = 0; e < ne; e++)
+            if (E[e].from == Q[k] && E[e].to == t)
+              v = phi_value(phi, Q[k]->label->result);
+          phi_add(s, jp, v ? v : k2s_undef(m, phi->type), Q[k]->label->result);
+        }
+      }
+      for (uint32_t e = 0; e < ne; e++)
+        if (E[e].to == t)
+          phi_remove(s, phi, E[e].from->label->result);
+      phi_add(s, phi, nv, jl);
+    }
+  }
+  /* Reroute the sources. */
+  for (uint32_t k = 0; k < nq; k++) {
+    if (Q_sel[k]) {
+      set_term(s, Q[k], SpvOpBranch, &jl, 1);
+      continue;
+    }
+    for (uint32_t e = 0; e < ne; e++)
+      if (E[e].from == Q[k])
+        retarget(s, term(Q[k]), E[e].to->label->result, jl);
+  }
+  /* The dispatch. */
+  if (nt == 1) {
+    uint32_t to = T[0]->label->result;
+    set_term(s, J, SpvOpBranch, &to, 1);
+  } else if (nt == 2) {
+    uint32_t ops[3] = {sel, T[0]->label->result, T[1]->label->result};
+    set_term(s, J, SpvOpBranchConditional, ops, 3);
+  } else {
+    uint32_t *ops = k2s_alloc(&s->a, (2 * nt + 2) * sizeof(uint32_t));
+    uint32_t n = 0;
+    ops[n++] = sel;
+    ops[n++] = T[nt - 1]->label->result;
+    for (uint32_t j = 0; j + 1 < nt; j++) {
+      ops[n++] = j;
+      ops[n++] = T[j]->label->result;
+    }
+    set_term(s, J, SpvOpSwitch, ops, n);
+  }
+  return J;
+}
+
+/* ---- 1. cleanup ------------------------------------------------------------ */
+
+typedef struct undef_ctx {
+  st *s;
+} undef_ctx;
+
+static void undef_dead_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  st *s = ((undef_ctx *)ud)->s;
+  k2s_instr *d = k2s_def(s->m, *id);
+  if (!d || !d->block || d->opcode == SpvOpLabel || d->block->func != s->f)
+    return;
+  if (!reachable(s, d->block) && !BI(d->block)->keep)
+    *id = k2s_undef(s->m, d->type);
+}
+
+static bool cleanup(st *s)
+{
+  k2s_module *m = s->m;
+  k2s_foreach_block(b, s->f) {
+    k2s_instr *mi = k2s_block_merge(b);
+    if (mi) {
+      if (mi->opcode == SpvOpLoopMerge && mi->n_ops >= 3)
+        BI(b)->control = mi->ops[2];
+      k2s_list_remove(&b->body, mi);
+      s->changed = true;
+    }
+    k2s_instr *t = term(b);
+    if (!t)
+      continue;
+    /* A conditional branch or switch with a single target is a branch. */
+    uint32_t nl = n_labels(s, t);
+    if ((t->opcode == SpvOpBranchConditional || t->opcode == SpvOpSwitch) && nl >= 1) {
+      uint32_t first = *label_word(s, t, 0);
+      bool all = true;
+      for (uint32_t k = 1; k < nl; k++)
+        if (*label_word(s, t, k) != first)
+          all = false;
+      if (all)
+        set_term(s, b, SpvOpBranch, &first, 1);
+    }
+  }
+  if (!snapshot(s))
+    return false;
+  if (s->npred[0]) {
+    k2s_error(m, s->f->def, "the first block of function %%%u is a branch target",
+              s->f->def->result);
+    return false;
+  }
+  bool any_dead = false;
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->order[i] == NONE)
+      any_dead = true;
+  /* Phis: one entry per real predecessor. */
+  for (uint32_t i = 0; i < s->n; i++) {
+    if (s->order[i] == NONE)
+      continue;
+    foreach_phi(phi, s->blocks[i]) {
+      if (phi->n_ops % 2) {
+        k2s_error(m, phi, "OpPhi operands do not come in (value, parent) pairs");
+        return false;
+      }
+      uint32_t w = 0;
+      for (uint32_t k = 0; k + 1 < phi->n_ops; k += 2) {
+        k2s_block *p = block_of(s, phi->ops[k + 1]);
+        bool keep = p && reachable(s, p) && has_succ(s, BI(p)->idx, i);
+        for (uint32_t j = 0; keep && j < w; j += 2)
+          if (phi->ops[j + 1] == phi->ops[k + 1])
+            keep = false; /* llvm-spirv 15 repeats switch predecessors */
+        if (keep) {
+          phi->ops[w++] = phi->ops[k];
+          phi->ops[w++] = phi->ops[k + 1];
+        }
+      }
+      if (w != phi->n_ops) {
+        phi->n_ops = w;
+        s->changed = true;
+      }
+    }
+  }
+  if (!any_dead)
+    return true;
+  undef_ctx uc = {s};
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->order[i] != NONE)
+      k2s_foreach_instr(in, &s->blocks[i]->body)
+        k2s_foreach_id_operand(m, in, undef_dead_operand, &uc);
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->order[i] == NONE)
+      delete_block(s, s->blocks[i]);
+  return snapshot(s);
+}
+
+/* ---- 2. loop forest, irreducible cycles -------------------------------------- */
+
+typedef struct scope {
+  uint32_t *nodes, n, parent;
+} scope;
+
+static uint32_t add_loop(st *s, k2s_block *h, uint32_t parent)
+{
+  if (s->nloops == s->cap_loops) {
+    uint32_t cap = s->cap_loops ? s->cap_loops * 2 : 8;
+    s->loops = k2s_realloc_array(&s->a, s->loops, s->nloops, cap, sizeof(loop));
+    s->cap_loops = cap;
+  }
+  loop *l = &s->loops[s->nloops];
+  memset(l, 0, sizeof(*l));
+  l->header = h;
+  l->parent = parent;
+  return s->nloops++;
+}
+
+/* One entry per cycle: reroute every edge into the entries through a new
+ * dispatch header. */
+static void fix_irreducible(st *s, uint32_t *entries, uint32_t ne)
+{
+  uint32_t n_edges = 0;
+  for (uint32_t k = 0; k < ne; k++)
+    n_edges += s->npred[entries[k]];
+  edge *E = k2s_alloc(&s->a, (n_edges + 1) * sizeof(edge));
+  n_edges = 0;
+  /* Deterministic: entries in reverse post-order, their predecessors too. */
+  for (uint32_t a = 0; a < ne; a++)
+    for (uint32_t b = a + 1; b < ne; b++)
+      if (s->order[entries[b]] < s->order[entries[a]]) {
+        uint32_t t = entries[a];
+        entries[a] = entries[b];
+        entries[b] = t;
+      }
+  for (uint32_t k = 0; k < ne; k++)
+    for (uint32_t j = 0; j < s->npred[entries[k]]; j++) {
+      uint32_t p = s->pred[entries[k]][j];
+      if (s->order[p] == NONE)
+        continue;
+      E[n_edges].from = s->blocks[p];
+      E[n_edges].to = s->blocks[entries[k]];
+      n_edges++;
+    }
+  funnel(s, E, n_edges, NONE);
+}
+
+/* Builds the loop forest (BI()->loop, s->loops). Returns 1 when done, 0 when
+ * an irreducible cycle was rewritten (build again), -1 on error. */
+static int build_loops(st *s)
+{
+  k2s_arena *a = &s->snap;
+  uint32_t n = s->n;
+  s->nloops = 0;
+  for (uint32_t i = 0; i < n; i++)
+    BI(s->blocks[i])->loop = NONE;
+  uint32_t *in_scope = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *vis = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *idx = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *low = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint8_t *onst = k2s_alloc(a, n + 1);
+  uint32_t *scc_of = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *tstack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *fstack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *fedge = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t scope_stamp = 0, scc_count = 0;
+  scope *work = k2s_alloc(a, (n + 2) * sizeof(scope));
+  uint32_t nwork = 0;
+  work[nwork++] = (scope){s->rpo, s->nrpo, NONE};
+  while (nwork) {
+    scope sc = work[--nwork];
+    scope_stamp++;
+    for (uint32_t k = 0; k < sc.n; k++)
+      in_scope[sc.nodes[k]] = scope_stamp;
+    uint32_t counter = 0, tsp = 0;
+    for (uint32_t r = 0; r < sc.n; r++) {
+      uint32_t root = sc.nodes[r];
+      if (vis[root] == scope_stamp)
+        continue;
+      uint32_t fsp = 0;
+      vis[root] = scope_stamp;
+      idx[root] = low[root] = counter++;
+      tstack[tsp++] = root;
+      onst[root] = 1;
+      fstack[fsp] = root;
+      fedge[fsp++] = 0;
+      while (fsp) {
+        uint32_t v = fstack[fsp - 1];
+        if (fedge[fsp - 1] < s->nsucc[v]) {
+          uint32_t w = s->succ[v][fedge[fsp - 1]++];
+          if (in_scope[w] != scope_stamp)
+            continue;
+          if (vis[w] != scope_stamp) {
+            vis[w] = scope_stamp;
+            idx[w] = low[w] = counter++;
+            tstack[tsp++] = w;
+            onst[w] = 1;
+            fstack[fsp] = w;
+            fedge[fsp++] = 0;
+          } else if (onst[w] && idx[w] < low[v]) {
+            low[v] = idx[w];
+          }
+          continue;
+        }
+        fsp--;
+        if (fsp && low[v] < low[fstack[fsp - 1]])
+          low[fstack[fsp - 1]] = low[v];
+        if (low[v] != idx[v])
+          continue;
+        /* v roots an SCC: the stack down to v. */
+        uint32_t start = tsp;
+        do
+          start--;
+        while (tstack[start] != v);
+        uint32_t size = tsp - start;
+        uint32_t id = ++scc_count;
+        for (uint32_t k = start; k < tsp; k++) {
+          onst[tstack[k]] = 0;
+          scc_of[tstack[k]] = id;
+        }
+        bool cyclic = size > 1 || has_succ(s, v, v);
+        if (cyclic) {
+          uint32_t *nodes = k2s_alloc(a, size * sizeof(uint32_t));
+          memcpy(nodes, &tstack[start], size * sizeof(uint32_t));
+          uint32_t *entries = k2s_alloc(a, size * sizeof(uint32_t));
+          uint32_t nent = 0;
+          for (uint32_t k = 0; k < size; k++) {
+            uint32_t x = nodes[k];
+            bool entry = x == 0;
+            for (uint32_t j = 0; j < s->npred[x] && !entry; j++) {
+              uint32_t p = s->pred[x][j];
+              if (s->order[p] != NONE && scc_of[p] != id)
+                entry = true;
+            }
+            if (entry)
+              entries[nent++] = x;
+          }
+          if (nent > 1) {
+            fix_irreducible(s, entries, nent);
+            return 0;
+          }
+          uint32_t h = nent ? entries[0] : nodes[0];
+          uint32_t L = add_loop(s, s->blocks[h], sc.parent);
+          uint32_t *inner = k2s_alloc(a, size * sizeof(uint32_t));
+          uint32_t ni = 0;
+          for (uint32_t k = 0; k < size; k++) {
+            BI(s->blocks[nodes[k]])->loop = L;
+            if (nodes[k] != h)
+              inner[ni++] = nodes[k];
+          }
+          /* Keep reverse post-order inside the scope for determinism. */
+          for (uint32_t x = 1; x < ni; x++)
+            for (uint32_t y = x; y > 0 && s->order[inner[y]] < s->order[inner[y - 1]]; y--) {
+              uint32_t t = inner[y];
+              inner[y] = inner[y - 1];
+              inner[y - 1] = t;
+            }
+          if (ni)
+            work[nwork++] = (scope){inner, ni, L};
+        }
+        tsp = start;
+      }
+    }
+  }
+  return 1;
+}
+
+/* ---- 3. loop normal form ---------------------------------------------------- */
+
+/* Moves b's terminator into a new block so that b can hold an OpLoopMerge
+ * (which must precede an OpBranch or OpBranchConditional). */
+static void split_after(st *s, k2s_block *b, uint32_t loop)
+{
+  k2s_block *nb = new_block(s, loop);
+  k2s_instr *t = term(b);
+  uint32_t nl = n_labels(s, t);
+  k2s_list_remove(&b->body, t);
+  t->block = nb;
+  k2s_list_append(&nb->body, t);
+  for (uint32_t k = 0; k < nl; k++) {
+    k2s_block *to = block_of(s, *label_word(s, t, k));
+    bool dup = false;
+    for (uint32_t j = 0; j < k; j++)
+      if (*label_word(s, t, j) == *label_word(s, t, k))
+        dup = true;
+    if (to && !dup)
+      phis_rename_pred(s, to, b->label->result, nb->label->result);
+  }
+  uint32_t l = nb->label->result;
+  set_term(s, b, SpvOpBranch, &l, 1);
+}
+
+/* Only phis and a return or OpUnreachable: cheap to give each exit its own. */
+static bool pure_exit(k2s_block *b)
+{
+  k2s_foreach_instr(i, &b->body) {
+    if (i->opcode == SpvOpPhi || i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+      continue;
+    if (i->next)
+      return false;
+    if (i->opcode == SpvOpReturn || i->opcode == SpvOpUnreachable)
+      return true;
+    return i->opcode == SpvOpReturnValue && i->n_ops == 1;
+  }
+  return false;
+}
+
+/* The exit p→x (x a pure exit) becomes a return of p's own. */
+static void own_exit(st *s, k2s_block *p, k2s_block *x, uint32_t L)
+{
+  k2s_instr *xt = term(x);
+  uint32_t ops[1] = {0};
+  uint32_t nops = 0;
+  if (xt->opcode == SpvOpReturnValue) {
+    ops[0] = xt->ops[0];
+    k2s_instr *d = k2s_def(s->m, ops[0]);
+    if (d && d->opcode == SpvOpPhi && d->block == x)
+      ops[0] = phi_value(d, p->label->result);
+    nops = 1;
+  }
+  k2s_instr *pt = term(p);
+  if (pt->opcode == SpvOpBranch) {
+    set_term(s, p, xt->opcode, ops, nops);
+  } else {
+    k2s_block *r = new_block(s, L);
+    set_term(s, r, xt->opcode, ops, nops);
+    retarget(s, pt, x->label->result, r->label->result);
+  }
+  foreach_phi(phi, x)
+    phi_remove(s, phi, p->label->result);
+}
+
+static bool header_ok(st *s, uint32_t L)
+{
+  k2s_instr *t = term(s->loops[L].header);
+  uint32_t ml = s->loops[L].merge->label->result;
+  if (t->opcode == SpvOpBranch)
+    return true;
+  return t->opcode == SpvOpBranchConditional && (t->ops[1] == ml || t->ops[2] == ml);
+}
+
+static bool reusable_latch(st *s, k2s_block *l, uint32_t L)
+{
+  k2s_instr *t = term(l);
+  uint32_t hl = s->loops[L].header->label->result;
+  if (t->opcode == SpvOpBranch)
+    return t->ops[0] == hl;
+  if (t->opcode != SpvOpBranchConditional)
+    return false;
+  uint32_t other = t->ops[1] == hl ? t->ops[2] : t->ops[2] == hl ? t->ops[1] : 0;
+  k2s_block *ob = other ? block_of(s, other) : NULL;
+  return ob && !in_loop(s, ob, L);
+}
+
+static bool normalize_loop(st *s, uint32_t L)
+{
+  k2s_block *h = s->loops[L].header;
+  uint32_t parent = s->loops[L].parent;
+  if (term(h)->opcode == SpvOpSwitch)
+    split_after(s, h, L);
+  if (!snapshot(s))
+    return false;
+  /* The continue target. */
+  uint32_t hi = BI(h)->idx, nl = 0, latch = NONE;
+  for (uint32_t k = 0; k < s->npred[hi]; k++) {
+    k2s_block *p = s->blocks[s->pred[hi][k]];
+    if (reachable(s, p) && in_loop(s, p, L)) {
+      nl++;
+      latch = s->pred[hi][k];
+    }
+  }
+  k2s_block *C;
+  if (nl == 1 && latch == hi) {
+    C = h; /* a single-block loop is its own continue target */
+  } else if (nl == 1 && BI(s->blocks[latch])->loop == L && !BI(s->blocks[latch])->claimed &&
+             reusable_latch(s, s->blocks[latch], L)) {
+    C = s->blocks[latch];
+  } else {
+    edge *E = k2s_alloc(&s->a, (nl + 1) * sizeof(edge));
+    uint32_t ne = 0;
+    for (uint32_t k = 0; k < s->npred[hi]; k++) {
+      k2s_block *p = s->blocks[s->pred[hi][k]];
+      if (reachable(s, p) && in_loop(s, p, L))
+        E[ne++] = (edge){p, h};
+    }
+    C = funnel(s, E, ne, L);
+    if (!snapshot(s))
+      return false;
+  }
+  BI(C)->claimed = true;
+  s->loops[L].cont = C;
+  /* Exits to a shared return (or OpUnreachable) get returns of their own. */
+  for (uint32_t i = 0; i < s->n; i++) {
+    k2s_block *b = s->blocks[i];
+    if (!reachable(s, b) || !in_loop(s, b, L) || b == C || b == h)
+      continue;
+    for (uint32_t k = 0; k < s->nsucc[i]; k++) {
+      k2s_block *x = s->blocks[s->succ[i][k]];
+      if (!in_loop(s, x, L) && pure_exit(x)) {
+        bool shared = false;
+        for (uint32_t j = 0; j < s->npred[BI(x)->idx]; j++)
+          if (!in_loop(s, s->blocks[s->pred[BI(x)->idx][j]], L))
+            shared = true;
+        if (shared)
+          own_exit(s, b, x, L);
+      }
+    }
+  }
+  if (!snapshot(s))
+    return false;
+  /* Blocks that only the loop reaches and that never come back (returns)
+   * belong to the loop body: then they need no exit dispatch. */
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (uint32_t k = 0; k < s->nrpo; k++) {
+      uint32_t i = s->rpo[k];
+      k2s_block *x = s->blocks[i];
+      if (in_loop(s, x, L) || BI(x)->claimed || is_loop_header(s, x) || !s->npred[i])
+        continue;
+      bool ok = true;
+      for (uint32_t j = 0; j < s->npred[i] && ok; j++) {
+        k2s_block *p = s->blocks[s->pred[i][j]];
+        ok = in_loop(s, p, L) && p != C;
+      }
+      for (uint32_t j = 0; j < s->nsucc[i] && ok; j++)
+        ok = in_loop(s, s->blocks[s->succ[i][j]], L);
+      if (ok) {
+        BI(x)->loop = L;
+        grew = true;
+      }
+    }
+  }
+  /* The exits. */
+  uint32_t cap = 8, ne = 0;
+  edge *E = k2s_alloc(&s->a, cap * sizeof(edge));
+  for (uint32_t k = 0; k < s->nrpo; k++) {
+    uint32_t i = s->rpo[k];
+    if (!in_loop(s, s->blocks[i], L))
+      continue;
+    for (uint32_t j = 0; j < s->nsucc[i]; j++) {
+      k2s_block *x = s->blocks[s->succ[i][j]];
+      if (in_loop(s, x, L))
+        continue;
+      if (ne == cap) {
+        E = k2s_realloc_array(&s->a, E, ne, cap * 2, sizeof(edge));
+        cap *= 2;
+      }
+      E[ne++] = (edge){s->blocks[i], x};
+    }
+  }
+  k2s_block *M = NULL;
+  if (!ne) {
+    M = new_block(s, parent);
+    set_term(s, M, SpvOpUnreachable, NULL, 0);
+    BI(M)->keep = true;
+  } else {
+    bool single = true;
+    for (uint32_t e = 1; e < ne; e++)
+      if (E[e].to != E[0].to)
+        single = false;
+    k2s_block *x = E[0].to;
+    if (single && !BI(x)->claimed && !is_loop_header(s, x)) {
+      uint32_t xi = BI(x)->idx;
+      for (uint32_t j = 0; j < s->npred[xi]; j++)
+        if (!in_loop(s, s->blocks[s->pred[xi][j]], L))
+          single = false;
+    } else {
+      single = false;
+    }
+    if (single) {
+      M = x;
+      BI(M)->loop = parent;
+    } else {
+      M = funnel(s, E, ne, parent);
+    }
+  }
+  BI(M)->claimed = true;
+  BI(M)->loop_merge_of = L;
+  s->loops[L].merge = M;
+  if (!header_ok(s, L))
+    split_after(s, h, L);
+  return true;
+}
+
+/* ---- 4. selection merges in acyclic regions --------------------------------- */
+
+/* Is b a node of region R (loop R's body without its continue target and
+ * inner loops, whose headers stand for them; NONE: outside all loops)? */
+static bool in_region(st *s, k2s_block *b, uint32_t R)
+{
+  if (R != NONE && b == s->loops[R].header)
+    return true;
+  if (R != NONE && b == s->loops[R].cont)
+    return false;
+  uint32_t l = BI(b)->loop;
+  if (l != NONE && s->loops[l].header == b)
+    l = s->loops[l].parent;
+  return l == R;
+}
+
+/* Inside a loop nested in R (so a walk of R may pass through it). */
+static bool below_region(st *s, k2s_block *b, uint32_t R)
+{
+  uint32_t l = BI(b)->loop;
+  if (l == NONE || l == R)
+    return false;
+  for (l = s->loops[l].parent; l != NONE; l = s->loops[l].parent)
+    if (l == R)
+      return true;
+  return R == NONE;
+}
+
+/* Successors of node b in region R: an inner loop stands for its merge;
+ * break and continue edges (to R's merge and continue target) are left out. */
+static uint32_t regsucc(st *s, k2s_block *b, uint32_t R, uint32_t *out)
+{
+  uint32_t l = BI(b)->loop;
+  if (l != NONE && s->loops[l].header == b && l != R) {
+    k2s_block *mg = s->loops[l].merge;
+    if (!reachable(s, mg))
+      return 0;
+    out[0] = BI(mg)->idx;
+    return 1;
+  }
+  uint32_t i = BI(b)->idx, n = 0;
+  for (uint32_t k = 0; k < s->nsucc[i]; k++) {
+    k2s_block *x = s->blocks[s->succ[i][k]];
+    if (R != NONE && (x == s->loops[R].cont || x == s->loops[R].merge || x == s->loops[R].header))
+      continue;
+    out[n++] = s->succ[i][k];
+  }
+  return n;
+}
+
+static uint32_t regpred_count(st *s, uint32_t c, uint32_t R)
+{
+  k2s_block *cb = s->blocks[c];
+  uint32_t n = BI(cb)->loop_merge_of != NONE && reachable(s, cb) ? 1 : 0;
+  for (uint32_t k = 0; k < s->npred[c]; k++) {
+    k2s_block *p = s->blocks[s->pred[c][k]];
+    if (!reachable(s, p) || !in_region(s, p, R))
+      continue;
+    if (is_loop_header(s, p) && BI(p)->loop != R)
+      continue; /* stands for its loop: counted above when c is the merge */
+    n++;
+  }
+  return n;
+}
+
+static bool is_sel_header(st *s, k2s_block *b)
+{
+  if (!reachable(s, b) || is_loop_header(s, b))
+    return false;
+  uint32_t R = BI(b)->loop;
+  if (R != NONE && s->loops[R].cont == b)
+    return false;
+  k2s_instr *t = term(b);
+  if (t->opcode == SpvOpSwitch)
+    return true;
+  if (t->opcode != SpvOpBranchConditional)
+    return false;
+  return regsucc(s, b, R, s->tmp) >= 2;
+}
+
+/* Switch cases may not target a loop's merge or continue target directly:
+ * give those edges a block of their own (a case that breaks or continues). */
+static void split_switch_escapes(st *s)
+{
+  for (uint32_t i = 0; i < s->n; i++) {
+    k2s_block *b = s->blocks[i];
+    k2s_instr *t = term(b);
+    uint32_t R = BI(b)->loop;
+    if (!t || t->opcode != SpvOpSwitch || R == NONE || !reachable(s, b))
+      continue;
+    k2s_block *esc[2] = {s->loops[R].cont, s->loops[R].merge};
+    for (int e = 0; e < 2; e++) {
+      uint32_t el = esc[e]->label->result;
+      bool hit = false;
+      for (uint32_t k = 0; k < n_labels(s, t); k++)
+        if (*label_word(s, t, k) == el)
+          hit = true;
+      if (!hit)
+        continue;
+      k2s_block *sp = new_block(s, R);
+      set_term(s, sp, SpvOpBranch, &el, 1);
+      retarget(s, t, el, sp->label->result);
+      phis_rename_pred(s, esc[e], b->label->result, sp->label->result);
+    }
+  }
+}
+
+/* Gives header A its merge; returns whether the CFG changed. */
+static bool process_header(st *s, k2s_block *A)
+{
+  uint32_t R = BI(A)->loop;
+  uint32_t a = BI(A)->idx;
+  uint32_t stamp = ++s->stamp;
+  k2s_arena *sa = &s->snap;
+  /* Walk A's dominator subtree: the region nodes form S_A, except the
+   * merge children (region nodes immediately below A in the region's
+   * dominator tree with two or more region predecessors) and what they
+   * dominate. */
+  uint32_t *stack = k2s_alloc(sa, (s->n + 1) * 2 * sizeof(uint32_t));
+  uint32_t *S = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
+  uint32_t *Y = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
+  uint32_t sp = 0, ns = 0, ny = 0;
+  stack[sp++] = a;
+  stack[sp++] = a;
+  S[ns++] = a;
+  s->mark[a] = stamp;
+  while (sp) {
+    uint32_t nra = stack[--sp];
+    uint32_t x = stack[--sp];
+    for (uint32_t k = 0; k < s->nkids[x]; k++) {
+      uint32_t c = s->kids[x][k];
+      k2s_block *cb = s->blocks[c];
+      if (in_region(s, cb, R)) {
+        if (nra == a && regpred_count(s, c, R) >= 2) {
+          Y[ny++] = c;
+          continue;
+        }
+        S[ns++] = c;
+        s->mark[c] = stamp;
+        stack[sp++] = c;
+        stack[sp++] = c;
+      } else if (below_region(s, cb, R)) {
+        stack[sp++] = c;
+        stack[sp++] = nra;
+      }
+    }
+  }
+  /* Exit edges of S_A, sorted by the targets' then the sources' order. */
+  uint32_t ne = 0, cap = 8;
+  edge *E = k2s_alloc(&s->a, cap * sizeof(edge));
+  uint32_t *rs = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
+  for (uint32_t k = 0; k < ns; k++) {
+    uint32_t nr = regsucc(s, s->blocks[S[k]], R, rs);
+    for (uint32_t j = 0; j < nr; j++) {
+      if (s->mark[rs[j]] == stamp)
+        continue;
+      if (ne == cap) {
+        E = k2s_realloc_array(&s->a, E, ne, cap * 2, sizeof(edge));
+        cap *= 2;
+      }
+      E[ne++] = (edge){s->blocks[S[k]], s->blocks[rs[j]]};
+    }
+  }
+  for (uint32_t x = 1; x < ne; x++)
+    for (uint32_t y = x; y > 0; y--) {
+      uint32_t ty = s->order[BI(E[y].to)->idx], tp = s->order[BI(E[y - 1].to)->idx];
+      uint32_t fy = s->order[BI(E[y].from)->idx], fp = s->order[BI(E[y - 1].from)->idx];
+      if (ty > tp || (ty == tp && fy >= fp))
+        break;
+      edge t = E[y];
+      E[y] = E[y - 1];
+      E[y - 1] = t;
+    }
+  k2s_block *y1 = NULL;
+  for (uint32_t k = 0; k < ny; k++)
+    if (!y1 || s->order[Y[k]] < s->order[BI(y1)->idx])
+      y1 = s->blocks[Y[k]];
+  bool one_target = ne > 0;
+  for (uint32_t e = 1; e < ne; e++)
+    if (E[e].to != E[0].to)
+      one_target = false;
+  k2s_block *merge = NULL;
+  bool changed = false;
+  if (y1 && one_target && E[0].to == y1 && !BI(y1)->claimed) {
+    merge = y1;
+  } else if (ne == 1 && E[0].from != A && term(E[0].from)->opcode == SpvOpBranch &&
+             !BI(E[0].from)->claimed && !is_loop_header(s, E[0].from) &&
+             BI(E[0].from)->loop_merge_of == NONE) {
+    merge = E[0].from; /* the one way on: merge there */
+  } else if (!ne) {
+    merge = new_block(s, R); /* every path returns, breaks or continues */
+    set_term(s, merge, SpvOpUnreachable, NULL, 0);
+    BI(merge)->keep = true;
+  } else {
+    merge = funnel(s, E, ne, R);
+    changed = true;
+  }
+  BI(A)->processed = true;
+  k2s_instr *t = term(A);
+  if (t->opcode == SpvOpSwitch ||
+      (t->opcode == SpvOpBranchConditional && t->ops[1] != t->ops[2])) {
+    BI(A)->merge = merge->label->result;
+    BI(merge)->claimed = true;
+  }
+  return changed;
+}
+
+static bool place_selection_merges(st *s)
+{
+  if (!snapshot(s))
+    return false;
+  split_switch_escapes(s);
+  if (!snapshot(s))
+    return false;
+  uint64_t budget = 64 * (uint64_t)s->n + 1024;
+  uint32_t pos = 0;
+  while (pos < s->nrpo) {
+    k2s_block *b = s->blocks[s->rpo[pos]];
+    if (BI(b)->processed || !is_sel_header(s, b)) {
+      pos++;
+      continue;
+    }
+    if (!budget--) {
+      k2s_error(s->m, s->f->def, "structurize: no structured form found for function %%%u "
+                                 "(internal limit reached)", s->f->def->result);
+      return false;
+    }
+    if (process_header(s, b)) {
+      if (s->m->failed || !snapshot(s))
+        return false;
+      pos = 0;
+      continue;
+    }
+    pos++;
+  }
+  return true;
+}
+
+/* ---- 5. merges, SSA repair, block order ------------------------------------ */
+
+static void emit_merges(st *s)
+{
+  for (uint32_t L = 0; L < s->nloops; L++) {
+    loop *l = &s->loops[L];
+    uint32_t control = BI(l->header)->control & (SpvLoopControlUnrollMask |
+                                                 SpvLoopControlDontUnrollMask);
+    if (control == (SpvLoopControlUnrollMask | SpvLoopControlDontUnrollMask))
+      control = 0;
+    uint32_t ops[3] = {l->merge->label->result, l->cont->label->result, control};
+    emit_at(s, k2s_before(term(l->header)), SpvOpLoopMerge, 0, ops, 3);
+  }
+  k2s_foreach_block(b, s->f)
+    if (BI(b)->merge) {
+      uint32_t ops[2] = {BI(b)->merge, SpvSelectionControlMaskNone};
+      emit_at(s, k2s_before(term(b)), SpvOpSelectionMerge, 0, ops, 2);
+    }
+  s->changed = true;
+}
+
+/* A small open-addressing set of ids. */
+typedef struct idset {
+  uint32_t *slot, cap, n;
+} idset;
+
+static bool idset_add(k2s_arena *a, idset *set, uint32_t id)
+{
+  if (2 * (set->n + 1) > set->cap) {
+    idset bigger = {NULL, set->cap ? set->cap * 2 : 64, 0};
+    bigger.slot = k2s_alloc(a, bigger.cap * sizeof(uint32_t));
+    for (uint32_t k = 0; k < set->cap; k++)
+      if (set->slot[k])
+        idset_add(a, &bigger, set->slot[k]);
+    *set = bigger;
+  }
+  uint32_t h = (id * 2654435761u) & (set->cap - 1);
+  while (set->slot[h]) {
+    if (set->slot[h] == id)
+      return false;
+    h = (h + 1) & (set->cap - 1);
+  }
+  set->slot[h] = id;
+  set->n++;
+  return true;
+}
+
+typedef struct ssa {
+  st *s;
+  uint32_t **df, *ndf, *capdf;
+  uint32_t *phi_stamp;
+  k2s_instr **phi_at;
+  uint32_t cur;
+  /* the value being repaired */
+  uint32_t v, D, undef;
+  idset bad;
+  uint32_t *bad_list, nbad, capbad;
+} ssa;
+
+static k2s_block *def_block(st *s, uint32_t id)
+{
+  k2s_instr *d = k2s_def(s->m, id);
+  if (!d || !d->block || d->opcode == SpvOpLabel || d->block->func != s->f)
+    return NULL;
+  return d->block;
+}
+
+typedef struct scan_ctx {
+  ssa *q;
+  uint32_t U;
+} scan_ctx;
+
+static void note_bad(ssa *q, uint32_t v)
+{
+  if (!idset_add(&q->s->a, &q->bad, v))
+    return;
+  if (q->nbad == q->capbad) {
+    uint32_t cap = q->capbad ? q->capbad * 2 : 16;
+    q->bad_list = k2s_realloc_array(&q->s->a, q->bad_list, q->nbad, cap, sizeof(uint32_t));
+    q->capbad = cap;
+  }
+  q->bad_list[q->nbad++] = v;
+}
+
+static void check_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  scan_ctx *c = ud;
+  st *s = c->q->s;
+  k2s_block *D = def_block(s, *id);
+  if (!D || !reachable(s, D))
+    return;
+  uint32_t d = BI(D)->idx;
+  if (d != c->U && !dominates(s, d, c->U))
+    note_bad(c->q, *id);
+}
+
+static uint32_t reaching(ssa *q, uint32_t x)
+{
+  st *s = q->s;
+  while (x != NONE) {
+    if (x == q->D)
+      return q->v;
+    if (q->phi_stamp[x] == q->cur)
+      return q->phi_at[x]->result;
+    x = s->idom[x];
+  }
+  return q->undef;
+}
+
+typedef struct rename_ctx {
+  ssa *q;
+  uint32_t U;
+} rename_ctx;
+
+static void rename_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  rename_ctx *c = ud;
+  if (*id == c->q->v)
+    *id = reaching(c->q, c->U);
+}
+
+typedef struct count_ctx {
+  uint32_t first, n, *count;
+} count_ctx;
+
+static void count_use(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  count_ctx *c = ud;
+  if (*id >= c->first && *id - c->first < c->n)
+    c->count[*id - c->first]++;
+}
+
+/* Drops the new phis nothing needs (whose only users are each other). Their
+ * results are consecutive ids, made one after the other. */
+static void prune_phis(st *s, k2s_instr **made, uint32_t nmade)
+{
+  if (!nmade)
+    return;
+  uint32_t first = made[0]->result;
+  for (uint32_t j = 0; j < nmade; j++)
+    if (made[j]->result != first + j)
+      return;
+  count_ctx c = {first, nmade, k2s_alloc(&s->snap, nmade * sizeof(uint32_t))};
+  k2s_foreach_block(b, s->f)
+    k2s_foreach_instr(in, &b->body)
+      if (in->opcode == SpvOpPhi) {
+        for (uint32_t w = 0; w + 1 < in->n_ops; w += 2)
+          if (in->ops[w] != in->result)
+            count_use(&c, in, &in->ops[w]);
+      } else {
+        k2s_foreach_id_operand(s->m, in, count_use, &c);
+      }
+  uint32_t *work = k2s_alloc(&s->snap, nmade * sizeof(uint32_t));
+  uint32_t nw = 0;
+  for (uint32_t j = 0; j < nmade; j++)
+    if (!c.count[j])
+      work[nw++] = j;
+  while (nw) {
+    k2s_instr *phi = made[work[--nw]];
+    for (uint32_t w = 0; w + 1 < phi->n_ops; w += 2) {
+      uint32_t id = phi->ops[w];
+      if (id >= first && id - first < nmade && id != phi->result && !--c.count[id - first])
+        work[nw++] = id - first;
+    }
+    k2s_list_remove(&phi->block->body, phi);
+    k2s_set_def(s->m, phi->result, NULL);
+  }
+}
+
+/* Values whose uses the new edges no longer dominate get phis (and OpUndef
+ * where no definition reaches: those paths are never taken). */
+static void repair_ssa(st *s)
+{
+  ssa q = {.s = s};
+  k2s_arena *a = &s->snap;
+  uint32_t n = s->n;
+  /* Find the bad values. */
+  for (uint32_t k = 0; k < s->nrpo; k++) {
+    uint32_t U = s->rpo[k];
+    k2s_foreach_instr(in, &s->blocks[U]->body) {
+      if (in->opcode == SpvOpPhi) {
+        for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
+          k2s_block *D = def_block(s, in->ops[j]);
+          k2s_block *P = block_of(s, in->ops[j + 1]);
+          if (!D || !P || !reachable(s, D) || !reachable(s, P))
+            continue;
+          if (D != P && !dominates(s, BI(D)->idx, BI(P)->idx))
+            note_bad(&q, in->ops[j]);
+        }
+        continue;
+      }
+      scan_ctx c = {&q, U};
+      k2s_foreach_id_operand(s->m, in, check_operand, &c);
+    }
+  }
+  if (!q.nbad)
+    return;
+  /* Dominance frontiers. */
+  q.df = k2s_alloc(a, (n + 1) * sizeof(*q.df));
+  q.ndf = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  q.capdf = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  for (uint32_t b = 0; b < n; b++) {
+    if (s->order[b] == NONE || s->npred[b] < 2)
+      continue;
+    for (uint32_t k = 0; k < s->npred[b]; k++) {
+      uint32_t r = s->pred[b][k];
+      if (s->order[r] == NONE)
+        continue;
+      while (r != NONE && r != s->idom[b]) {
+        if (!q.ndf[r] || q.df[r][q.ndf[r] - 1] != b)
+          add_unique(a, &q.df[r], &q.ndf[r], &q.capdf[r], b);
+        r = s->idom[r];
+      }
+    }
+  }
+  q.phi_stamp = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  q.phi_at = k2s_alloc(a, (n + 1) * sizeof(*q.phi_at));
+  uint32_t *work = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  k2s_instr **made = k2s_alloc(a, (n + 1) * sizeof(*made));
+  for (uint32_t vi = 0; vi < q.nbad; vi++) {
+    uint32_t v = q.bad_list[vi];
+    k2s_instr *def = k2s_def(s->m, v);
+    q.cur++;
+    q.v = v;
+    q.D = BI(def->block)->idx;
+    q.undef = k2s_undef(s->m, def->type);
+    /* Phis on the iterated dominance frontier of the definition. */
+    uint32_t nw = 0, nmade = 0;
+    work[nw++] = q.D;
+    while (nw) {
+      uint32_t x = work[--nw];
+      for (uint32_t k = 0; k < q.ndf[x]; k++) {
+        uint32_t y = q.df[x][k];
+        if (q.phi_stamp[y] == q.cur)
+          continue;
+        q.phi_stamp[y] = q.cur;
+        q.phi_at[y] = new_phi(s, s->blocks[y], def->type);
+        made[nmade++] = q.phi_at[y];
+        work[nw++] = y;
+      }
+    }
+    /* Rename the uses. */
+    for (uint32_t k = 0; k < s->nrpo; k++) {
+      uint32_t U = s->rpo[k];
+      k2s_foreach_instr(in, &s->blocks[U]->body) {
+        if (in->opcode == SpvOpPhi) {
+          bool is_new = false;
+          for (uint32_t j = 0; j < nmade; j++)
+            if (made[j] == in)
+              is_new = true;
+          if (is_new)
+            continue;
+          for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
+            k2s_block *P = block_of(s, in->ops[j + 1]);
+            if (in->ops[j] == v && P && reachable(s, P))
+              in->ops[j] = reaching(&q, BI(P)->idx);
+          }
+          continue;
+        }
+        rename_ctx c = {&q, U};
+        k2s_foreach_id_operand(s->m, in, rename_operand, &c);
+      }
+    }
+    for (uint32_t j = 0; j < nmade; j++) {
+      k2s_instr *phi = made[j];
+      uint32_t y = BI(phi->block)->idx;
+      for (uint32_t k = 0; k < s->npred[y]; k++) {
+        uint32_t p = s->pred[y][k];
+        uint32_t val = s->order[p] == NONE ? q.undef : reaching(&q, p);
+        phi_add(s, phi, val, s->blocks[p]->label->result);
+      }
+    }
+    prune_phis(s, made, nmade);
+  }
+  s->changed = true;
+}
+
+/* Orders blocks by reverse post-order of the CFG plus the merge and continue
+ * edges (so unreachable merge blocks follow their headers); drops blocks that
+ * nothing reaches. */
+static void order_blocks(st *s)
+{
+  k2s_arena *a = &s->snap;
+  uint32_t n = 0;
+  k2s_foreach_block(b, s->f)
+    BI(b)->idx = n++;
+  k2s_block **all = k2s_alloc(a, (n + 1) * sizeof(*all));
+  n = 0;
+  k2s_foreach_block(b, s->f)
+    all[n++] = b;
+  uint32_t stamp = ++s->walk_stamp;
+  k2s_block **stack = k2s_alloc(a, (n + 1) * sizeof(*stack));
+  uint32_t **succ = k2s_alloc(a, (n + 1) * sizeof(*succ));
+  uint32_t *nsucc = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *next = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  k2s_block **post = k2s_alloc(a, (n + 1) * sizeof(*post));
+  for (uint32_t i = 0; i < n; i++) {
+    k2s_block *b = all[i];
+    k2s_instr *t = term(b), *mi = k2s_block_merge(b);
+    uint32_t nl = t ? n_labels(s, t) : 0;
+    succ[i] = k2s_alloc(a, (nl + 3) * sizeof(uint32_t));
+    if (mi) {
+      k2s_block *mb = block_of(s, mi->ops[0]);
+      if (mb)
+        succ[i][nsucc[i]++] = BI(mb)->idx;
+      if (mi->opcode == SpvOpLoopMerge && (mb = block_of(s, mi->ops[1])))
+        succ[i][nsucc[i]++] = BI(mb)->idx;
+    }
+    for (uint32_t k = nl; k-- > 0;) {
+      k2s_block *to = block_of(s, *label_word(s, t, k));
+      if (to)
+        succ[i][nsucc[i]++] = BI(to)->idx;
+    }
+  }
+  uint32_t sp = 0, np = 0;
+  stack[sp++] = all[0];
+  BI(all[0])->seen = stamp;
+  while (sp) {
+    uint32_t v = BI(stack[sp - 1])->idx;
+    if (next[v] < nsucc[v]) {
+      k2s_block *w = all[succ[v][next[v]++]];
+      if (BI(w)->seen != stamp) {
+        BI(w)->seen = stamp;
+        stack[sp++] = w;
+      }
+    } else {
+      post[np++] = all[v];
+      sp--;
+    }
+  }
+  bool same = np == n;
+  for (uint32_t i = 0; i < np && same; i++)
+    if (post[np - 1 - i] != all[i])
+      same = false;
+  if (same)
+    return;
+  for (uint32_t i = 0; i < n; i++)
+    if (BI(all[i])->seen != stamp)
+      delete_block(s, all[i]);
+  for (uint32_t i = 0; i < np; i++)
+    k2s_function_remove_block(s->f, post[i]);
+  for (uint32_t i = np; i-- > 0;)
+    k2s_function_append_block(s->f, post[i]);
+  s->changed = true;
+}
+
+/* ---- driver ------------------------------------------------------------------ */
+
+static bool structurize_function(st *s, k2s_function *f)
+{
+  s->f = f;
+  s->nloops = 0;
+  s->cap_loops = 0;
+  s->loops = NULL;
+  k2s_foreach_block(b, f)
+    attach(s, b, NONE);
+  if (!cleanup(s))
+    return false;
+  /* Loops, repeating while irreducible cycles are rewritten. A rewrite
+   * removes one entry of one cycle, so this ends. */
+  for (uint32_t round = 0;; round++) {
+    int r = build_loops(s);
+    if (r < 0 || s->m->failed)
+      return false;
+    if (r == 1)
+      break;
+    if (!snapshot(s))
+      return false;
+  }
+  for (uint32_t L = s->nloops; L-- > 0;) {
+    if (!normalize_loop(s, L) || s->m->failed)
+      return false;
+  }
+  if (!place_selection_merges(s) || s->m->failed)
+    return false;
+  emit_merges(s);
+  if (!snapshot(s))
+    return false;
+  repair_ssa(s);
+  order_blocks(s);
+  return !s->m->failed;
+}
+
+static void drop_dead_names(st *s)
+{
+  if (!s->n_dead)
+    return;
+  k2s_module *m = s->m;
+  uint8_t *dead = k2s_alloc(&s->a, m->bound + 1);
+  for (uint32_t k = 0; k < s->n_dead; k++)
+    if (s->dead[k] <= m->bound)
+      dead[s->dead[k]] = 1;
+  static const int secs[] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
+  for (int k = 0; k < 2; k++)
+    k2s_foreach_instr_safe(i, &m->sec[secs[k]])
+      if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate ||
+           i->opcode == SpvOpDecorateId || i->opcode == SpvOpDecorateString) &&
+          i->n_ops >= 1 && i->ops[0] <= m->bound && dead[i->ops[0]])
+        k2s_list_remove(&m->sec[secs[k]], i);
+}
+
+bool k2s_structurize(k2s_module *m, const k2s_options *o)
+{
+  (void)o;
+  st s = {.m = m};
+  s.a.oom = m->arena.oom;
+  s.snap.oom = m->arena.oom;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      map_label(&s, b);
+  bool ok = true;
+  k2s_foreach_function(f, m) {
+    if (!f->first)
+      continue;
+    ok = structurize_function(&s, f);
+    k2s_foreach_block(b, f)
+      b->data = NULL;
+    k2s_arena_free(&s.snap);
+    k2s_arena_free(&s.a);
+    s.a.oom = m->arena.oom;
+    s.snap.oom = m->arena.oom;
+    if (!ok)
+      break;
+  }
+  if (ok)
+    drop_dead_names(&s);
+  k2s_arena_free(&s.a);
+  k2s_arena_free(&s.snap);
+  m->uses_valid = false;
+  return s.changed;
+}
