@@ -1,25 +1,18 @@
 /*
  * builtins: OpenCL.std extended instructions → GLSL.std.450 and core SPIR-V.
  *
- * Vulkan accepts no OpenCL.std instructions. Each one is rewritten in place
- * into GLSL.std.450 or core instructions where their semantics match OpenCL's
- * exactly, or expanded into core arithmetic (integer saturation, rotate, clz,
- * mul_hi, round half away from zero, vloadn/vstoren as scalar accesses...).
- * Core OpBitCount on 8/16/64-bit values (llvm-spirv's popcount) is widened or
- * split too: Vulkan allows it on 32-bit values only; so are the Kernel-only
- * relational instructions (OpSignBitSet, OpIsFinite, OpIsNormal, OpOrdered,
- * OpUnordered, OpLessOrGreater) that signbit, isfinite... become. Integer code uses core
- * instructions only, because GLSL.std.450's integer functions are 32-bit in
- * places and signedness-agnostic in others.
- *
- * Functions whose OpenCL precision bound Vulkan's GLSL.std.450 does not meet
- * (exp, log, sin, pow, erf and the other transcendentals; half_log/sin/cos/
- * tan/powr, whose Vulkan error near zero is absolute; double sqrt, which
- * Vulkan computes to single precision) are rejected with a message rather
- * than mapped silently: a `--math=native` option could later opt into that.
- * native_* functions have implementation-defined precision and are mapped.
- * Runs after pointers (vloadn/vstoren/fract take access-chain pointers). No
- * options.
+ * Vulkan accepts no OpenCL.std instructions, nor the Kernel-only relational
+ * ones (OpSignBitSet, OpIsFinite, OpIsNormal, OpOrdered, OpUnordered,
+ * OpLessOrGreater), nor OpBitCount on other widths than 32. Each becomes
+ * GLSL.std.450 or core instructions where the semantics match OpenCL's exactly,
+ * or is expanded into core arithmetic (saturation, rotate, clz, mul_hi, round
+ * half away from zero, vloadn/vstoren as scalar accesses...). Functions whose
+ * OpenCL precision bound Vulkan does not promise (exp, log, sin, pow and the
+ * other transcendentals; half_log/sin/cos/tan/powr; sqrt, rsqrt, length,
+ * distance and normalize on double, whose square root Vulkan computes to float
+ * precision only) are rejected with a message, never mapped silently; a
+ * `--math=native` option could opt into GLSL's. native_* functions are mapped.
+ * Runs after pointers (vloadn/vstoren/fract need access chains). No options.
  */
 #include <math.h>
 #include <string.h>
@@ -863,6 +856,14 @@ static bool precision_gap(uint32_t op)
   }
 }
 
+/* Needs a double square root, which Vulkan computes to float precision only. */
+static bool double_sqrt(uint32_t op)
+{
+  return op == K2S_OPENCL_STD_sqrt || op == K2S_OPENCL_STD_rsqrt ||
+         op == K2S_OPENCL_STD_length || op == K2S_OPENCL_STD_distance ||
+         op == K2S_OPENCL_STD_normalize;
+}
+
 /* Lowers c->at; returns the value replacing its result, NO_VALUE when it has
  * none, or 0 when it cannot be lowered (an error has been reported). */
 static uint32_t lower_opencl(lower *c, uint32_t op)
@@ -997,11 +998,21 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   case K2S_OPENCL_STD_native_tan: return glsl_native(c, K2S_GLSL_STD_450_Tan, x, 0);
   case K2S_OPENCL_STD_native_powr: return glsl_native(c, K2S_GLSL_STD_450_Pow, x, y);
 
-  /* geometric */
+  /* geometric; length, distance and normalize need a square root, which
+   * Vulkan computes for double only to single precision (as sqrt above) */
   case K2S_OPENCL_STD_cross: return lower_cross(c, x, y);
-  case K2S_OPENCL_STD_length: return length(c, x);
-  case K2S_OPENCL_STD_distance: return length(c, f_sub(c, x, arg(c, 1)));
-  case K2S_OPENCL_STD_normalize: return lower_normalize(c, x);
+  case K2S_OPENCL_STD_length:
+    if (w == 64)
+      break;
+    return length(c, x);
+  case K2S_OPENCL_STD_distance:
+    if (w == 64)
+      break;
+    return length(c, f_sub(c, x, arg(c, 1)));
+  case K2S_OPENCL_STD_normalize:
+    if (w == 64)
+      break;
+    return lower_normalize(c, x);
   /* fast_: computed as half_sqrt / half_rsqrt of the sum of squares (8192 ulp). */
   case K2S_OPENCL_STD_fast_length:
     return glsl1(c, K2S_GLSL_STD_450_Sqrt, dot(c, x, x));
@@ -1021,8 +1032,7 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   default: break;
   }
   const char *name = k2s_extinst_sets[K2S_EXT_OPENCL_STD].insts[op].name;
-  if (precision_gap(op) || op == K2S_OPENCL_STD_sqrt || op == K2S_OPENCL_STD_rsqrt ||
-      op == K2S_OPENCL_STD_half_sqrt || op == K2S_OPENCL_STD_half_rsqrt)
+  if (precision_gap(op) || (w == 64 && double_sqrt(op)))
     k2s_error(c->m, at,
               "the OpenCL builtin %s%s is not supported yet: Vulkan's precision for it is "
               "looser than OpenCL's bound",
