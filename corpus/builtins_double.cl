@@ -2,9 +2,9 @@
 // double_exact: round, sign, fract (and its floor), copysign, fmax/fmin, maxmag, fdim,
 //               step, rint, floor, trunc on double and double2, shuffle/shuffle2 of double2,
 //               select on double2 with long2 masks, bitselect; exact (ulp 0).
-// double_geom:  dot, cross, mix, degrees on double vectors (tolerance 4 ulp). length,
-//               distance and normalize on double are rejected (Vulkan's double sqrt is
-//               only float-precise), see tests/lit/builtins.
+// double_geom:  dot, cross, mix, degrees, sqrt, and length/distance/normalize with lanes
+//               scaled to 1e300 and 1e-300 (the sum of squares over/underflows) on double
+//               vectors (tolerance 4 ulp).
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -46,13 +46,20 @@ kernel void double_geom(global const double4 *a, global const double4 *b, global
                         global double4 *ov)
 {
     size_t i = get_global_id(0);
-    double4 x = a[i], y = b[i];
-    global double *o = os + 4 * i;
+    double4 s = (double4)(1.0, 1e300, 1e-300, 1.0);
+    double4 x = a[i] * s[i & 3], y = b[i];
+    global double *o = os + 8 * i;
     o[0] = dot(fabs(x), fabs(y));
     o[1] = dot(fabs(x.xy), fabs(y.xy));
     o[2] = degrees(y.x) + radians(x.w);
     o[3] = mix(y.x, y.y, y.z);
+    o[4] = length(x);
+    o[5] = length(x.xy) + sqrt(fabs(y.w));
+    o[6] = distance(x.xyz, y.xyz);
+    o[7] = rsqrt(fabs(y.z) + 1.0);
     // integers below 2^12: exact products, so cross has a single rounding on any device
     double4 qx = floor(x * 4096.0), qy = floor(y * 4096.0);
-    ov[i] = (double4)(cross(qx.xyz, qy.wzx), 0.0) + cross(qx, qy) * 0.5;
+    ov[3 * i] = (double4)(cross(qx.xyz, qy.wzx), 0.0) + cross(qx, qy) * 0.5;
+    ov[3 * i + 1] = normalize(x);
+    ov[3 * i + 2] = (double4)(normalize(y.xy), normalize(x.zw));
 }

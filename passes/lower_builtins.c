@@ -8,10 +8,9 @@
  * or is expanded into core arithmetic (saturation, rotate, clz, mul_hi, round
  * half away from zero, vloadn/vstoren as scalar accesses...). Functions whose
  * OpenCL precision bound Vulkan does not promise (exp, log, sin, pow and the
- * other transcendentals; half_log/sin/cos/tan/powr; sqrt, rsqrt, length,
- * distance and normalize on double, whose square root Vulkan computes to float
- * precision only) are rejected with a message, never mapped silently; a
- * `--math=native` option could opt into GLSL's. native_* functions are mapped.
+ * other transcendentals; half_log/sin/cos/tan/powr) are rejected with a
+ * message, never mapped silently; a `--math=native` option could opt into
+ * GLSL's. native_* functions are mapped.
  * Runs after pointers (vloadn/vstoren/fract need access chains). No options.
  */
 #include <math.h>
@@ -44,12 +43,6 @@ static bool is_float_type(lower *c, uint32_t t)
 {
   k2s_instr *s = k2s_def(c->m, k2s_scalar_type(c->m, t));
   return s && s->opcode == SpvOpTypeFloat;
-}
-
-static bool is_int_type(lower *c, uint32_t t)
-{
-  k2s_instr *s = k2s_def(c->m, k2s_scalar_type(c->m, t));
-  return s && s->opcode == SpvOpTypeInt;
 }
 
 static uint32_t with_lanes(lower *c, uint32_t scalar, uint32_t n)
@@ -856,21 +849,12 @@ static bool precision_gap(uint32_t op)
   }
 }
 
-/* Needs a double square root, which Vulkan computes to float precision only. */
-static bool double_sqrt(uint32_t op)
-{
-  return op == K2S_OPENCL_STD_sqrt || op == K2S_OPENCL_STD_rsqrt ||
-         op == K2S_OPENCL_STD_length || op == K2S_OPENCL_STD_distance ||
-         op == K2S_OPENCL_STD_normalize;
-}
-
 /* Lowers c->at; returns the value replacing its result, NO_VALUE when it has
  * none, or 0 when it cannot be lowered (an error has been reported). */
 static uint32_t lower_opencl(lower *c, uint32_t op)
 {
   k2s_instr *at = c->at;
   uint32_t t = at->type;
-  uint32_t w = is_int_type(c, t) || is_float_type(c, t) ? width(c, t) : 0;
   uint32_t x = at->n_ops > 2 ? arg(c, 0) : 0;
   uint32_t y = at->n_ops > 3 ? arg_as(c, 1, t) : 0;
   uint32_t z = at->n_ops > 4 ? arg_as(c, 2, t) : 0;
@@ -960,14 +944,13 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
 
   /* sqrt and rsqrt: Vulkan's float bounds (sqrt inherited from inversesqrt
    * and a division; inversesqrt 2 ulp) are within a couple of ulp of
-   * OpenCL's (3 and 2 ulp); for double Vulkan promises only float precision,
-   * where OpenCL wants sqrt correctly rounded. */
+   * OpenCL's (3 and 2 ulp). For double, Vulkan promises only float precision
+   * for every instruction, OpFAdd included, so sqrt is no weaker a promise
+   * than the arithmetic around it; drivers with shaderFloat64 do better. */
   case K2S_OPENCL_STD_sqrt:
   case K2S_OPENCL_STD_rsqrt:
   case K2S_OPENCL_STD_half_sqrt:
   case K2S_OPENCL_STD_half_rsqrt:
-    if (w == 64)
-      break;
     return glsl1(c, op == K2S_OPENCL_STD_sqrt || op == K2S_OPENCL_STD_half_sqrt
                         ? K2S_GLSL_STD_450_Sqrt
                         : K2S_GLSL_STD_450_InverseSqrt,
@@ -998,21 +981,11 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   case K2S_OPENCL_STD_native_tan: return glsl_native(c, K2S_GLSL_STD_450_Tan, x, 0);
   case K2S_OPENCL_STD_native_powr: return glsl_native(c, K2S_GLSL_STD_450_Pow, x, y);
 
-  /* geometric; length, distance and normalize need a square root, which
-   * Vulkan computes for double only to single precision (as sqrt above) */
+  /* geometric */
   case K2S_OPENCL_STD_cross: return lower_cross(c, x, y);
-  case K2S_OPENCL_STD_length:
-    if (w == 64)
-      break;
-    return length(c, x);
-  case K2S_OPENCL_STD_distance:
-    if (w == 64)
-      break;
-    return length(c, f_sub(c, x, arg(c, 1)));
-  case K2S_OPENCL_STD_normalize:
-    if (w == 64)
-      break;
-    return lower_normalize(c, x);
+  case K2S_OPENCL_STD_length: return length(c, x);
+  case K2S_OPENCL_STD_distance: return length(c, f_sub(c, x, arg(c, 1)));
+  case K2S_OPENCL_STD_normalize: return lower_normalize(c, x);
   /* fast_: computed as half_sqrt / half_rsqrt of the sum of squares (8192 ulp). */
   case K2S_OPENCL_STD_fast_length:
     return glsl1(c, K2S_GLSL_STD_450_Sqrt, dot(c, x, x));
@@ -1032,11 +1005,11 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   default: break;
   }
   const char *name = k2s_extinst_sets[K2S_EXT_OPENCL_STD].insts[op].name;
-  if (precision_gap(op) || (w == 64 && double_sqrt(op)))
+  if (precision_gap(op))
     k2s_error(c->m, at,
-              "the OpenCL builtin %s%s is not supported yet: Vulkan's precision for it is "
+              "the OpenCL builtin %s is not supported yet: Vulkan's precision for it is "
               "looser than OpenCL's bound",
-              name, w == 64 ? " on double" : "");
+              name);
   else
     k2s_error(c->m, at, "the OpenCL builtin %s is not supported yet", name);
   return 0;
