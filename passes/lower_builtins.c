@@ -782,8 +782,12 @@ static uint32_t element_ptr(lower *c, k2s_instr *ch, uint32_t offset, uint32_t n
 {
   uint32_t last = ch->ops[ch->n_ops - 1];
   uint32_t lt = type_of(c, last);
-  uint32_t off = bin(c, SpvOpIMul, iconv(c, offset, width(c, lt), false), cint(c, lt, n));
-  uint32_t idx = bin(c, SpvOpIAdd, last, add_c(c, off, i));
+  uint32_t off = iconv(c, offset, width(c, lt), false);
+  if (n != 1)
+    off = bin(c, SpvOpIMul, off, cint(c, lt, n));
+  if (i)
+    off = add_c(c, off, i);
+  uint32_t idx = bin(c, SpvOpIAdd, last, off);
   uint32_t *ops = k2s_alloc(&c->m->arena, ch->n_ops * sizeof(uint32_t));
   memcpy(ops, ch->ops, ch->n_ops * sizeof(uint32_t));
   ops[ch->n_ops - 1] = idx;
@@ -817,6 +821,109 @@ static uint32_t lower_vstoren(lower *c, uint32_t data, uint32_t offset, uint32_t
     k2s_emit(&c->b, SpvOpStore, 0, st, 2);
   }
   return NO_VALUE;
+}
+
+/* ---- vload_half / vstore_half ------------------------------------------- */
+
+/* Float x rounded (by `mode`, an FPRoundingMode) to a value a half holds
+ * exactly, still as a float: the conversion to half that follows is then
+ * exact, whatever rounding the device's OpFConvert does. Works on the bit
+ * pattern: drop the low 13 mantissa bits (more below 2^-14, where halves are
+ * subnormal), with carries moving into the exponent as they should. */
+static uint32_t round_to_half(lower *c, uint32_t x, uint32_t mode)
+{
+  uint32_t t = type_of(c, x), it = int_like(c, t, 32);
+  uint32_t b = bitcast(c, it, x);
+  uint32_t sign = and_c(c, b, 0x80000000u), u = and_c(c, b, 0x7fffffffu);
+  uint32_t neg = cmp(c, SpvOpINotEqual, sign, cint(c, it, 0));
+  /* the number of float mantissa bits below a half's last bit, 13..23 */
+  uint32_t sh = bin(c, SpvOpISub, cint(c, it, 126), shr_u(c, u, 23));
+  sh = imin(c, true, imax(c, true, sh, cint(c, it, 13)), cint(c, it, 23));
+  uint32_t low = bin(c, SpvOpISub, bin(c, SpvOpShiftLeftLogical, cint(c, it, 1), sh), cint(c, it, 1));
+  uint32_t zero = cint(c, it, 0), inc = zero;
+  uint32_t max_half = cint(c, it, 0x477fe000u), inf = cint(c, it, 0x7f800000u);
+  uint32_t min_sub = cint(c, it, 0x33800000u); /* 2^-24, the smallest half */
+  uint32_t big = inf, tiny;
+  switch (mode) {
+  case SpvFPRoundingModeRTZ:
+    big = max_half;
+    tiny = zero;
+    break;
+  case SpvFPRoundingModeRTP:
+  case SpvFPRoundingModeRTN: {
+    /* away from zero for the values on the mode's side, toward it otherwise */
+    uint32_t up = mode == SpvFPRoundingModeRTP ? op1(c, SpvOpLogicalNot, type_of(c, neg), neg) : neg;
+    inc = sel(c, up, low, zero);
+    big = sel(c, up, inf, max_half);
+    uint32_t nonzero = cmp(c, SpvOpINotEqual, u, zero);
+    tiny = sel(c, bin(c, SpvOpLogicalAnd, up, nonzero), min_sub, zero);
+    break;
+  }
+  default: /* RTE */
+    inc = bin(c, SpvOpIAdd, shr_u(c, low, 1), and_c(c, bin(c, SpvOpShiftRightLogical, u, sh), 1));
+    tiny = sel(c, cmp(c, SpvOpUGreaterThan, u, cint(c, it, 0x33000000u)), min_sub, zero);
+    break;
+  }
+  uint32_t r = bin(c, SpvOpBitwiseAnd, bin(c, SpvOpIAdd, u, inc), op1(c, SpvOpNot, it, low));
+  r = sel(c, cmp(c, SpvOpUGreaterThan, r, max_half), big, r);
+  r = sel(c, cmp(c, SpvOpULessThan, u, min_sub), tiny, r);
+  r = sel(c, cmp(c, SpvOpUGreaterThanEqual, u, inf), u, r); /* inf and NaN stay */
+  return bitcast(c, t, bin(c, SpvOpBitwiseOr, r, sign));
+}
+
+static uint32_t pointee_of(lower *c, uint32_t ptr_type)
+{
+  k2s_instr *pt = k2s_def(c->m, ptr_type);
+  return pt && pt->opcode == SpvOpTypePointer ? pt->ops[1] : 0;
+}
+
+/* vload_half(n): n halves from p[offset * stride + i], widened exactly. */
+static uint32_t lower_vload_half(lower *c, uint32_t offset, uint32_t p, uint32_t n,
+                                 uint32_t stride, const char *name)
+{
+  k2s_instr *ch = element_chain(c, p, name);
+  if (!ch)
+    return 0;
+  uint32_t rt = c->at->type, et = k2s_scalar_type(c->m, rt), ht = pointee_of(c, ch->type);
+  if (n != lanes(c, rt) || n > 16 || width(c, ht) != 16) {
+    k2s_error(c->m, c->at, "%s's lane count or pointer type does not fit its result", name);
+    return 0;
+  }
+  uint32_t parts[16];
+  for (uint32_t i = 0; i < n; i++)
+    parts[i] = op1(c, SpvOpFConvert, et,
+                   op1(c, SpvOpLoad, ht, element_ptr(c, ch, offset, stride, i)));
+  return n == 1 ? parts[0] : k2s_emit(&c->b, SpvOpCompositeConstruct, rt, parts, n);
+}
+
+/* vstore_half(n)(_r): data's lanes rounded to halves at p[offset * stride + i]. */
+static uint32_t lower_vstore_half(lower *c, uint32_t data, uint32_t offset, uint32_t p,
+                                  uint32_t stride, uint32_t mode, const char *name)
+{
+  k2s_instr *ch = element_chain(c, p, name);
+  if (!ch)
+    return 0;
+  uint32_t dt = type_of(c, data), n = lanes(c, dt), et = k2s_scalar_type(c->m, dt);
+  uint32_t ht = pointee_of(c, ch->type);
+  if (width(c, dt) != 32 || width(c, ht) != 16) {
+    /* double → half needs its own rounding (not via float: that would round twice) */
+    k2s_error(c->m, c->at, "the OpenCL builtin %s is not supported yet for %s data", name,
+              width(c, dt) == 64 ? "double" : "this");
+    return 0;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t v = n == 1 ? data : extract(c, et, data, i);
+    uint32_t h = op1(c, SpvOpFConvert, ht, round_to_half(c, v, mode));
+    uint32_t st[2] = {element_ptr(c, ch, offset, stride, i), h};
+    k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+  }
+  return NO_VALUE;
+}
+
+/* The rounding-mode literal of a vstore_half*_r, or RTE. */
+static uint32_t rounding_mode(lower *c, uint32_t k)
+{
+  return c->at->n_ops > 2 + k ? arg(c, k) : SpvFPRoundingModeRTE;
 }
 
 /* ---- dispatch ----------------------------------------------------------- */
@@ -1001,6 +1108,25 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   /* memory */
   case K2S_OPENCL_STD_vloadn: return lower_vloadn(c, x, arg(c, 1), arg(c, 2));
   case K2S_OPENCL_STD_vstoren: return lower_vstoren(c, x, arg(c, 1), arg(c, 2));
+  case K2S_OPENCL_STD_vload_half: return lower_vload_half(c, x, arg(c, 1), 1, 1, "vload_half");
+  case K2S_OPENCL_STD_vload_halfn:
+    return lower_vload_half(c, x, arg(c, 1), arg(c, 2), arg(c, 2), "vload_halfn");
+  case K2S_OPENCL_STD_vloada_halfn: /* aligned: a 3-vector takes the room of 4 */
+    return lower_vload_half(c, x, arg(c, 1), arg(c, 2), arg(c, 2) == 3 ? 4 : arg(c, 2),
+                            "vloada_halfn");
+  case K2S_OPENCL_STD_vstore_half:
+  case K2S_OPENCL_STD_vstore_half_r:
+  case K2S_OPENCL_STD_vstore_halfn:
+  case K2S_OPENCL_STD_vstore_halfn_r:
+  case K2S_OPENCL_STD_vstorea_halfn:
+  case K2S_OPENCL_STD_vstorea_halfn_r: {
+    uint32_t n = lanes(c, type_of(c, x));
+    bool single = op == K2S_OPENCL_STD_vstore_half || op == K2S_OPENCL_STD_vstore_half_r;
+    bool aligned = op == K2S_OPENCL_STD_vstorea_halfn || op == K2S_OPENCL_STD_vstorea_halfn_r;
+    uint32_t stride = single ? 1 : aligned && n == 3 ? 4 : n;
+    return lower_vstore_half(c, x, arg(c, 1), arg(c, 2), stride, rounding_mode(c, 3),
+                             k2s_extinst_sets[K2S_EXT_OPENCL_STD].insts[op].name);
+  }
   case K2S_OPENCL_STD_prefetch: return NO_VALUE; /* a hint with no effect on results */
   default: break;
   }
