@@ -777,20 +777,23 @@ static k2s_instr *element_chain(lower *c, uint32_t p, const char *name)
   return NULL;
 }
 
-/* &p[offset * n + i] for the chain of p. */
-static uint32_t element_ptr(lower *c, k2s_instr *ch, uint32_t offset, uint32_t n, uint32_t i)
+/* The index of p[offset * n] in the last index of p's chain. */
+static uint32_t element_base(lower *c, k2s_instr *ch, uint32_t offset, uint32_t n)
 {
   uint32_t last = ch->ops[ch->n_ops - 1];
   uint32_t lt = type_of(c, last);
   uint32_t off = iconv(c, offset, width(c, lt), false);
   if (n != 1)
     off = bin(c, SpvOpIMul, off, cint(c, lt, n));
-  if (i)
-    off = add_c(c, off, i);
-  uint32_t idx = bin(c, SpvOpIAdd, last, off);
+  return bin(c, SpvOpIAdd, last, off);
+}
+
+/* &p[offset * n + i], given element_base()'s index. */
+static uint32_t element_ptr(lower *c, k2s_instr *ch, uint32_t base, uint32_t i)
+{
   uint32_t *ops = k2s_alloc(&c->m->arena, ch->n_ops * sizeof(uint32_t));
   memcpy(ops, ch->ops, ch->n_ops * sizeof(uint32_t));
-  ops[ch->n_ops - 1] = idx;
+  ops[ch->n_ops - 1] = i ? add_c(c, base, i) : base;
   return k2s_emit(&c->b, SpvOpAccessChain, ch->type, ops, ch->n_ops);
 }
 
@@ -804,9 +807,9 @@ static uint32_t lower_vloadn(lower *c, uint32_t offset, uint32_t p, uint32_t n)
     k2s_error(c->m, c->at, "vloadn's lane count does not match its result type");
     return 0;
   }
-  uint32_t parts[16];
+  uint32_t parts[16], base = element_base(c, ch, offset, n);
   for (uint32_t i = 0; i < n; i++)
-    parts[i] = op1(c, SpvOpLoad, et, element_ptr(c, ch, offset, n, i));
+    parts[i] = op1(c, SpvOpLoad, et, element_ptr(c, ch, base, i));
   return k2s_emit(&c->b, SpvOpCompositeConstruct, rt, parts, n);
 }
 
@@ -816,8 +819,9 @@ static uint32_t lower_vstoren(lower *c, uint32_t data, uint32_t offset, uint32_t
   if (!ch)
     return 0;
   uint32_t dt = type_of(c, data), n = lanes(c, dt), et = k2s_scalar_type(c->m, dt);
+  uint32_t base = element_base(c, ch, offset, n);
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t st[2] = {element_ptr(c, ch, offset, n, i), extract(c, et, data, i)};
+    uint32_t st[2] = {element_ptr(c, ch, base, i), extract(c, et, data, i)};
     k2s_emit(&c->b, SpvOpStore, 0, st, 2);
   }
   return NO_VALUE;
@@ -889,10 +893,9 @@ static uint32_t lower_vload_half(lower *c, uint32_t offset, uint32_t p, uint32_t
     k2s_error(c->m, c->at, "%s's lane count or pointer type does not fit its result", name);
     return 0;
   }
-  uint32_t parts[16];
+  uint32_t parts[16], base = element_base(c, ch, offset, stride);
   for (uint32_t i = 0; i < n; i++)
-    parts[i] = op1(c, SpvOpFConvert, et,
-                   op1(c, SpvOpLoad, ht, element_ptr(c, ch, offset, stride, i)));
+    parts[i] = op1(c, SpvOpFConvert, et, op1(c, SpvOpLoad, ht, element_ptr(c, ch, base, i)));
   return n == 1 ? parts[0] : k2s_emit(&c->b, SpvOpCompositeConstruct, rt, parts, n);
 }
 
@@ -911,10 +914,11 @@ static uint32_t lower_vstore_half(lower *c, uint32_t data, uint32_t offset, uint
               width(c, dt) == 64 ? "double" : "this");
     return 0;
   }
+  uint32_t base = element_base(c, ch, offset, stride);
   for (uint32_t i = 0; i < n; i++) {
     uint32_t v = n == 1 ? data : extract(c, et, data, i);
     uint32_t h = op1(c, SpvOpFConvert, ht, round_to_half(c, v, mode));
-    uint32_t st[2] = {element_ptr(c, ch, offset, stride, i), h};
+    uint32_t st[2] = {element_ptr(c, ch, base, i), h};
     k2s_emit(&c->b, SpvOpStore, 0, st, 2);
   }
   return NO_VALUE;
