@@ -130,17 +130,34 @@ k2s_list *k2s_instr_list(k2s_module *m, k2s_instr *i)
   return NULL;
 }
 
+/* Could this instruction be in the type/constant interning table? (A
+ * superset is fine: it only costs a rebuild of the table.) */
+static bool maybe_interned(const k2s_instr *i)
+{
+  uint16_t op = i->opcode;
+  return !i->block && ((op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer) ||
+                       (op >= SpvOpConstantTrue && op <= SpvOpSpecConstantOp) ||
+                       op == SpvOpUndef);
+}
+
 void k2s_instr_delete(k2s_module *m, k2s_instr *i)
 {
+  /* Only a deleted type or constant makes the interning table stale;
+   * invalidating on every deletion made passes quadratic. */
+  if (maybe_interned(i))
+    m->intern_valid = false;
   k2s_list *l = k2s_instr_list(m, i);
   if (l)
     k2s_list_remove(l, i);
   if (i->result && i->result < m->id_cap && m->def[i->result] == i)
     m->def[i->result] = NULL;
   i->block = NULL;
-  m->uses_valid = false;
-  m->intern_valid = false;
+  /* Def-use stays valid: the chains drop dead users when next read
+   * (rebuilding them after every deletion made passes quadratic). */
+  i->dead = true;
 }
+
+static void uses_of_instr(k2s_module *m, k2s_instr *i);
 
 k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t result,
                          const uint32_t *ops, uint32_t n_ops)
@@ -150,10 +167,15 @@ k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t
   i->type = type;
   i->result = result;
   i->offset = K2S_NEW_OFFSET;
+  bool uses_valid = m->uses_valid;
   k2s_instr_set_ops(m, i, ops, n_ops);
   if (result)
     k2s_set_def(m, result, i);
-  m->uses_valid = false;
+  /* Keep def-use valid by adding the new instruction's uses (a full rebuild
+   * after every new instruction made passes quadratic in module size). */
+  m->uses_valid = uses_valid;
+  if (uses_valid)
+    uses_of_instr(m, i);
   return i;
 }
 
@@ -374,11 +396,22 @@ void k2s_build_uses(k2s_module *m)
 
 void k2s_invalidate_uses(k2s_module *m) { m->uses_valid = false; }
 
+/* Unlink uses by deleted instructions from id's chain. */
+static void prune_dead(k2s_module *m, uint32_t id)
+{
+  for (k2s_use **u = &m->uses[id]; *u;)
+    if ((*u)->user->dead)
+      *u = (*u)->next;
+    else
+      u = &(*u)->next;
+}
+
 k2s_use *k2s_uses_of(k2s_module *m, uint32_t id)
 {
   k2s_build_uses(m);
   if (id == 0 || id >= m->id_cap)
     return NULL;
+  prune_dead(m, id);
   return m->uses[id];
 }
 
@@ -387,7 +420,10 @@ void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id)
   k2s_build_uses(m);
   if (old_id == 0 || old_id >= m->id_cap || old_id == new_id)
     return;
+  prune_dead(m, old_id);
+  bool rehash = false; /* a type or constant changed: interning is stale */
   for (k2s_use *u = m->uses[old_id]; u; u = u->next) {
+    rehash |= maybe_interned(u->user);
     if (u->word == UINT32_MAX)
       u->user->type = new_id;
     else
@@ -402,7 +438,8 @@ void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id)
     m->uses[new_id] = m->uses[old_id];
   }
   m->uses[old_id] = NULL;
-  m->intern_valid = false;
+  if (rehash)
+    m->intern_valid = false;
 }
 
 /* ---- names and decorations ---- */
@@ -456,6 +493,21 @@ void k2s_remove_capability(k2s_module *m, uint32_t cap)
       k2s_list_remove(&m->sec[K2S_SEC_CAPABILITY], i);
 }
 
+/* Operand words: n_pre words, then a literal string (arena scratch). Helpers
+ * build complete operands before k2s_instr_new so def-use stays valid. */
+static uint32_t *ops_with_string(k2s_module *m, const uint32_t *pre, uint32_t n_pre,
+                                 const char *s, uint32_t *n)
+{
+  size_t len = strlen(s);
+  uint32_t n_str = k2s_string_words(s);
+  uint32_t *ops = k2s_alloc(&m->arena, (n_pre + n_str) * sizeof(uint32_t));
+  if (n_pre)
+    memcpy(ops, pre, n_pre * sizeof(uint32_t));
+  memcpy(ops + n_pre, s, len); /* the rest is zero: the terminator and padding */
+  *n = n_pre + n_str;
+  return ops;
+}
+
 void k2s_add_extension(k2s_module *m, const char *name)
 {
   k2s_foreach_instr(i, &m->sec[K2S_SEC_EXTENSION]) {
@@ -463,9 +515,9 @@ void k2s_add_extension(k2s_module *m, const char *name)
     if (s && strcmp(s, name) == 0)
       return;
   }
-  k2s_instr *i = k2s_instr_new(m, SpvOpExtension, 0, 0, NULL, 0);
-  k2s_instr_push_string(m, i, name);
-  k2s_list_append(&m->sec[K2S_SEC_EXTENSION], i);
+  uint32_t n;
+  uint32_t *ops = ops_with_string(m, NULL, 0, name, &n);
+  k2s_list_append(&m->sec[K2S_SEC_EXTENSION], k2s_instr_new(m, SpvOpExtension, 0, 0, ops, n));
 }
 
 static uint8_t ext_set_of_name(const char *name)
@@ -494,8 +546,9 @@ uint32_t k2s_ext_import(k2s_module *m, const char *name)
     if (s && strcmp(s, name) == 0)
       return i->result;
   }
-  k2s_instr *i = k2s_instr_new(m, SpvOpExtInstImport, 0, k2s_new_id(m), NULL, 0);
-  k2s_instr_push_string(m, i, name);
+  uint32_t n;
+  uint32_t *ops = ops_with_string(m, NULL, 0, name, &n);
+  k2s_instr *i = k2s_instr_new(m, SpvOpExtInstImport, 0, k2s_new_id(m), ops, n);
   k2s_list_append(&m->sec[K2S_SEC_EXT_IMPORT], i);
   k2s_note_ext_import(m, i);
   return i->result;
@@ -504,30 +557,33 @@ uint32_t k2s_ext_import(k2s_module *m, const char *name)
 void k2s_decorate(k2s_module *m, uint32_t id, uint32_t decoration, const uint32_t *extra,
                   uint32_t n_extra)
 {
-  k2s_instr *i = k2s_instr_new(m, SpvOpDecorate, 0, 0, NULL, 0);
-  k2s_instr_push_op(m, i, id);
-  k2s_instr_push_op(m, i, decoration);
+  uint32_t *ops = k2s_alloc(&m->arena, (2 + n_extra) * sizeof(uint32_t));
+  ops[0] = id;
+  ops[1] = decoration;
   for (uint32_t e = 0; e < n_extra; e++)
-    k2s_instr_push_op(m, i, extra[e]);
+    ops[2 + e] = extra[e];
+  k2s_instr *i = k2s_instr_new(m, SpvOpDecorate, 0, 0, ops, 2 + n_extra);
   k2s_list_append(&m->sec[K2S_SEC_ANNOTATION], i);
 }
 
 void k2s_member_decorate(k2s_module *m, uint32_t id, uint32_t member, uint32_t decoration,
                          const uint32_t *extra, uint32_t n_extra)
 {
-  k2s_instr *i = k2s_instr_new(m, SpvOpMemberDecorate, 0, 0, NULL, 0);
-  k2s_instr_push_op(m, i, id);
-  k2s_instr_push_op(m, i, member);
-  k2s_instr_push_op(m, i, decoration);
+  uint32_t *ops = k2s_alloc(&m->arena, (3 + n_extra) * sizeof(uint32_t));
+  ops[0] = id;
+  ops[1] = member;
+  ops[2] = decoration;
   for (uint32_t e = 0; e < n_extra; e++)
-    k2s_instr_push_op(m, i, extra[e]);
+    ops[3 + e] = extra[e];
+  k2s_instr *i = k2s_instr_new(m, SpvOpMemberDecorate, 0, 0, ops, 3 + n_extra);
   k2s_list_append(&m->sec[K2S_SEC_ANNOTATION], i);
 }
 
 void k2s_set_name(k2s_module *m, uint32_t id, const char *name)
 {
-  k2s_instr *i = k2s_instr_new(m, SpvOpName, 0, 0, &id, 1);
-  k2s_instr_push_string(m, i, name);
+  uint32_t n;
+  uint32_t *ops = ops_with_string(m, &id, 1, name, &n);
+  k2s_instr *i = k2s_instr_new(m, SpvOpName, 0, 0, ops, n);
   k2s_list_append(&m->sec[K2S_SEC_DEBUG], i);
 }
 

@@ -58,6 +58,7 @@ struct k2s_instr {
   uint32_t type;   /* result type id, 0 if none */
   uint32_t result; /* result id, 0 if none */
   uint32_t offset; /* word offset in the input, K2S_NEW_OFFSET if created */
+  bool dead;       /* deleted: dropped from use chains when they are next read */
 };
 
 typedef struct k2s_list {

@@ -283,6 +283,54 @@ static void ir_blocks_functions(void)
   k2s_module_free(m);
 }
 
-UNIT_MAIN(T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_names_decorations_caps),
+static int count_uses(k2s_module *m, uint32_t id)
+{
+  int n = 0;
+  k2s_foreach_use(u, m, id)
+    n++;
+  return n;
+}
+
+static void ir_def_use_stays_valid(void)
+{
+  /* New instructions add their uses and deleted ones drop out, without a
+   * rebuild of the whole table (which made passes quadratic). */
+  k2s_module *m = unit_module(unit_kernel_text);
+  k2s_instr *add = find_op(m, SpvOpIAdd), *one = find_op(m, SpvOpConstant);
+  REQUIRE(add && one);
+  CHECK_EQ(count_uses(m, one->result), 2);
+  CHECK(m->uses_valid);
+  k2s_builder b = {m, k2s_after(add)};
+  uint32_t ops[2] = {add->result, one->result};
+  uint32_t mul = k2s_emit(&b, SpvOpIMul, add->type, ops, 2);
+  CHECK(m->uses_valid);
+  CHECK_EQ(count_uses(m, one->result), 3);
+  CHECK_EQ(count_uses(m, add->result), 2); /* the ExtInst and the new IMul */
+  /* Helpers that build decorations, names and extensions keep it valid too. */
+  k2s_set_name(m, mul, "product");
+  k2s_decorate(m, mul, SpvDecorationNoSignedWrap, NULL, 0);
+  CHECK(m->uses_valid);
+  CHECK_EQ(count_uses(m, mul), 2);
+  /* Deleting: the use is gone at once, and a rebuild agrees. */
+  k2s_instr_delete(m, k2s_def(m, mul));
+  CHECK_EQ(count_uses(m, one->result), 2);
+  CHECK_EQ(count_uses(m, add->result), 1);
+  k2s_replace_all_uses(m, add->result, one->result);
+  CHECK_EQ(count_uses(m, one->result), 3);
+  k2s_invalidate_uses(m);
+  CHECK_EQ(count_uses(m, one->result), 3);
+  CHECK_EQ(count_uses(m, add->result), 0);
+  /* Editing function bodies leaves interning valid; deleting a type does not. */
+  uint32_t uint = k2s_type_int(m, 32, false);
+  CHECK(m->intern_valid);
+  k2s_instr_delete(m, find_op(m, SpvOpLoad));
+  CHECK(m->intern_valid);
+  CHECK_EQ(k2s_type_int(m, 32, false), uint);
+  k2s_instr_delete(m, k2s_def(m, k2s_type_int(m, 8, false)));
+  CHECK(!m->intern_valid);
+  k2s_module_free(m);
+}
+
+UNIT_MAIN(T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_names_decorations_caps),
           T(ir_strings), T(ir_operands), T(ir_print_instr), T(ir_diagnostics),
           T(ir_blocks_functions))
