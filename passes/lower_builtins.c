@@ -35,9 +35,18 @@ typedef struct lower {
 
 /* ---- types and constants ------------------------------------------------ */
 
-static uint32_t type_of(lower *c, uint32_t id) { return k2s_type_of(c->m, id); }
-static uint32_t width(lower *c, uint32_t t) { return k2s_type_width(c->m, t); }
-static uint32_t lanes(lower *c, uint32_t t) { return k2s_vector_size(c->m, t); }
+static uint32_t type_of(lower *c, uint32_t id)
+{
+  return k2s_type_of(c->m, id);
+}
+static uint32_t width(lower *c, uint32_t t)
+{
+  return k2s_type_width(c->m, t);
+}
+static uint32_t lanes(lower *c, uint32_t t)
+{
+  return k2s_vector_size(c->m, t);
+}
 
 static bool is_float_type(lower *c, uint32_t t)
 {
@@ -131,9 +140,18 @@ static uint32_t cfloat(lower *c, uint32_t t, double v)
   return cfbits(c, t, b);
 }
 
-static uint64_t sign_bit(uint32_t w) { return 1ull << (w - 1); }
-static uint64_t max_signed(uint32_t w) { return sign_bit(w) - 1; }
-static uint64_t max_unsigned(uint32_t w) { return w == 64 ? ~0ull : (1ull << w) - 1; }
+static uint64_t sign_bit(uint32_t w)
+{
+  return 1ull << (w - 1);
+}
+static uint64_t max_signed(uint32_t w)
+{
+  return sign_bit(w) - 1;
+}
+static uint64_t max_unsigned(uint32_t w)
+{
+  return w == 64 ? ~0ull : (1ull << w) - 1;
+}
 
 /* The largest value below 1.0 in each float width (fract's bound). */
 static uint64_t below_one_bits(uint32_t w)
@@ -279,7 +297,10 @@ static uint32_t extract(lower *c, uint32_t t, uint32_t composite, uint32_t index
 
 /* The operand of `at` at argument k (after set and opcode), splat to type t
  * when OpenCL's scalar-with-vector forms hand a scalar. */
-static uint32_t arg(lower *c, uint32_t k) { return c->at->ops[2 + k]; }
+static uint32_t arg(lower *c, uint32_t k)
+{
+  return c->at->ops[2 + k];
+}
 
 /* A scalar v spread over vector type t of v's type; v itself otherwise. */
 static uint32_t splat(lower *c, uint32_t t, uint32_t v)
@@ -293,7 +314,10 @@ static uint32_t splat(lower *c, uint32_t t, uint32_t v)
   return k2s_emit(&c->b, SpvOpCompositeConstruct, t, parts, n);
 }
 
-static uint32_t arg_as(lower *c, uint32_t k, uint32_t t) { return splat(c, t, arg(c, k)); }
+static uint32_t arg_as(lower *c, uint32_t k, uint32_t t)
+{
+  return splat(c, t, arg(c, k));
+}
 
 /* ---- integer functions -------------------------------------------------- */
 
@@ -315,8 +339,8 @@ static uint32_t lower_add_sat(lower *c, bool s, uint32_t x, uint32_t y)
   if (!s) /* x + min(y, ~x) never wraps and reaches UINT_MAX exactly when x + y would */
     return bin(c, SpvOpIAdd, x, imin(c, false, y, op1(c, SpvOpNot, t, x)));
   uint32_t sum = bin(c, SpvOpIAdd, x, y);
-  uint32_t ovf = bin(c, SpvOpBitwiseAnd, bin(c, SpvOpBitwiseXor, sum, x),
-                     bin(c, SpvOpBitwiseXor, sum, y));
+  uint32_t ovf =
+      bin(c, SpvOpBitwiseAnd, bin(c, SpvOpBitwiseXor, sum, x), bin(c, SpvOpBitwiseXor, sum, y));
   uint32_t neg = cmp(c, SpvOpSLessThan, ovf, cint(c, t, 0));
   return sel(c, neg, signed_limit(c, x, w), sum);
 }
@@ -327,8 +351,8 @@ static uint32_t lower_sub_sat(lower *c, bool s, uint32_t x, uint32_t y)
   if (!s)
     return bin(c, SpvOpISub, x, imin(c, false, x, y));
   uint32_t d = bin(c, SpvOpISub, x, y);
-  uint32_t ovf = bin(c, SpvOpBitwiseAnd, bin(c, SpvOpBitwiseXor, x, y),
-                     bin(c, SpvOpBitwiseXor, x, d));
+  uint32_t ovf =
+      bin(c, SpvOpBitwiseAnd, bin(c, SpvOpBitwiseXor, x, y), bin(c, SpvOpBitwiseXor, x, d));
   uint32_t neg = cmp(c, SpvOpSLessThan, ovf, cint(c, t, 0));
   return sel(c, neg, signed_limit(c, x, w), d);
 }
@@ -448,7 +472,7 @@ static uint32_t lower_mad_sat(lower *c, bool s, uint32_t a, uint32_t b, uint32_t
                      iconv(c, d, 32, s));
     uint32_t t32 = type_of(c, p);
     if (s)
-      p = imin(c, true, imax(c, true, p, cint(c, t32, (uint64_t)-(int64_t)sign_bit(w))),
+      p = imin(c, true, imax(c, true, p, cint(c, t32, (uint64_t) - (int64_t)sign_bit(w))),
                cint(c, t32, max_signed(w)));
     else
       p = imin(c, false, p, cint(c, t32, max_unsigned(w)));
@@ -471,9 +495,18 @@ static uint32_t lower_mad_sat(lower *c, bool s, uint32_t a, uint32_t b, uint32_t
 
 /* ---- float functions ---------------------------------------------------- */
 
-static uint32_t f_mul(lower *c, uint32_t a, uint32_t b) { return bin(c, SpvOpFMul, a, b); }
-static uint32_t f_add(lower *c, uint32_t a, uint32_t b) { return bin(c, SpvOpFAdd, a, b); }
-static uint32_t f_sub(lower *c, uint32_t a, uint32_t b) { return bin(c, SpvOpFSub, a, b); }
+static uint32_t f_mul(lower *c, uint32_t a, uint32_t b)
+{
+  return bin(c, SpvOpFMul, a, b);
+}
+static uint32_t f_add(lower *c, uint32_t a, uint32_t b)
+{
+  return bin(c, SpvOpFAdd, a, b);
+}
+static uint32_t f_sub(lower *c, uint32_t a, uint32_t b)
+{
+  return bin(c, SpvOpFSub, a, b);
+}
 
 static uint32_t copysign_(lower *c, uint32_t x, uint32_t y)
 {
@@ -483,8 +516,14 @@ static uint32_t copysign_(lower *c, uint32_t x, uint32_t y)
   return bitcast(c, t, bin(c, SpvOpBitwiseOr, xb, yb));
 }
 
-static uint32_t is_nan(lower *c, uint32_t x) { return op1(c, SpvOpIsNan, bool_like(c, type_of(c, x)), x); }
-static uint32_t is_inf(lower *c, uint32_t x) { return op1(c, SpvOpIsInf, bool_like(c, type_of(c, x)), x); }
+static uint32_t is_nan(lower *c, uint32_t x)
+{
+  return op1(c, SpvOpIsNan, bool_like(c, type_of(c, x)), x);
+}
+static uint32_t is_inf(lower *c, uint32_t x)
+{
+  return op1(c, SpvOpIsInf, bool_like(c, type_of(c, x)), x);
+}
 
 /* round(): halfway cases away from zero. x - trunc(x) is exact, and so is
  * trunc(x) ± 1 wherever x has a fraction; selecting (not adding 0) keeps -0. */
@@ -557,7 +596,8 @@ static uint32_t lower_nan(lower *c, uint32_t code)
 {
   uint32_t t = c->at->type, w = width(c, t);
   uint64_t quiet = w == 16 ? 0x7e00u : w == 32 ? 0x7fc00000u : 0x7ff8000000000000ull;
-  uint32_t bits = bin(c, SpvOpBitwiseOr, iconv(c, code, w, false), cint(c, int_like(c, t, w), quiet));
+  uint32_t bits =
+      bin(c, SpvOpBitwiseOr, iconv(c, code, w, false), cint(c, int_like(c, t, w), quiet));
   return bitcast(c, t, bits);
 }
 
@@ -566,7 +606,8 @@ static uint32_t lower_nan(lower *c, uint32_t code)
 static uint32_t glsl_native(lower *c, uint32_t fn, uint32_t x, uint32_t y)
 {
   uint32_t t = type_of(c, x);
-  bool wide = width(c, t) == 64 && fn != K2S_GLSL_STD_450_Sqrt && fn != K2S_GLSL_STD_450_InverseSqrt;
+  bool wide =
+      width(c, t) == 64 && fn != K2S_GLSL_STD_450_Sqrt && fn != K2S_GLSL_STD_450_InverseSqrt;
   uint32_t ft = wide ? float_like(c, t, 32) : t;
   if (wide) {
     x = op1(c, SpvOpFConvert, ft, x);
@@ -843,7 +884,8 @@ static uint32_t round_to_half(lower *c, uint32_t x, uint32_t mode)
   /* the number of float mantissa bits below a half's last bit, 13..23 */
   uint32_t sh = bin(c, SpvOpISub, cint(c, it, 126), shr_u(c, u, 23));
   sh = imin(c, true, imax(c, true, sh, cint(c, it, 13)), cint(c, it, 23));
-  uint32_t low = bin(c, SpvOpISub, bin(c, SpvOpShiftLeftLogical, cint(c, it, 1), sh), cint(c, it, 1));
+  uint32_t low =
+      bin(c, SpvOpISub, bin(c, SpvOpShiftLeftLogical, cint(c, it, 1), sh), cint(c, it, 1));
   uint32_t zero = cint(c, it, 0), inc = zero;
   uint32_t max_half = cint(c, it, 0x477fe000u), inf = cint(c, it, 0x7f800000u);
   uint32_t min_sub = cint(c, it, 0x33800000u); /* 2^-24, the smallest half */
@@ -856,7 +898,8 @@ static uint32_t round_to_half(lower *c, uint32_t x, uint32_t mode)
   case SpvFPRoundingModeRTP:
   case SpvFPRoundingModeRTN: {
     /* away from zero for the values on the mode's side, toward it otherwise */
-    uint32_t up = mode == SpvFPRoundingModeRTP ? op1(c, SpvOpLogicalNot, type_of(c, neg), neg) : neg;
+    uint32_t up =
+        mode == SpvFPRoundingModeRTP ? op1(c, SpvOpLogicalNot, type_of(c, neg), neg) : neg;
     inc = sel(c, up, low, zero);
     big = sel(c, up, inf, max_half);
     uint32_t nonzero = cmp(c, SpvOpINotEqual, u, zero);
@@ -882,8 +925,8 @@ static uint32_t pointee_of(lower *c, uint32_t ptr_type)
 }
 
 /* vload_half(n): n halves from p[offset * stride + i], widened exactly. */
-static uint32_t lower_vload_half(lower *c, uint32_t offset, uint32_t p, uint32_t n,
-                                 uint32_t stride, const char *name)
+static uint32_t lower_vload_half(lower *c, uint32_t offset, uint32_t p, uint32_t n, uint32_t stride,
+                                 const char *name)
 {
   k2s_instr *ch = element_chain(c, p, name);
   if (!ch)
@@ -943,8 +986,7 @@ static bool precision_gap(uint32_t op)
   case K2S_OPENCL_STD_half_log:
   case K2S_OPENCL_STD_half_log2:
   case K2S_OPENCL_STD_half_log10:
-  case K2S_OPENCL_STD_half_powr:
-    return true;
+  case K2S_OPENCL_STD_half_powr: return true;
   /* exact in OpenCL, and not yet lowered */
   case K2S_OPENCL_STD_fmod:
   case K2S_OPENCL_STD_frexp:
@@ -953,10 +995,8 @@ static bool precision_gap(uint32_t op)
   case K2S_OPENCL_STD_logb:
   case K2S_OPENCL_STD_nextafter:
   case K2S_OPENCL_STD_remainder:
-  case K2S_OPENCL_STD_remquo:
-    return false;
-  default:
-    return op <= K2S_OPENCL_STD_tanpi;
+  case K2S_OPENCL_STD_remquo: return false;
+  default: return op <= K2S_OPENCL_STD_tanpi;
   }
 }
 
@@ -1062,9 +1102,10 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   case K2S_OPENCL_STD_rsqrt:
   case K2S_OPENCL_STD_half_sqrt:
   case K2S_OPENCL_STD_half_rsqrt:
-    return glsl1(c, op == K2S_OPENCL_STD_sqrt || op == K2S_OPENCL_STD_half_sqrt
-                        ? K2S_GLSL_STD_450_Sqrt
-                        : K2S_GLSL_STD_450_InverseSqrt,
+    return glsl1(c,
+                 op == K2S_OPENCL_STD_sqrt || op == K2S_OPENCL_STD_half_sqrt
+                     ? K2S_GLSL_STD_450_Sqrt
+                     : K2S_GLSL_STD_450_InverseSqrt,
                  x);
   /* half_: 8192 ulp. Vulkan's exp/exp2 (3 + 2|x| ulp) and division (2.5
    * ulp) meet it; its log (absolute error near 1), sin/cos/tan (absolute
@@ -1098,8 +1139,7 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   case K2S_OPENCL_STD_distance: return length(c, f_sub(c, x, arg(c, 1)));
   case K2S_OPENCL_STD_normalize: return lower_normalize(c, x);
   /* fast_: computed as half_sqrt / half_rsqrt of the sum of squares (8192 ulp). */
-  case K2S_OPENCL_STD_fast_length:
-    return glsl1(c, K2S_GLSL_STD_450_Sqrt, dot(c, x, x));
+  case K2S_OPENCL_STD_fast_length: return glsl1(c, K2S_GLSL_STD_450_Sqrt, dot(c, x, x));
   case K2S_OPENCL_STD_fast_distance: {
     uint32_t d = f_sub(c, x, arg(c, 1));
     return glsl1(c, K2S_GLSL_STD_450_Sqrt, dot(c, d, d));
@@ -1154,8 +1194,9 @@ static void replace(lower *c, uint32_t value)
   k2s_instr *at = c->at;
   if (at->result && value != NO_VALUE) {
     if (type_of(c, value) != at->type) {
-      k2s_error(m, at, "internal error: the lowering of this builtin made a value of another "
-                       "type (please report this with the input module)");
+      k2s_error(m, at,
+                "internal error: the lowering of this builtin made a value of another "
+                "type (please report this with the input module)");
       return;
     }
     k2s_instr *d = at->prev;
@@ -1237,10 +1278,10 @@ static uint32_t relational(lower *c, k2s_instr *i)
 
 static bool lower_relational(lower *c, k2s_instr *i)
 {
-  if (i->n_ops < (i->opcode == SpvOpOrdered || i->opcode == SpvOpUnordered ||
-                          i->opcode == SpvOpLessOrGreater
-                      ? 2u
-                      : 1u))
+  if (i->n_ops <
+      (i->opcode == SpvOpOrdered || i->opcode == SpvOpUnordered || i->opcode == SpvOpLessOrGreater
+           ? 2u
+           : 1u))
     return false;
   c->at = i;
   c->b = (k2s_builder){c->m, k2s_before(i)};
@@ -1254,18 +1295,17 @@ bool k2s_lower_builtins(k2s_module *m, const k2s_options *o)
   (void)o;
   lower c = {.m = m};
   bool changed = false;
-  k2s_foreach_function(f, m)
-    k2s_foreach_block(b, f)
-      k2s_foreach_instr_safe(i, &b->body) {
-        if (i->opcode == SpvOpExtInst && i->n_ops >= 2 && i->ops[0] < m->id_cap &&
-            m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_STD)
-          changed |= lower_instr(&c, i);
-        else if (i->opcode == SpvOpBitCount)
-          changed |= lower_bitcount(&c, i);
-        else if (i->opcode == SpvOpSignBitSet || i->opcode == SpvOpIsFinite ||
-                 i->opcode == SpvOpIsNormal || i->opcode == SpvOpOrdered ||
-                 i->opcode == SpvOpUnordered || i->opcode == SpvOpLessOrGreater)
-          changed |= lower_relational(&c, i);
-      }
+  k2s_foreach_function(f, m) k2s_foreach_block(b, f) k2s_foreach_instr_safe(i, &b->body)
+  {
+    if (i->opcode == SpvOpExtInst && i->n_ops >= 2 && i->ops[0] < m->id_cap &&
+        m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_STD)
+      changed |= lower_instr(&c, i);
+    else if (i->opcode == SpvOpBitCount)
+      changed |= lower_bitcount(&c, i);
+    else if (i->opcode == SpvOpSignBitSet || i->opcode == SpvOpIsFinite ||
+             i->opcode == SpvOpIsNormal || i->opcode == SpvOpOrdered ||
+             i->opcode == SpvOpUnordered || i->opcode == SpvOpLessOrGreater)
+      changed |= lower_relational(&c, i);
+  }
   return changed;
 }
