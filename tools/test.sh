@@ -1,61 +1,117 @@
 #!/usr/bin/env bash
-# The test command (README; .ci/run calls exactly this): installs what the
-# tests need (as root, on Debian 12), builds k2s normally and with
-# AddressSanitizer + UndefinedBehaviorSanitizer, runs every meson test suite
-# (unit, lit pass tests, runner, fuzz regressions, end-to-end corpus on
-# lavapipe vs PoCL where present) and ends with "N passed, N failed".
+# The test command (README; .ci/run calls exactly this). On a fresh Debian 12
+# machine, as root, it installs what is missing; then it
+#   1. builds k2s (build/) and runs every meson test suite: unit, lit pass
+#      tests, malformed inputs, round trip, fuzz regressions, and whatever
+#      other suites register with meson (runner, end-to-end corpus, ...);
+#   2. builds with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
+#      and runs the engine-level suites: unit, malformed, roundtrip, fuzz, lit;
+#   3. builds the libFuzzer target with clang-15 (build-fuzz/) and fuzzes for
+#      FUZZ_SECONDS (default 60) from the corpus seeds;
+# and ends with the line "N passed, N failed" (meson tests of both builds,
+# plus the fuzz run). Exit status 0 only if nothing failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-if [ "$(id -u)" = 0 ] && [ -z "${K2S_NO_APT:-}" ]; then
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+JOBS=${JOBS:-$(nproc)}
+
+PACKAGES=(clang-15 llvm-spirv-15 llvm-15-tools spirv-tools spirv-headers libvulkan-dev
+  mesa-vulkan-drivers vulkan-validationlayers pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
+  libmpfr-dev meson ninja-build pkg-config python3 valgrind)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "missing packages (run as root to install): ${missing[*]}"
+    exit 1
+  fi
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq clang-15 llvm-spirv-15 llvm-15-tools spirv-tools spirv-headers \
-    libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers pocl-opencl-icd \
-    ocl-icd-opencl-dev opencl-headers libmpfr-dev meson ninja-build pkg-config python3 \
-    valgrind >/dev/null || { echo "apt-get install failed"; exit 1; }
+  apt-get update -qq </dev/null
+  apt-get install -y -qq "${missing[@]}" </dev/null >/dev/null || { echo "apt-get install failed"; exit 1; }
 fi
 
-passed=0
-failed=0
-count() { # count a meson testlog.json into passed/failed
-  local log=$1
-  read -r p f < <(python3 - "$log" <<'PY'
+passed=0 failed=0 skipped=0
+count() { # add a meson testlog.json to the totals
+  local p f s
+  read -r p f s < <(python3 - "$1" <<'PY'
 import json, sys
-p = f = 0
+p = f = s = 0
 for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r.get("result") in ("OK", "EXPECTEDFAIL", "SKIP"):
+    r = json.loads(line).get("result")
+    if r in ("OK", "EXPECTEDFAIL"):
         p += 1
+    elif r == "SKIP":
+        s += 1
     else:
         f += 1
-print(p, f)
+print(p, f, s)
 PY
 )
-  passed=$((passed + p))
-  failed=$((failed + f))
+  passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
-run_suite() { # build dir, meson options...
+setup() { # dir, meson options...
   local dir=$1
   shift
-  if [ -d "$dir" ]; then
-    meson setup --reconfigure "$dir" "$@" >/dev/null || return 1
+  if [ -f "$dir/build.ninja" ]; then
+    meson setup --reconfigure "$dir" "$@" >/dev/null
   else
-    meson setup "$dir" "$@" >/dev/null || return 1
-  fi
-  ninja -C "$dir" >/dev/null || { echo "build of $dir failed"; ninja -C "$dir" | tail -30; return 1; }
-  meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes 2 "${MESON_TEST_ARGS[@]}"
-  count "$dir/meson-logs/testlog.json"
+    rm -rf "$dir"
+    meson setup "$dir" "$@" >/dev/null
+  fi || { echo "meson setup $dir failed"; return 1; }
+  ninja -C "$dir" >"$dir.ninja.log" 2>&1 || { echo "build of $dir failed:"; tail -30 "$dir.ninja.log"; return 1; }
 }
 
-MESON_TEST_ARGS=()
-run_suite build || failed=$((failed + 1))
-# The sanitizer build runs the engine-level suites (the Vulkan/OpenCL drivers
-# are outside what ASan can instrument usefully and slow under it).
-MESON_TEST_ARGS=(--suite unit --suite fuzz --suite lit)
-ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug ||
-  failed=$((failed + 1))
+run_meson() { # dir, meson test args...
+  local dir=$1
+  shift
+  rm -f "$dir/meson-logs/testlog.json"
+  meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$JOBS" "$@" </dev/null
+  if [ -f "$dir/meson-logs/testlog.json" ]; then
+    count "$dir/meson-logs/testlog.json"
+  else
+    failed=$((failed + 1))
+  fi
+}
 
+echo "== normal build (build/): all meson tests"
+if setup build; then run_meson build; else failed=$((failed + 1)); fi
+
+echo "== ASan + UBSan build (build-asan/): unit, malformed, roundtrip, fuzz, lit"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+if setup build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dc_args=-fno-sanitize-recover=undefined; then
+  run_meson build-asan --suite unit --suite malformed --suite roundtrip --suite fuzz --suite lit
+else
+  failed=$((failed + 1))
+fi
+
+echo "== libFuzzer (build-fuzz/): ${FUZZ_SECONDS}s"
+if fuzzer=$(tools/build-fuzzer.sh build-fuzz 2>build-fuzz.log | tail -1) && [ -x "$fuzzer" ]; then
+  work=$(mktemp -d)
+  mkdir -p "$work/corpus" "$work/artifacts"
+  if "$fuzzer" -max_total_time="$FUZZ_SECONDS" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$work/artifacts/" "$work/corpus" build-fuzz/fuzz-seeds >"$work/log" 2>&1 &&
+    [ -z "$(ls -A "$work/artifacts")" ]; then
+    passed=$((passed + 1))
+    echo "fuzz: $(grep -m1 -oP 'stat::number_of_executed_units: *\K\d+' "$work/log") inputs, no crash"
+  else
+    failed=$((failed + 1))
+    echo "fuzz: FAILED"
+    grep -E -A30 "ERROR|runtime error|property violated" "$work/log" | head -60
+    ls "$work/artifacts" | head
+    mkdir -p build-fuzz/artifacts && cp "$work"/artifacts/* build-fuzz/artifacts/ 2>/dev/null &&
+      echo "(inputs saved in build-fuzz/artifacts; replay with build/tests/fuzz/fuzz_replay FILE)"
+  fi
+  rm -rf "$work"
+else
+  failed=$((failed + 1))
+  echo "fuzz: building the fuzzer failed"
+  tail -30 build-fuzz.log
+fi
+
+[ "$skipped" -gt 0 ] && echo "($skipped skipped)"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
