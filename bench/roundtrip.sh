@@ -8,7 +8,8 @@
 # usage: bench/roundtrip.sh [BUILDDIR]          (default: build)
 # env:   BIG=4500 kernels in the big module (~5.8 MB), MID=500 (~0.65 MB)
 #        REPEATS=5, CALLGRIND=1 (0 to skip), BIG_VAL=1 (0 skips spirv-val on
-#        the big module: it takes minutes)
+#        the big module: it takes minutes), FULL_BIG=1 also runs the default
+#        pipeline on the big module
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}
@@ -82,6 +83,13 @@ for n in "$MID" "$BIG"; do
     [ "$n" = "$BIG" ] && reps=1
     t=$(REPEATS=$reps best spirv-val --target-env "$env" "$spv")
     echo "spirv-val:                                 ${t}s  $(python3 -c "print(f'{$bytes/1e6/$t:.2f}')") MB/s"
+  fi
+  if [ "$n" = "$MID" ] || [ "${FULL_BIG:-0}" = 1 ]; then
+    # Not the round trip: the whole default pipeline, for scale (validation
+    # of input and output included, so spirv-val's time is in it twice).
+    t0=$(date +%s.%N)
+    if "$K2S" "$spv" -o "$OUT/full.spv" 2>"$OUT/full.err"; then r=ok; else r="failed: $(head -c 150 "$OUT/full.err")"; fi
+    echo "k2s default pipeline (with validation):    $(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')")s  ($r)"
   fi
   if [ "$CALLGRIND" = 1 ]; then
     echo "callgrind k2s --passes=none (no validation): $(ir "$K2S" --passes=none --no-validate-input --no-validate-output "$spv" -o "$OUT/rt.spv") instructions"
