@@ -46,6 +46,9 @@ typedef struct binfo {
   bool claimed;           /* a merge or continue target: no selection may merge here */
   bool processed;         /* phase 4 gave this header its merge */
   bool keep;              /* an unreachable merge block made here: never delete */
+  bool sel_merge;         /* the merge block of a selection */
+  uint32_t fall_to;       /* a case construct: the case target it falls through to */
+  uint32_t *falls, nfalls; /* a switch: (case, next case) fallthrough label pairs */
 } binfo;
 
 typedef struct loop {
@@ -1246,46 +1249,140 @@ static void split_switch_escapes(st *s)
   }
 }
 
+typedef struct walk {
+  uint32_t a, R, stamp;
+  uint32_t *stack, *S, ns, *Y, ny;
+} walk;
+
+/* Adds the region nodes that root dominates to S, stopping at the merge
+ * children of A (region nodes right below A in the region's dominator tree
+ * with two or more region predecessors), which go to Y. */
+static void walk_construct(st *s, walk *w, uint32_t root)
+{
+  uint32_t sp = 0;
+  w->stack[sp++] = root;
+  w->stack[sp++] = root;
+  w->S[w->ns++] = root;
+  s->mark[root] = w->stamp;
+  while (sp) {
+    uint32_t nra = w->stack[--sp];
+    uint32_t x = w->stack[--sp];
+    for (uint32_t k = 0; k < s->nkids[x]; k++) {
+      uint32_t c = s->kids[x][k];
+      k2s_block *cb = s->blocks[c];
+      /* An enclosing selection's merge (the one way on, chosen deep inside
+       * it) ends this construct too. */
+      if (BI(cb)->sel_merge)
+        continue;
+      if (in_region(s, cb, w->R)) {
+        if (nra == w->a && regpred_count(s, c, w->R) >= 2) {
+          w->Y[w->ny++] = c;
+          continue;
+        }
+        w->S[w->ns++] = c;
+        s->mark[c] = w->stamp;
+        w->stack[sp++] = c;
+        w->stack[sp++] = c;
+      } else if (below_region(s, cb, w->R)) {
+        w->stack[sp++] = c;
+        w->stack[sp++] = nra;
+      }
+    }
+  }
+}
+
+/* Switch fallthrough: a case target y that only the switch and one other
+ * case construct (headed by case target u) branch to stays a case construct
+ * (SPIR-V allows one fallthrough per case, ordered in the OpSwitch) instead
+ * of becoming a merge child. */
+static void find_fallthroughs(st *s, walk *w, k2s_block *A)
+{
+  uint32_t a = w->a;
+  /* Candidates in reverse post-order, so chains u → y → y2 are found. */
+  for (uint32_t x = 1; x < w->ny; x++)
+    for (uint32_t y = x; y > 0 && s->order[w->Y[y]] < s->order[w->Y[y - 1]]; y--) {
+      uint32_t t = w->Y[y];
+      w->Y[y] = w->Y[y - 1];
+      w->Y[y - 1] = t;
+    }
+  uint32_t keep = 0;
+  for (uint32_t k = 0; k < w->ny; k++) {
+    uint32_t y = w->Y[k];
+    k2s_block *yb = s->blocks[y];
+    uint32_t q = NONE, u = NONE;
+    bool ok = has_succ(s, a, y) && regpred_count(s, y, w->R) == 2 &&
+              BI(yb)->loop_merge_of == NONE && !BI(yb)->claimed;
+    for (uint32_t j = 0; ok && j < s->npred[y]; j++) {
+      uint32_t p = s->pred[y][j];
+      if (p != a && reachable(s, s->blocks[p]) && in_region(s, s->blocks[p], w->R))
+        q = p;
+    }
+    if (ok && q != NONE) {
+      for (u = q; u != NONE && s->idom[u] != a; u = s->idom[u])
+        ;
+    }
+    ok = ok && u != NONE && u != y && has_succ(s, a, u) && s->mark[u] == w->stamp &&
+         !BI(s->blocks[u])->fall_to;
+    /* The case construct of u may leave only into y: were it also to break
+     * out of the switch, a selection inside it would need two merges. */
+    for (uint32_t j = 0; ok && j < w->ns; j++) {
+      uint32_t x = w->S[j];
+      if (!dominates(s, u, x))
+        continue;
+      uint32_t nr = regsucc(s, s->blocks[x], w->R, s->tmp);
+      for (uint32_t i = 0; i < nr && ok; i++)
+        ok = s->tmp[i] == y || dominates(s, u, s->tmp[i]);
+    }
+    if (!ok) {
+      w->Y[keep++] = y;
+      continue;
+    }
+    binfo *ub = BI(s->blocks[u]);
+    ub->fall_to = yb->label->result;
+    binfo *ai = BI(A);
+    ai->falls = k2s_realloc_array(&s->a, ai->falls, ai->nfalls, ai->nfalls + 2, sizeof(uint32_t));
+    ai->falls[ai->nfalls++] = s->blocks[u]->label->result;
+    ai->falls[ai->nfalls++] = yb->label->result;
+    BI(yb)->claimed = true;
+    walk_construct(s, w, y);
+  }
+  w->ny = keep;
+}
+
+/* An arm of A (a successor only A reaches) that can be A's merge. */
+static k2s_block *arm_merge(st *s, k2s_block *A, uint32_t R)
+{
+  k2s_instr *t = term(A);
+  uint32_t nl = n_labels(s, t);
+  /* Prefer the else branch, or the default. */
+  uint32_t first = t->opcode == SpvOpBranchConditional ? 1 : 0;
+  for (uint32_t k = 0; k < nl; k++) {
+    uint32_t kk = t->opcode == SpvOpBranchConditional ? (first + nl - k) % nl : k;
+    k2s_block *b = block_of(s, *label_word(s, t, kk));
+    if (!b || !reachable(s, b) || !in_region(s, b, R) || BI(b)->claimed || BI(b)->fall_to ||
+        is_loop_header(s, b) || BI(b)->loop_merge_of != NONE ||
+        regpred_count(s, BI(b)->idx, R) != 1)
+      continue;
+    return b;
+  }
+  return NULL;
+}
+
 /* Gives header A its merge; returns whether the CFG changed. */
 static bool process_header(st *s, k2s_block *A)
 {
   uint32_t R = BI(A)->loop;
   uint32_t a = BI(A)->idx;
-  uint32_t stamp = ++s->stamp;
   k2s_arena *sa = &s->snap;
-  /* Walk A's dominator subtree: the region nodes form S_A, except the
-   * merge children (region nodes immediately below A in the region's
-   * dominator tree with two or more region predecessors) and what they
-   * dominate. */
-  uint32_t *stack = k2s_alloc(sa, (s->n + 1) * 2 * sizeof(uint32_t));
-  uint32_t *S = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
-  uint32_t *Y = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
-  uint32_t sp = 0, ns = 0, ny = 0;
-  stack[sp++] = a;
-  stack[sp++] = a;
-  S[ns++] = a;
-  s->mark[a] = stamp;
-  while (sp) {
-    uint32_t nra = stack[--sp];
-    uint32_t x = stack[--sp];
-    for (uint32_t k = 0; k < s->nkids[x]; k++) {
-      uint32_t c = s->kids[x][k];
-      k2s_block *cb = s->blocks[c];
-      if (in_region(s, cb, R)) {
-        if (nra == a && regpred_count(s, c, R) >= 2) {
-          Y[ny++] = c;
-          continue;
-        }
-        S[ns++] = c;
-        s->mark[c] = stamp;
-        stack[sp++] = c;
-        stack[sp++] = c;
-      } else if (below_region(s, cb, R)) {
-        stack[sp++] = c;
-        stack[sp++] = nra;
-      }
-    }
-  }
+  walk w = {.a = a, .R = R, .stamp = ++s->stamp};
+  uint32_t stamp = w.stamp;
+  w.stack = k2s_alloc(sa, (s->n + 1) * 2 * sizeof(uint32_t));
+  w.S = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
+  w.Y = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
+  walk_construct(s, &w, a);
+  if (term(A)->opcode == SpvOpSwitch)
+    find_fallthroughs(s, &w, A);
+  uint32_t *S = w.S, ns = w.ns, *Y = w.Y, ny = w.ny;
   /* Exit edges of S_A, sorted by the targets' then the sources' order. */
   uint32_t ne = 0, cap = 8;
   edge *E = k2s_alloc(&s->a, cap * sizeof(edge));
@@ -1328,6 +1425,9 @@ static bool process_header(st *s, k2s_block *A)
              !BI(E[0].from)->claimed && !is_loop_header(s, E[0].from) &&
              BI(E[0].from)->loop_merge_of == NONE) {
     merge = E[0].from; /* the one way on: merge there */
+  } else if (!ne && (merge = arm_merge(s, A, R)) != NULL) {
+    /* Every path returns, breaks or continues and the arms never meet: one
+     * arm can follow the selection instead of sitting in it. */
   } else if (!ne) {
     merge = new_block(s, R); /* every path returns, breaks or continues */
     set_term(s, merge, SpvOpUnreachable, NULL, 0);
@@ -1342,6 +1442,7 @@ static bool process_header(st *s, k2s_block *A)
       (t->opcode == SpvOpBranchConditional && t->ops[1] != t->ops[2])) {
     BI(A)->merge = merge->label->result;
     BI(merge)->claimed = true;
+    BI(merge)->sel_merge = true;
   }
   return changed;
 }
@@ -1379,6 +1480,79 @@ static bool place_selection_merges(st *s)
 
 /* ---- 5. merges, SSA repair, block order ------------------------------------ */
 
+/* Orders an OpSwitch's cases so that each case construct that falls
+ * through immediately precedes its fallthrough target (spirv-val's rule: a
+ * fallthrough into the default counts as one into the default's own
+ * fallthrough target, unless the default is also a case). */
+static void order_switch_cases(st *s, k2s_block *A)
+{
+  binfo *ai = BI(A);
+  k2s_instr *t = term(A);
+  uint32_t lit = lit_words(s, t), stride = lit + 1;
+  uint32_t n = (t->n_ops - 2) / stride, dflt = t->ops[1], merge = ai->merge;
+  uint32_t *labels = k2s_alloc(&s->a, (n + 1) * sizeof(uint32_t));
+  uint32_t nl = 0;
+  bool dflt_case = false;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t l = t->ops[2 + k * stride + lit];
+    dflt_case |= l == dflt;
+    bool seen = l == merge;
+    for (uint32_t j = 0; j < nl && !seen; j++)
+      seen = labels[j] == l;
+    if (!seen)
+      labels[nl++] = l;
+  }
+  /* next[i]: the label that must follow labels[i]. */
+  uint32_t *next = k2s_alloc(&s->a, (nl + 1) * sizeof(uint32_t));
+  bool *has_prev = k2s_alloc(&s->a, (nl + 1) * sizeof(bool));
+  uint32_t dflt_next = 0;
+  for (uint32_t k = 0; k + 1 < ai->nfalls; k += 2)
+    if (ai->falls[k] == dflt && !dflt_case)
+      dflt_next = ai->falls[k + 1];
+  for (uint32_t k = 0; k + 1 < ai->nfalls; k += 2) {
+    uint32_t u = ai->falls[k], c = ai->falls[k + 1];
+    if (u == dflt && !dflt_case)
+      continue;
+    if (c == dflt && !dflt_case)
+      c = dflt_next;
+    for (uint32_t i = 0; c && i < nl; i++)
+      if (labels[i] == u)
+        next[i] = c;
+    for (uint32_t i = 0; c && i < nl; i++)
+      if (labels[i] == c)
+        has_prev[i] = true;
+  }
+  uint32_t *ops = k2s_alloc(&s->a, (t->n_ops + 1) * sizeof(uint32_t));
+  uint32_t w = 0;
+  ops[w++] = t->ops[0];
+  ops[w++] = dflt;
+  bool *done = k2s_alloc(&s->a, (nl + 1) * sizeof(bool));
+  for (uint32_t i = 0; i < nl; i++) {
+    if (has_prev[i] || done[i])
+      continue;
+    for (uint32_t j = i; j != NONE && !done[j];) {
+      done[j] = true;
+      for (uint32_t k = 0; k < n; k++)
+        if (t->ops[2 + k * stride + lit] == labels[j]) {
+          memcpy(&ops[w], &t->ops[2 + k * stride], stride * sizeof(uint32_t));
+          w += stride;
+        }
+      uint32_t nx = next[j];
+      j = NONE;
+      for (uint32_t x = 0; nx && x < nl; x++)
+        if (labels[x] == nx)
+          j = x;
+    }
+  }
+  for (uint32_t k = 0; k < n; k++)
+    if (t->ops[2 + k * stride + lit] == merge) {
+      memcpy(&ops[w], &t->ops[2 + k * stride], stride * sizeof(uint32_t));
+      w += stride;
+    }
+  if (w == t->n_ops)
+    memcpy(t->ops, ops, w * sizeof(uint32_t));
+}
+
 static void emit_merges(st *s)
 {
   for (uint32_t L = 0; L < s->nloops; L++) {
@@ -1394,6 +1568,8 @@ static void emit_merges(st *s)
     if (BI(b)->merge) {
       uint32_t ops[2] = {BI(b)->merge, SpvSelectionControlMaskNone};
       emit_at(s, k2s_before(term(b)), SpvOpSelectionMerge, 0, ops, 2);
+      if (BI(b)->nfalls && term(b)->opcode == SpvOpSwitch)
+        order_switch_cases(s, b);
     }
   s->changed = true;
 }
