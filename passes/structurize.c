@@ -1069,13 +1069,35 @@ static bool normalize_loop(st *s, uint32_t L)
   if (!snapshot(s))
     return false;
   /* Blocks that only the loop reaches and that never come back (returns)
-   * belong to the loop body: then they need no exit dispatch. */
-  for (bool grew = true; grew;) {
+   * belong to the loop body when the loop has several exit targets: then
+   * those need no exit dispatch. One target stays out to be the merge (the
+   * header's exit if it has one, a while loop's). */
+  k2s_block *keep_out = NULL;
+  uint32_t n_targets = 0;
+  for (uint32_t k = 0; k < s->nrpo; k++) {
+    uint32_t i = s->rpo[k];
+    k2s_block *x = s->blocks[i];
+    if (in_loop(s, x, L))
+      continue;
+    bool target = false, from_header = false;
+    for (uint32_t j = 0; j < s->npred[i]; j++) {
+      k2s_block *p = s->blocks[s->pred[i][j]];
+      target |= reachable(s, p) && in_loop(s, p, L);
+      from_header |= p == h;
+    }
+    if (!target)
+      continue;
+    n_targets++;
+    if (!keep_out || (from_header && !has_succ(s, BI(h)->idx, BI(keep_out)->idx)))
+      keep_out = x;
+  }
+  for (bool grew = n_targets >= 2; grew;) {
     grew = false;
     for (uint32_t k = 0; k < s->nrpo; k++) {
       uint32_t i = s->rpo[k];
       k2s_block *x = s->blocks[i];
-      if (in_loop(s, x, L) || BI(x)->claimed || is_loop_header(s, x) || !s->npred[i])
+      if (x == keep_out || in_loop(s, x, L) || BI(x)->claimed || is_loop_header(s, x) ||
+          !s->npred[i])
         continue;
       bool ok = true;
       for (uint32_t j = 0; j < s->npred[i] && ok; j++) {
@@ -1119,17 +1141,25 @@ static bool normalize_loop(st *s, uint32_t L)
       if (E[e].to != E[0].to)
         single = false;
     k2s_block *x = E[0].to;
-    if (single && !BI(x)->claimed && !is_loop_header(s, x)) {
+    bool header = is_loop_header(s, x);
+    if (!single || BI(x)->claimed) {
+      single = false;
+    } else if (header) {
+      /* The header of a loop right after this one (a sibling: only it and
+       * this loop enter it) can be the merge. */
+      single = dominates(s, BI(h)->idx, BI(x)->idx) &&
+               s->loops[BI(x)->loop].parent == parent;
+    } else {
+      /* The merge needs the loop header to dominate it. */
       uint32_t xi = BI(x)->idx;
       for (uint32_t j = 0; j < s->npred[xi]; j++)
         if (!in_loop(s, s->blocks[s->pred[xi][j]], L))
           single = false;
-    } else {
-      single = false;
     }
     if (single) {
       M = x;
-      BI(M)->loop = parent;
+      if (!header)
+        BI(M)->loop = parent;
     } else {
       M = funnel(s, E, ne, parent);
     }
@@ -1308,6 +1338,11 @@ static void find_fallthroughs(st *s, walk *w, k2s_block *A)
   uint32_t keep = 0;
   for (uint32_t k = 0; k < w->ny; k++) {
     uint32_t y = w->Y[k];
+    /* A lone merge child is where the cases meet: the switch's merge. */
+    if (w->ny == 1) {
+      w->Y[keep++] = y;
+      continue;
+    }
     k2s_block *yb = s->blocks[y];
     uint32_t q = NONE, u = NONE;
     bool ok = has_succ(s, a, y) && regpred_count(s, y, w->R) == 2 &&

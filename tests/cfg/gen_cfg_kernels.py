@@ -297,6 +297,11 @@ def main():
     ap.add_argument("--local", type=int, default=16)
     ap.add_argument("--barrier-every", type=int, default=4,
                     help="every Nth seed gets barriers (and no returns); 0: never")
+    # llvm-spirv 15 often places a block before its dominator (spirv-val rejects
+    # the input; structurize reorders the blocks), so the specs skip k2s's input
+    # validation by default.
+    ap.add_argument("--k2s-options", default="--no-validate-input",
+                    help="the specs' 'k2s:' line (default: --no-validate-input)")
     ap.add_argument("--no-producer-check", action="store_true",
                     help="do not retry kernels that clang-15 + llvm-spirv-15 cannot translate")
     a = ap.parse_args()
@@ -316,7 +321,8 @@ def main():
         with open(os.path.join(a.outdir, name + ".spec"), "w") as f:
             f.write(f"kernel: rk\nglobal: {a.glob}\nlocal: {a.local}\n"
                     f"arg: buffer:uint:{4 * a.glob}=rand:{seed}\n"
-                    f"arg: buffer:uint:{a.glob}=zeros\ncompare: 1\n")
+                    f"arg: buffer:uint:{a.glob}=zeros\ncompare: 1\n" +
+                    (f"k2s: {a.k2s_options}\n" if a.k2s_options else ""))
     shutil.rmtree(tmp, ignore_errors=True)
 
 
