@@ -42,7 +42,7 @@ def kernel(i, rnd, helpers):
                 f"    float acc = 0.0f;\n"
                 f"    for (int k = 0; k < n; ++k) {{\n"
                 f"        float v = in[(g + k * {c2}) % {c1 * 64}];\n"
-                f"        acc += sqrt(fabs(v)) * {c1}.25f + sin(v) - exp2(v * 0.001f);\n"
+                f"        acc += sqrt(fabs(v)) * {c1}.25f + fmax(v, 0.5f) - fmin(v * 0.001f, 2.0f);\n"
                 f"        if (acc > 1e6f) break;\n"
                 f"    }}\n"
                 f"    out[g] = acc;\n}}\n")

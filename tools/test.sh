@@ -61,7 +61,7 @@ setup() { # dir, meson options...
     rm -rf "$dir"
     meson setup "$dir" "$@" >/dev/null
   fi || { echo "meson setup $dir failed"; return 1; }
-  ninja -C "$dir" >"$dir.ninja.log" 2>&1 || { echo "build of $dir failed:"; tail -30 "$dir.ninja.log"; return 1; }
+  ninja -C "$dir" >"$dir/ninja-output.log" 2>&1 || { echo "build of $dir failed:"; tail -30 "$dir/ninja-output.log"; return 1; }
 }
 
 run_meson() { # dir, meson test args...
@@ -89,7 +89,8 @@ else
 fi
 
 echo "== libFuzzer (build-fuzz/): ${FUZZ_SECONDS}s"
-if fuzzer=$(tools/build-fuzzer.sh build-fuzz 2>build-fuzz.log | tail -1) && [ -x "$fuzzer" ]; then
+flog=$(mktemp)
+if fuzzer=$(tools/build-fuzzer.sh build-fuzz 2>"$flog" | tail -1) && [ -x "$fuzzer" ]; then
   work=$(mktemp -d)
   mkdir -p "$work/corpus" "$work/artifacts"
   if "$fuzzer" -max_total_time="$FUZZ_SECONDS" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
@@ -109,8 +110,9 @@ if fuzzer=$(tools/build-fuzzer.sh build-fuzz 2>build-fuzz.log | tail -1) && [ -x
 else
   failed=$((failed + 1))
   echo "fuzz: building the fuzzer failed"
-  tail -30 build-fuzz.log
+  tail -30 "$flog"
 fi
+rm -f "$flog"
 
 [ "$skipped" -gt 0 ] && echo "($skipped skipped)"
 echo "$passed passed, $failed failed"

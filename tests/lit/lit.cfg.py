@@ -3,7 +3,8 @@
 #
 # Run through meson (`meson test lit`), or by hand:
 #   /usr/lib/llvm-15/build/utils/lit/lit.py -sv tests/lit --param k2s=build/passes/k2s
-# The k2s binary comes from --param k2s=PATH, else $K2S, else build/passes/k2s.
+# The k2s binary comes from --param k2s=PATH, else $K2S, else BUILD/passes/k2s, where
+# BUILD is --param build_dir=DIR, else $K2S_BUILD_DIR, else build/ (also where Output/ goes).
 #
 # Substitutions: %k2s (the translator), %expect_exit N (runs the rest of the
 # line and fails unless it exits with status N), %swap (byte-swaps a module:
@@ -22,8 +23,10 @@ config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(os.path.dirname(config.test_source_root))
 
 build_dir = lit_config.params.get("build_dir") or os.environ.get("K2S_BUILD_DIR")
+if not build_dir and os.path.isdir(os.path.join(repo, "build")):
+    build_dir = os.path.join(repo, "build")
 if build_dir:
-    # Keep %t files out of the source tree.
+    # Keep %t files (Output/ directories) out of the source tree.
     config.test_exec_root = os.path.join(os.path.abspath(build_dir), "tests", "lit-out")
 
 
