@@ -30,6 +30,7 @@
  * control flow stays in uniform control flow. Preconditions: valid SSA, every
  * block terminated. No options; the result is also a valid Kernel module.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "k2s_internal.h"
@@ -49,6 +50,8 @@ typedef struct binfo {
   bool sel_merge;         /* the merge block of a selection */
   uint32_t fall_to;       /* a case construct: the case target it falls through to */
   uint32_t *falls, nfalls; /* a switch: (case, next case) fallthrough label pairs */
+  /* funnel's scratch: stamps and slots of targets, sources, rerouted sources */
+  uint32_t tstamp, tslot, sstamp, sslot, qstamp, qslot, rstamp;
 } binfo;
 
 typedef struct loop {
@@ -294,15 +297,84 @@ static void add_unique(k2s_arena *a, uint32_t **list, uint32_t *n, uint32_t *cap
   (*list)[(*n)++] = v;
 }
 
-static uint32_t intersect(const uint32_t *idom, const uint32_t *order, uint32_t a, uint32_t b)
+/* Immediate dominators by Semi-NCA (Georgiadis, Tarjan and Werneck):
+ * semidominators with path-compressed ancestor links, then the nearest
+ * common ancestor walk. Near-linear; the iterative algorithm is quadratic
+ * on deep chains of branches that all meet in one block. */
+static void semi_nca(st *s, k2s_arena *a)
 {
-  while (a != b) {
-    while (order[a] > order[b])
-      a = idom[a];
-    while (order[b] > order[a])
-      b = idom[b];
+  uint32_t n = s->n;
+  uint32_t *pre = k2s_alloc(a, (n + 1) * sizeof(uint32_t));   /* block -> preorder, NONE */
+  uint32_t *vert = k2s_alloc(a, (n + 1) * sizeof(uint32_t));  /* preorder -> block */
+  uint32_t *parent = k2s_alloc(a, (n + 1) * sizeof(uint32_t)); /* in preorder numbers */
+  uint32_t *semi = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *label = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *anc = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *dom = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *stack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *next = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  for (uint32_t i = 0; i < n; i++)
+    pre[i] = NONE;
+  uint32_t cnt = 0, sp = 0;
+  pre[0] = cnt;
+  vert[cnt] = 0;
+  parent[cnt++] = NONE;
+  stack[sp++] = 0;
+  while (sp) {
+    uint32_t v = stack[sp - 1];
+    if (next[v] < s->nsucc[v]) {
+      uint32_t w = s->succ[v][next[v]++];
+      if (pre[w] == NONE) {
+        pre[w] = cnt;
+        vert[cnt] = w;
+        parent[cnt++] = pre[v];
+        stack[sp++] = w;
+      }
+    } else {
+      sp--;
+    }
   }
-  return a;
+  for (uint32_t i = 0; i < cnt; i++) {
+    semi[i] = label[i] = i;
+    anc[i] = NONE;
+  }
+  for (uint32_t w = cnt; w-- > 1;) {
+    uint32_t b = vert[w];
+    for (uint32_t k = 0; k < s->npred[b]; k++) {
+      uint32_t v = pre[s->pred[b][k]];
+      if (v == NONE)
+        continue;
+      /* eval(v): the minimum semi label on v's compressed ancestor path. */
+      uint32_t best = v;
+      if (anc[v] != NONE) {
+        uint32_t depth = 0;
+        for (uint32_t x = v; anc[x] != NONE; x = anc[x])
+          stack[depth++] = x;
+        /* Compress from the top down. */
+        while (depth-- > 1) {
+          uint32_t x = stack[depth - 1], y = anc[x];
+          if (anc[y] != NONE) {
+            if (semi[label[y]] < semi[label[x]])
+              label[x] = label[y];
+            anc[x] = anc[y];
+          }
+        }
+        best = label[v];
+      }
+      if (semi[best] < semi[w])
+        semi[w] = semi[best];
+    }
+    anc[w] = parent[w];
+  }
+  dom[0] = 0;
+  for (uint32_t w = 1; w < cnt; w++) {
+    uint32_t d = parent[w];
+    while (d > semi[w])
+      d = dom[d];
+    dom[w] = d;
+  }
+  for (uint32_t w = 1; w < cnt; w++)
+    s->idom[vert[w]] = vert[dom[w]];
 }
 
 /* Rebuilds successors, predecessors, reverse post-order, immediate dominators
@@ -355,8 +427,15 @@ static bool snapshot(st *s)
       uint32_t j = BI(to)->idx;
       uint32_t before = s->nsucc[i];
       add_unique(a, &s->succ[i], &s->nsucc[i], &cap_s[i], j);
-      if (s->nsucc[i] != before)
-        add_unique(a, &s->pred[j], &s->npred[j], &cap_p[j], i);
+      if (s->nsucc[i] == before)
+        continue;
+      /* (i, j) is new, so i is not among j's predecessors yet. */
+      if (s->npred[j] == cap_p[j]) {
+        uint32_t c = cap_p[j] ? cap_p[j] * 2 : 4;
+        s->pred[j] = k2s_realloc_array(a, s->pred[j], s->npred[j], c, sizeof(uint32_t));
+        cap_p[j] = c;
+      }
+      s->pred[j][s->npred[j]++] = i;
     }
   }
   /* Reverse post-order from the entry, by an explicit stack. */
@@ -400,25 +479,7 @@ static bool snapshot(st *s)
     }
     s->nrpo = np;
   }
-  /* Cooper, Harvey and Kennedy's iterative dominators. */
-  s->idom[0] = 0;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t k = 1; k < s->nrpo; k++) {
-      uint32_t b = s->rpo[k], nd = NONE;
-      for (uint32_t j = 0; j < s->npred[b]; j++) {
-        uint32_t p = s->pred[b][j];
-        if (s->idom[p] == NONE)
-          continue;
-        nd = nd == NONE ? p : intersect(s->idom, s->order, p, nd);
-      }
-      if (nd != s->idom[b]) {
-        s->idom[b] = nd;
-        changed = true;
-      }
-    }
-  }
-  s->idom[0] = NONE;
+  semi_nca(s, a);
   /* Dominator tree children and pre/post numbers for O(1) dominance. */
   s->kids = k2s_alloc(a, (n + 1) * sizeof(*s->kids));
   s->nkids = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
@@ -503,59 +564,69 @@ static bool is_loop_header(st *s, k2s_block *b)
 static k2s_block *funnel(st *s, edge *E, uint32_t ne, uint32_t loop)
 {
   k2s_module *m = s->m;
-  k2s_block **T = k2s_alloc(&s->a, (ne + 1) * sizeof(*T));
-  k2s_block **P = k2s_alloc(&s->a, (ne + 1) * sizeof(*P));
-  uint32_t *P_ntarg = k2s_alloc(&s->a, (ne + 1) * sizeof(uint32_t));
-  uint32_t nt = 0, np = 0;
+  k2s_arena *a = &s->snap; /* scratch until the next snapshot */
+  /* Distinct targets T and sources Q, numbered through per-call stamps on
+   * the blocks (everything here is linear in the number of edges). */
+  uint32_t tstamp = ++s->walk_stamp;
+  k2s_block **T = k2s_alloc(a, (ne + 1) * sizeof(*T));
+  uint32_t nt = 0;
   for (uint32_t e = 0; e < ne; e++) {
-    uint32_t k;
-    for (k = 0; k < nt && T[k] != E[e].to; k++)
-      ;
-    if (k == nt)
+    binfo *ti = BI(E[e].to);
+    if (ti->tstamp != tstamp) {
+      ti->tstamp = tstamp;
+      ti->tslot = nt;
       T[nt++] = E[e].to;
-    for (k = 0; k < np && P[k] != E[e].from; k++)
-      ;
-    if (k == np)
-      P[np++] = E[e].from;
-    P_ntarg[k]++;
+    }
   }
-  /* Sources with several rerouted edges. */
-  bool *select_src = k2s_alloc(&s->a, (ne + 1) * sizeof(bool));
-  for (uint32_t k = 0; k < np; k++) {
-    if (P_ntarg[k] < 2)
+  /* Sources with rerouted edges to several targets: an OpBranchConditional
+   * computes the selector itself; an OpSwitch gets one block per edge. */
+  uint32_t sstamp = ++s->walk_stamp;
+  uint32_t *first_to = k2s_alloc(a, (ne + 1) * sizeof(uint32_t));
+  bool *multi = k2s_alloc(a, (ne + 1) * sizeof(bool));
+  uint32_t nsrc = 0;
+  for (uint32_t e = 0; e < ne; e++) {
+    binfo *fi = BI(E[e].from);
+    if (fi->sstamp != sstamp) {
+      fi->sstamp = sstamp;
+      fi->sslot = nsrc;
+      first_to[nsrc++] = BI(E[e].to)->tslot;
+    } else if (first_to[fi->sslot] != BI(E[e].to)->tslot) {
+      multi[fi->sslot] = true;
+    }
+  }
+  bool *select_src = k2s_alloc(a, (ne + 1) * sizeof(bool));
+  for (uint32_t e = 0; e < ne; e++) {
+    k2s_block *p = E[e].from;
+    if (BI(p)->sstamp != sstamp || !multi[BI(p)->sslot])
       continue;
-    k2s_block *p = P[k];
     k2s_instr *t = term(p);
     if (t->opcode == SpvOpBranchConditional) {
-      select_src[k] = true;
+      select_src[BI(p)->sslot] = true;
       continue;
     }
-    for (uint32_t e = 0; e < ne; e++) {
-      if (E[e].from != p)
-        continue;
-      k2s_block *sp = new_block(s, BI(p)->loop);
-      uint32_t to = E[e].to->label->result;
-      set_term(s, sp, SpvOpBranch, &to, 1);
-      retarget(s, t, to, sp->label->result);
-      phis_rename_pred(s, E[e].to, p->label->result, sp->label->result);
-      E[e].from = sp;
-    }
+    k2s_block *sp = new_block(s, BI(p)->loop);
+    uint32_t to = E[e].to->label->result;
+    set_term(s, sp, SpvOpBranch, &to, 1);
+    retarget(s, t, to, sp->label->result);
+    phis_rename_pred(s, E[e].to, p->label->result, sp->label->result);
+    E[e].from = sp;
   }
-  /* The sources after splitting, with their flags. */
-  k2s_block **Q = k2s_alloc(&s->a, (ne + 1) * sizeof(*Q));
-  bool *Q_sel = k2s_alloc(&s->a, (ne + 1) * sizeof(bool));
+  /* The sources after splitting, each with its one target or its select. */
+  uint32_t qstamp = ++s->walk_stamp;
+  k2s_block **Q = k2s_alloc(a, (ne + 1) * sizeof(*Q));
+  bool *Q_sel = k2s_alloc(a, (ne + 1) * sizeof(bool));
+  uint32_t *Q_to = k2s_alloc(a, (ne + 1) * sizeof(uint32_t));
   uint32_t nq = 0;
   for (uint32_t e = 0; e < ne; e++) {
-    uint32_t k;
-    for (k = 0; k < nq && Q[k] != E[e].from; k++)
-      ;
-    if (k == nq) {
-      Q[nq] = E[e].from;
-      for (uint32_t j = 0; j < np; j++)
-        if (P[j] == E[e].from && select_src[j])
-          Q_sel[nq] = true;
-      nq++;
-    }
+    binfo *fi = BI(E[e].from);
+    if (fi->qstamp == qstamp)
+      continue;
+    fi->qstamp = qstamp;
+    fi->qslot = nq;
+    Q[nq] = E[e].from;
+    Q_sel[nq] = fi->sstamp == sstamp && select_src[fi->sslot];
+    Q_to[nq] = BI(E[e].to)->tslot;
+    nq++;
   }
   k2s_block *J = new_block(s, loop);
   uint32_t jl = J->label->result;
@@ -567,16 +638,10 @@ static k2s_block *funnel(st *s, edge *E, uint32_t ne, uint32_t loop)
     sel = phi->result;
     for (uint32_t k = 0; k < nq; k++) {
       k2s_block *p = Q[k];
-      uint32_t v = 0;
+      uint32_t v;
       if (Q_sel[k]) {
         k2s_instr *t = term(p);
-        uint32_t it = 0, jf = 0;
-        for (uint32_t j = 0; j < nt; j++) {
-          if (T[j]->label->result == t->ops[1])
-            it = j;
-          if (T[j]->label->result == t->ops[2])
-            jf = j;
-        }
+        uint32_t it = BI(block_of(s, t->ops[1]))->tslot, jf = BI(block_of(s, t->ops[2]))->tslot;
         if (nt == 2) {
           v = t->ops[0];
           if (it != 0)
@@ -586,60 +651,68 @@ static k2s_block *funnel(st *s, edge *E, uint32_t ne, uint32_t loop)
           v = emit_at(s, k2s_block_end(p), SpvOpSelect, ty, ops, 3)->result;
         }
       } else {
-        k2s_block *to = NULL;
-        for (uint32_t e = 0; e < ne; e++)
-          if (E[e].from == p)
-            to = E[e].to;
-        uint32_t j = 0;
-        while (T[j] != to)
-          j++;
-        v = nt == 2 ? k2s_const_bool(m, j == 0) : k2s_const_int(m, ty, j);
+        v = nt == 2 ? k2s_const_bool(m, Q_to[k] == 0) : k2s_const_int(m, ty, Q_to[k]);
       }
       phi_add(s, phi, v, p->label->result);
     }
   }
-  /* The targets' phis move into J. */
+  /* The targets' phis move into J: per target, the rerouted predecessors
+   * are stamped; per phi, one pass reads their values and drops them. */
+  uint32_t *vals = k2s_alloc(a, (nq + 1) * sizeof(uint32_t));
   for (uint32_t j = 0; j < nt; j++) {
     k2s_block *t = T[j];
+    if (!first_phi(t))
+      continue;
+    uint32_t rstamp = ++s->walk_stamp;
+    for (uint32_t e = 0; e < ne; e++)
+      if (E[e].to == t)
+        BI(E[e].from)->rstamp = rstamp;
     foreach_phi(phi, t) {
-      uint32_t common = 0;
-      bool same = true;
-      for (uint32_t e = 0; e < ne; e++) {
-        if (E[e].to != t)
+      memset(vals, 0, (nq + 1) * sizeof(uint32_t));
+      uint32_t common = 0, w = 0;
+      bool same = true, any = false;
+      for (uint32_t k = 0; k + 1 < phi->n_ops; k += 2) {
+        k2s_block *p = block_of(s, phi->ops[k + 1]);
+        if (p && BI(p)->rstamp == rstamp && BI(p)->qstamp == qstamp) {
+          uint32_t v = phi->ops[k];
+          if (!vals[BI(p)->qslot]) {
+            vals[BI(p)->qslot] = v;
+            if (any && v != common)
+              same = false;
+            common = v;
+            any = true;
+          }
           continue;
-        uint32_t v = phi_value(phi, E[e].from->label->result);
-        if (!common)
-          common = v;
-        else if (v != common)
-          same = false;
+        }
+        phi->ops[w++] = phi->ops[k];
+        phi->ops[w++] = phi->ops[k + 1];
       }
+      phi->n_ops = w;
+      /* Every rerouted edge must have had an entry. */
+      for (uint32_t e = 0; e < ne; e++)
+        if (E[e].to == t && !vals[BI(E[e].from)->qslot])
+          same = false;
       uint32_t nv = common;
       if (!same || !common) {
         k2s_instr *jp = new_phi(s, J, phi->type);
         nv = jp->result;
         for (uint32_t k = 0; k < nq; k++) {
-          uint32_t v = 0;
-          for (uint32_t e = 0; e < ne; e++)
-            if (E[e].from == Q[k] && E[e].to == t)
-              v = phi_value(phi, Q[k]->label->result);
-          phi_add(s, jp, v ? v : k2s_undef(m, phi->type), Q[k]->label->result);
+          bool to_t = BI(Q[k])->rstamp == rstamp;
+          uint32_t v = to_t && vals[k] ? vals[k] : k2s_undef(m, phi->type);
+          phi_add(s, jp, v, Q[k]->label->result);
         }
       }
-      for (uint32_t e = 0; e < ne; e++)
-        if (E[e].to == t)
-          phi_remove(s, phi, E[e].from->label->result);
       phi_add(s, phi, nv, jl);
     }
   }
   /* Reroute the sources. */
-  for (uint32_t k = 0; k < nq; k++) {
-    if (Q_sel[k]) {
+  for (uint32_t k = 0; k < nq; k++)
+    if (Q_sel[k])
       set_term(s, Q[k], SpvOpBranch, &jl, 1);
-      continue;
-    }
-    for (uint32_t e = 0; e < ne; e++)
-      if (E[e].from == Q[k])
-        retarget(s, term(Q[k]), E[e].to->label->result, jl);
+  for (uint32_t e = 0; e < ne; e++) {
+    k2s_block *p = E[e].from;
+    if (!Q_sel[BI(p)->qslot])
+      retarget(s, term(p), E[e].to->label->result, jl);
   }
   /* The dispatch. */
   if (nt == 1) {
@@ -649,7 +722,7 @@ static k2s_block *funnel(st *s, edge *E, uint32_t ne, uint32_t loop)
     uint32_t ops[3] = {sel, T[0]->label->result, T[1]->label->result};
     set_term(s, J, SpvOpBranchConditional, ops, 3);
   } else {
-    uint32_t *ops = k2s_alloc(&s->a, (2 * nt + 2) * sizeof(uint32_t));
+    uint32_t *ops = k2s_alloc(a, (2 * nt + 2) * sizeof(uint32_t));
     uint32_t n = 0;
     ops[n++] = sel;
     ops[n++] = T[nt - 1]->label->result;
@@ -1279,6 +1352,33 @@ static void split_switch_escapes(st *s)
   }
 }
 
+typedef struct keyed_edge {
+  uint32_t to, from; /* reverse post-order positions */
+  edge e;
+} keyed_edge;
+
+static int cmp_keyed_edge(const void *pa, const void *pb)
+{
+  const keyed_edge *x = pa, *y = pb;
+  if (x->to != y->to)
+    return x->to < y->to ? -1 : 1;
+  if (x->from != y->from)
+    return x->from < y->from ? -1 : 1;
+  return 0;
+}
+
+/* Sorts edges by their targets', then their sources' reverse post-order:
+ * the order of dispatch targets does not depend on how blocks are stored. */
+static void sort_edges(st *s, edge *E, uint32_t ne)
+{
+  keyed_edge *k = k2s_alloc(&s->snap, (ne + 1) * sizeof(*k));
+  for (uint32_t i = 0; i < ne; i++)
+    k[i] = (keyed_edge){s->order[BI(E[i].to)->idx], s->order[BI(E[i].from)->idx], E[i]};
+  qsort(k, ne, sizeof(*k), cmp_keyed_edge);
+  for (uint32_t i = 0; i < ne; i++)
+    E[i] = k[i].e;
+}
+
 typedef struct walk {
   uint32_t a, R, stamp;
   uint32_t *stack, *S, ns, *Y, ny;
@@ -1420,7 +1520,7 @@ static bool process_header(st *s, k2s_block *A)
   uint32_t *S = w.S, ns = w.ns, *Y = w.Y, ny = w.ny;
   /* Exit edges of S_A, sorted by the targets' then the sources' order. */
   uint32_t ne = 0, cap = 8;
-  edge *E = k2s_alloc(&s->a, cap * sizeof(edge));
+  edge *E = k2s_alloc(sa, cap * sizeof(edge));
   uint32_t *rs = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
   for (uint32_t k = 0; k < ns; k++) {
     uint32_t nr = regsucc(s, s->blocks[S[k]], R, rs);
@@ -1428,22 +1528,13 @@ static bool process_header(st *s, k2s_block *A)
       if (s->mark[rs[j]] == stamp)
         continue;
       if (ne == cap) {
-        E = k2s_realloc_array(&s->a, E, ne, cap * 2, sizeof(edge));
+        E = k2s_realloc_array(sa, E, ne, cap * 2, sizeof(edge));
         cap *= 2;
       }
       E[ne++] = (edge){s->blocks[S[k]], s->blocks[rs[j]]};
     }
   }
-  for (uint32_t x = 1; x < ne; x++)
-    for (uint32_t y = x; y > 0; y--) {
-      uint32_t ty = s->order[BI(E[y].to)->idx], tp = s->order[BI(E[y - 1].to)->idx];
-      uint32_t fy = s->order[BI(E[y].from)->idx], fp = s->order[BI(E[y - 1].from)->idx];
-      if (ty > tp || (ty == tp && fy >= fp))
-        break;
-      edge t = E[y];
-      E[y] = E[y - 1];
-      E[y - 1] = t;
-    }
+  sort_edges(s, E, ne);
   k2s_block *y1 = NULL;
   for (uint32_t k = 0; k < ny; k++)
     if (!y1 || s->order[Y[k]] < s->order[BI(y1)->idx])
