@@ -85,6 +85,84 @@ def count(spv):
     return blocks, instrs
 
 
+def irreducible(spv):
+    """Does any function of the module have a cycle with two entries? (A DFS
+    retreating edge whose target does not dominate its source.)"""
+    r = run(["spirv-dis", "--raw-id", spv])
+    if r.returncode:
+        return False
+    funcs, cur, block = [], None, None
+    for line in r.stdout.splitlines():
+        t = line.split()
+        if len(t) >= 3 and t[1] == "=" and t[2] == "OpFunction":
+            cur = {}
+            funcs.append(cur)
+        elif len(t) >= 3 and t[1] == "=" and t[2] == "OpLabel" and cur is not None:
+            block = t[0]
+            cur[block] = []
+        elif t and t[0] == "OpBranch":
+            cur[block] = [t[1]]
+        elif t and t[0] == "OpBranchConditional":
+            cur[block] = [t[2], t[3]]
+        elif t and t[0] == "OpSwitch":
+            cur[block] = [t[2]] + t[4::2]
+    for g in funcs:
+        if not g:
+            continue
+        entry = next(iter(g))
+        order, seen, stack, retreat = [], {entry}, [(entry, iter(g[entry]))], []
+        onstack = {entry}
+        while stack:
+            v, it = stack[-1]
+            w = next(it, None)
+            if w is None:
+                stack.pop()
+                onstack.discard(v)
+                order.append(v)
+            elif w not in seen:
+                seen.add(w)
+                onstack.add(w)
+                stack.append((w, iter(g.get(w, []))))
+            elif w in onstack:
+                retreat.append((v, w))
+        rpo = order[::-1]
+        num = {b: i for i, b in enumerate(rpo)}
+        preds = {b: [] for b in rpo}
+        for b in rpo:
+            for w in g.get(b, []):
+                if w in preds:
+                    preds[w].append(b)
+        idom = {entry: entry}
+        changed = True
+        while changed:
+            changed = False
+            for b in rpo[1:]:
+                new = None
+                for p in preds[b]:
+                    if p not in idom:
+                        continue
+                    if new is None:
+                        new = p
+                        continue
+                    x, y = p, new
+                    while x != y:
+                        while num[x] > num[y]:
+                            x = idom[x]
+                        while num[y] > num[x]:
+                            y = idom[y]
+                    new = x
+                if idom.get(b) != new:
+                    idom[b] = new
+                    changed = True
+        for v, w in retreat:
+            x = v
+            while x != w and x != entry:
+                x = idom[x]
+            if x != w:
+                return True
+    return False
+
+
 def llvm_phis(spv, out):
     """LLVM wants one phi entry per edge, SPIR-V one per predecessor block: when a
     switch has several cases to one target, repeat that predecessor's entries
@@ -190,6 +268,7 @@ def check_one(cl, o):
     r3 = run(["spirv-val", "--target-env", "vulkan1.1", skel + ".spv"]) if not r2.returncode else r2
     if r3.returncode:
         res["fail"].append("structure: " + (r3.stderr + r3.stdout).strip()[:400])
+    res["irreducible"] = irreducible(spv)
     res["before"] = count(spv)
     res["after"] = count(out)
     if o.same and runs[0].get("kernel") == ["rk"]:
@@ -245,7 +324,7 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(o.jobs) as ex:
         results = list(ex.map(lambda k: check_one(k, o), kernels))
     failed = skipped = 0
-    rb, ri = [], []
+    rb, ri, nirr = [], [], 0
     for res in results:
         if "skip" in res:
             skipped += 1
@@ -259,17 +338,25 @@ def main():
                 print(f"FAIL {res['name']}: {f}")
         if "after" in res:
             (b0, i0), (b1, i1) = res["before"], res["after"]
-            rb.append((b1 / b0, res["name"]))
-            ri.append((i1 / i0, res["name"]))
+            irr = res["irreducible"]
+            nirr += irr
+            rb.append((b1 / b0, res["name"], irr))
+            ri.append((i1 / i0, res["name"], irr))
             if o.table:
                 print(f"{res['name']:24} blocks {b0:5} -> {b1:5} ({b1 / b0:.2f}x)   "
-                      f"instructions {i0:6} -> {i1:6} ({i1 / i0:.2f}x)")
+                      f"instructions {i0:6} -> {i1:6} ({i1 / i0:.2f}x)"
+                      f"{'   irreducible' if irr else ''}")
     if rb:
+        print(f"{len(rb)} kernels measured, {nirr} with irreducible control flow")
         for what, rs in (("blocks", rb), ("instructions", ri)):
             worst = max(rs)
-            print(f"growth {what}: median {statistics.median(r for r, _ in rs):.3f}x, "
-                  f"mean {statistics.mean(r for r, _ in rs):.3f}x, "
-                  f"worst {worst[0]:.3f}x ({worst[1]})")
+            red = [x for x in rs if not x[2]] or rs
+            worst_red = max(red)
+            print(f"growth {what}: median {statistics.median(r for r, _, _ in rs):.3f}x, "
+                  f"mean {statistics.mean(r for r, _, _ in rs):.3f}x, "
+                  f"worst {worst[0]:.3f}x ({worst[1]}); "
+                  f"reducible only: median {statistics.median(r for r, _, _ in red):.3f}x, "
+                  f"worst {worst_red[0]:.3f}x ({worst_red[1]})")
     print(f"{len(results) - failed - skipped} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 
