@@ -1776,6 +1776,170 @@ static void check_operand(void *ud, k2s_instr *in, uint32_t *id)
     note_bad(c->q, *id);
 }
 
+/* ---- rematerialization: values a phi may not carry --------------------- */
+
+/* Pointers (Vulkan's logical addressing has no pointer phis without
+ * VariablePointers), images, samplers and sampled images are recomputed
+ * where a new edge left a use undominated, when their definition is pure. */
+static bool wants_remat(k2s_module *m, uint32_t type)
+{
+  k2s_instr *t = k2s_def(m, type);
+  if (!t)
+    return false;
+  switch (t->opcode) {
+  case SpvOpTypePointer:
+  case SpvOpTypeImage:
+  case SpvOpTypeSampler:
+  case SpvOpTypeSampledImage:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool clonable(k2s_module *m, const k2s_instr *d)
+{
+  switch (d->opcode) {
+  case SpvOpAccessChain:
+  case SpvOpInBoundsAccessChain:
+  case SpvOpPtrAccessChain:
+  case SpvOpInBoundsPtrAccessChain:
+  case SpvOpBitcast:
+  case SpvOpCopyObject:
+  case SpvOpSampledImage:
+  case SpvOpImage:
+  case SpvOpGenericCastToPtr:
+  case SpvOpPtrCastToGeneric:
+    return true;
+  case SpvOpLoad: {
+    /* Loads of read-only handles (images, samplers) */
+    k2s_instr *v = d->n_ops ? k2s_def(m, d->ops[0]) : NULL;
+    return v && v->opcode == SpvOpVariable && v->n_ops >= 1 &&
+           v->ops[0] == SpvStorageClassUniformConstant;
+  }
+  default:
+    return false;
+  }
+}
+
+/* Is id available right before `before` in block b (NULL: at b's end)? */
+static bool available(st *s, uint32_t id, k2s_block *b, const k2s_instr *before)
+{
+  k2s_block *D = def_block(s, id);
+  if (!D)
+    return true;
+  if (!reachable(s, D) || !reachable(s, b))
+    return false;
+  if (D != b)
+    return dominates(s, BI(D)->idx, BI(b)->idx);
+  k2s_instr *d = k2s_def(s->m, id);
+  for (k2s_instr *i = b->body.first; i && i != before; i = i->next)
+    if (i == d)
+      return true;
+  return false;
+}
+
+typedef struct remat_ctx {
+  st *s;
+  ssa *q;
+  k2s_block *b;
+  k2s_instr *before;
+  int depth;
+  bool failed;
+} remat_ctx;
+
+static uint32_t remat(st *s, ssa *q, uint32_t id, k2s_block *b, k2s_instr *before, int depth);
+
+static void remat_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  remat_ctx *c = ud;
+  if (c->failed || available(c->s, *id, c->b, c->before))
+    return;
+  if (!wants_remat(c->s->m, k2s_type_of(c->s->m, *id))) {
+    note_bad(c->q, *id); /* a plain value: the phis below will reach it */
+    return;
+  }
+  uint32_t nid = remat(c->s, c->q, *id, c->b, c->before, c->depth + 1);
+  if (nid)
+    *id = nid;
+  else
+    c->failed = true;
+}
+
+/* A copy of id's pure definition (and of its operands, as needed) placed
+ * before `before` in b (at b's end when NULL); 0 when that is impossible. */
+static uint32_t remat(st *s, ssa *q, uint32_t id, k2s_block *b, k2s_instr *before, int depth)
+{
+  k2s_instr *d = k2s_def(s->m, id);
+  if (!d || depth > 8 || !clonable(s->m, d))
+    return 0;
+  k2s_instr *c = k2s_instr_new(s->m, d->opcode, d->type, 0, d->ops, d->n_ops);
+  remat_ctx ctx = {s, q, b, before, depth, false};
+  k2s_foreach_id_operand(s->m, c, remat_operand, &ctx);
+  if (ctx.failed)
+    return 0;
+  c->result = k2s_new_id(s->m);
+  k2s_set_def(s->m, c->result, c);
+  c->block = b;
+  if (before)
+    k2s_list_insert_before(&b->body, (k2s_instr *)before, c);
+  else
+    k2s_list_insert_before(&b->body, k2s_block_merge(b) ? k2s_block_merge(b) : term(b), c);
+  s->changed = true;
+  return c->result;
+}
+
+typedef struct remat_use_ctx {
+  st *s;
+  ssa *q;
+  uint32_t v;
+  k2s_block *b;
+  k2s_instr *user;
+  bool failed;
+} remat_use_ctx;
+
+static void remat_use(void *ud, k2s_instr *in, uint32_t *id)
+{
+  remat_use_ctx *c = ud;
+  if (*id != c->v || available(c->s, *id, c->b, in))
+    return;
+  uint32_t nid = remat(c->s, c->q, *id, c->b, in, 0);
+  if (nid)
+    *id = nid;
+  else
+    c->failed = true;
+}
+
+/* Recomputes v at each use it no longer dominates; false if some use is
+ * left (the caller then gives v phis). */
+static bool remat_uses(st *s, ssa *q, uint32_t v)
+{
+  bool ok = true;
+  for (uint32_t k = 0; k < s->nrpo; k++) {
+    k2s_block *U = s->blocks[s->rpo[k]];
+    k2s_foreach_instr(in, &U->body) {
+      if (in->opcode == SpvOpPhi) {
+        for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
+          k2s_block *P = block_of(s, in->ops[j + 1]);
+          if (in->ops[j] != v || !P || available(s, v, P, NULL))
+            continue;
+          uint32_t nid = remat(s, q, v, P, NULL, 0);
+          if (nid)
+            in->ops[j] = nid;
+          else
+            ok = false;
+        }
+        continue;
+      }
+      remat_use_ctx c = {s, q, v, U, in, false};
+      k2s_foreach_id_operand(s->m, in, remat_use, &c);
+      ok &= !c.failed;
+    }
+  }
+  return ok;
+}
+
 static uint32_t reaching(ssa *q, uint32_t x)
 {
   st *s = q->s;
@@ -1877,6 +2041,15 @@ static void repair_ssa(st *s)
       k2s_foreach_id_operand(s->m, in, check_operand, &c);
     }
   }
+  /* Pointers and handles are recomputed where possible. */
+  /* (Remat may add plain values to the list: the loop sees them too.) */
+  uint32_t keep = 0;
+  for (uint32_t vi = 0; vi < q.nbad; vi++) {
+    uint32_t v = q.bad_list[vi];
+    if (!(wants_remat(s->m, k2s_type_of(s->m, v)) && remat_uses(s, &q, v)))
+      q.bad_list[keep++] = v;
+  }
+  q.nbad = keep;
   if (!q.nbad)
     return;
   /* Dominance frontiers. */
