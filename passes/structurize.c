@@ -22,8 +22,10 @@
  *      child" in reverse post-order (Ramsey, "Beyond Relooper", ICFP 2022);
  *      edges that jump further are funnelled through a new merge block that
  *      dispatches on a selector, so constructs nest;
- *   5. SSA is repaired (new phis, OpUndef on paths that cannot be taken) and
- *      blocks are ordered so that each follows its dominator.
+ *   5. SSA is repaired where new edges left a use undominated (new phis,
+ *      OpUndef on paths that cannot be taken; pointers and image handles
+ *      are recomputed at the use instead, as logical addressing has no
+ *      pointer phis) and blocks are ordered so each follows its dominator.
  * Returns and OpUnreachable stay where they are (legal in any construct);
  * break and continue edges stay direct. Selectors only record which original
  * edge was taken and no code is moved, so a barrier reached in uniform
@@ -878,9 +880,9 @@ static void fix_irreducible(st *s, uint32_t *entries, uint32_t ne)
   funnel(s, E, n_edges, NONE);
 }
 
-/* Builds the loop forest (BI()->loop, s->loops). Returns 1 when done, 0 when
- * an irreducible cycle was rewritten (build again), -1 on error. */
-static int build_loops(st *s)
+/* Builds the loop forest (BI()->loop, s->loops). False when an irreducible
+ * cycle was rewritten instead: build again. */
+static bool build_loops(st *s)
 {
   k2s_arena *a = &s->snap;
   uint32_t n = s->n;
@@ -970,7 +972,7 @@ static int build_loops(st *s)
           }
           if (nent > 1) {
             fix_irreducible(s, entries, nent);
-            return 0;
+            return false;
           }
           uint32_t h = nent ? entries[0] : nodes[0];
           uint32_t L = add_loop(s, s->blocks[h], sc.parent);
@@ -995,7 +997,7 @@ static int build_loops(st *s)
       }
     }
   }
-  return 1;
+  return true;
 }
 
 /* ---- 3. loop normal form ---------------------------------------------------- */
@@ -2213,17 +2215,21 @@ static bool structurize_function(st *s, k2s_function *f)
     attach(s, b, NONE);
   if (!cleanup(s))
     return false;
-  /* Loops, repeating while irreducible cycles are rewritten. A rewrite
-   * removes one entry of one cycle, so this ends. */
-  for (uint32_t round = 0;; round++) {
-    int r = build_loops(s);
-    if (r < 0 || s->m->failed)
+  /* Loops, again after each rewrite of an irreducible cycle: a rewrite
+   * leaves that cycle one entry, and inner cycles are smaller, so this ends
+   * (the bound only guards against a bug). */
+  uint64_t rounds = 4 * (uint64_t)s->n + 64;
+  while (!build_loops(s)) {
+    if (s->m->failed || !snapshot(s))
       return false;
-    if (r == 1)
-      break;
-    if (!snapshot(s))
+    if (!rounds--) {
+      k2s_error(s->m, s->f->def, "structurize: irreducible control flow in function %%%u "
+                                 "not resolved (internal limit reached)", s->f->def->result);
       return false;
+    }
   }
+  if (s->m->failed)
+    return false;
   for (uint32_t L = s->nloops; L-- > 0;) {
     if (!normalize_loop(s, L) || s->m->failed)
       return false;
