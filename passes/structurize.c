@@ -1691,15 +1691,16 @@ static void emit_merges(st *s)
       control = 0;
     uint32_t ops[3] = {l->merge->label->result, l->cont->label->result, control};
     emit_at(s, k2s_before(term(l->header)), SpvOpLoopMerge, 0, ops, 3);
+    s->changed = true;
   }
   k2s_foreach_block(b, s->f)
     if (BI(b)->merge) {
       uint32_t ops[2] = {BI(b)->merge, SpvSelectionControlMaskNone};
       emit_at(s, k2s_before(term(b)), SpvOpSelectionMerge, 0, ops, 2);
+      s->changed = true;
       if (BI(b)->nfalls && term(b)->opcode == SpvOpSwitch)
         order_switch_cases(s, b);
     }
-  s->changed = true;
 }
 
 /* A small open-addressing set of ids. */
