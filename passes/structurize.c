@@ -40,17 +40,17 @@
 #define NONE UINT32_MAX
 
 typedef struct binfo {
-  uint32_t idx;           /* index in the current snapshot */
-  uint32_t loop;          /* innermost loop holding the block, NONE outside loops */
-  uint32_t merge;         /* label of the OpSelectionMerge chosen for this header */
-  uint32_t loop_merge_of; /* the loop whose merge block this is, NONE */
-  uint32_t control;       /* loop control of a producer OpLoopMerge here */
-  uint32_t seen;          /* stamp for walks */
-  bool claimed;           /* a merge or continue target: no selection may merge here */
-  bool processed;         /* phase 4 gave this header its merge */
-  bool keep;              /* an unreachable merge block made here: never delete */
-  bool sel_merge;         /* the merge block of a selection */
-  uint32_t fall_to;       /* a case construct: the case target it falls through to */
+  uint32_t idx;            /* index in the current snapshot */
+  uint32_t loop;           /* innermost loop holding the block, NONE outside loops */
+  uint32_t merge;          /* label of the OpSelectionMerge chosen for this header */
+  uint32_t loop_merge_of;  /* the loop whose merge block this is, NONE */
+  uint32_t control;        /* loop control of a producer OpLoopMerge here */
+  uint32_t seen;           /* stamp for walks */
+  bool claimed;            /* a merge or continue target: no selection may merge here */
+  bool processed;          /* phase 4 gave this header its merge */
+  bool keep;               /* an unreachable merge block made here: never delete */
+  bool sel_merge;          /* the merge block of a selection */
+  uint32_t fall_to;        /* a case construct: the case target it falls through to */
   uint32_t *falls, nfalls; /* a switch: (case, next case) fallthrough label pairs */
   /* funnel's scratch: stamps and slots of targets, sources, rerouted sources */
   uint32_t tstamp, tslot, sstamp, sslot, qstamp, qslot, rstamp;
@@ -90,7 +90,10 @@ typedef struct st {
   uint32_t nloops, cap_loops;
 } st;
 
-static binfo *BI(k2s_block *b) { return b->data; }
+static binfo *BI(k2s_block *b)
+{
+  return b->data;
+}
 
 /* ---- small IR helpers --------------------------------------------------- */
 
@@ -141,7 +144,10 @@ static k2s_instr *emit_at(st *s, k2s_cursor c, uint16_t op, uint32_t type, const
   return k2s_emit_instr(&b, op, type, ops, n);
 }
 
-static k2s_instr *term(k2s_block *b) { return k2s_block_terminator(b); }
+static k2s_instr *term(k2s_block *b)
+{
+  return k2s_block_terminator(b);
+}
 
 static void note_dead(st *s, uint32_t id)
 {
@@ -159,11 +165,11 @@ static void delete_block(st *s, k2s_block *b)
     s->lbl[b->label->result] = NULL;
   note_dead(s, b->label->result);
   k2s_set_def(s->m, b->label->result, NULL);
-  k2s_foreach_instr(i, &b->body)
-    if (i->result) {
-      note_dead(s, i->result);
-      k2s_set_def(s->m, i->result, NULL);
-    }
+  k2s_foreach_instr(i, &b->body) if (i->result)
+  {
+    note_dead(s, i->result);
+    k2s_set_def(s->m, i->result, NULL);
+  }
   k2s_function_remove_block(s->f, b);
   s->changed = true;
 }
@@ -229,8 +235,14 @@ static k2s_instr *phi_from(k2s_instr *i)
   }
   return NULL;
 }
-static k2s_instr *first_phi(k2s_block *b) { return phi_from(b->body.first); }
-static k2s_instr *next_phi(k2s_instr *p) { return phi_from(p->next); }
+static k2s_instr *first_phi(k2s_block *b)
+{
+  return phi_from(b->body.first);
+}
+static k2s_instr *next_phi(k2s_instr *p)
+{
+  return phi_from(p->next);
+}
 #define foreach_phi(p, b) for (k2s_instr *p = first_phi(b); p; p = next_phi(p))
 
 static uint32_t phi_value(const k2s_instr *phi, uint32_t label)
@@ -262,10 +274,8 @@ static void phi_add(st *s, k2s_instr *phi, uint32_t value, uint32_t label)
 
 static void phis_rename_pred(st *s, k2s_block *b, uint32_t from, uint32_t to)
 {
-  foreach_phi(p, b)
-    for (uint32_t k = 0; k + 1 < p->n_ops; k += 2)
-      if (p->ops[k + 1] == from)
-        p->ops[k + 1] = to;
+  foreach_phi(p, b) for (uint32_t k = 0; k + 1 < p->n_ops; k += 2) if (p->ops[k + 1] == from)
+      p->ops[k + 1] = to;
   s->changed = true;
 }
 
@@ -273,8 +283,7 @@ static void phis_rename_pred(st *s, k2s_block *b, uint32_t from, uint32_t to)
 static k2s_instr *new_phi(st *s, k2s_block *b, uint32_t type)
 {
   k2s_instr *pos = b->body.first;
-  while (pos && (pos->opcode == SpvOpPhi || pos->opcode == SpvOpLine ||
-                 pos->opcode == SpvOpNoLine))
+  while (pos && (pos->opcode == SpvOpPhi || pos->opcode == SpvOpLine || pos->opcode == SpvOpNoLine))
     pos = pos->next;
   k2s_cursor c = pos ? k2s_before(pos) : k2s_block_append(b);
   c.block = b;
@@ -282,7 +291,10 @@ static k2s_instr *new_phi(st *s, k2s_block *b, uint32_t type)
   return emit_at(s, c, SpvOpPhi, type, NULL, 0);
 }
 
-static uint32_t uint_type(st *s) { return k2s_type_int(s->m, 32, false); }
+static uint32_t uint_type(st *s)
+{
+  return k2s_type_int(s->m, 32, false);
+}
 
 /* ---- the CFG snapshot ----------------------------------------------------- */
 
@@ -306,8 +318,8 @@ static void add_unique(k2s_arena *a, uint32_t **list, uint32_t *n, uint32_t *cap
 static void semi_nca(st *s, k2s_arena *a)
 {
   uint32_t n = s->n;
-  uint32_t *pre = k2s_alloc(a, (n + 1) * sizeof(uint32_t));   /* block -> preorder, NONE */
-  uint32_t *vert = k2s_alloc(a, (n + 1) * sizeof(uint32_t));  /* preorder -> block */
+  uint32_t *pre = k2s_alloc(a, (n + 1) * sizeof(uint32_t));    /* block -> preorder, NONE */
+  uint32_t *vert = k2s_alloc(a, (n + 1) * sizeof(uint32_t));   /* preorder -> block */
   uint32_t *parent = k2s_alloc(a, (n + 1) * sizeof(uint32_t)); /* in preorder numbers */
   uint32_t *semi = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *label = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
@@ -387,8 +399,7 @@ static bool snapshot(st *s)
   s->snap.oom = s->m->arena.oom;
   k2s_arena *a = &s->snap;
   uint32_t n = 0;
-  k2s_foreach_block(b, s->f)
-    BI(b)->idx = n++;
+  k2s_foreach_block(b, s->f) BI(b)->idx = n++;
   s->n = n;
   s->blocks = k2s_alloc(a, (n + 1) * sizeof(*s->blocks));
   s->succ = k2s_alloc(a, (n + 1) * sizeof(*s->succ));
@@ -397,25 +408,23 @@ static bool snapshot(st *s)
   s->npred = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *cap_s = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *cap_p = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-  k2s_foreach_block(b, s->f)
-    s->blocks[BI(b)->idx] = b;
+  k2s_foreach_block(b, s->f) s->blocks[BI(b)->idx] = b;
   for (uint32_t i = 0; i < n; i++) {
     k2s_block *b = s->blocks[i];
     k2s_instr *t = term(b);
     if (!t) {
       k2s_error(s->m, b->body.last ? b->body.last : b->label,
-                "block %%%u does not end in a branch, return or OpUnreachable",
-                b->label->result);
+                "block %%%u does not end in a branch, return or OpUnreachable", b->label->result);
       return false;
     }
-    if (t->opcode == SpvOpSwitch && t->n_ops >= 2 &&
-        (t->n_ops - 2) % (lit_words(s, t) + 1) != 0) {
+    if (t->opcode == SpvOpSwitch && t->n_ops >= 2 && (t->n_ops - 2) % (lit_words(s, t) + 1) != 0) {
       k2s_error(s->m, t, "the OpSwitch's case operands do not fit its selector's width");
       return false;
     }
     uint32_t nl = n_labels(s, t);
     if ((t->opcode == SpvOpBranch || t->opcode == SpvOpBranchConditional ||
-         t->opcode == SpvOpSwitch) && nl == 0) {
+         t->opcode == SpvOpSwitch) &&
+        nl == 0) {
       k2s_error(s->m, t, "the branch has too few operands");
       return false;
     }
@@ -669,7 +678,8 @@ static k2s_block *funnel(st *s, edge *E, uint32_t ne, uint32_t loop)
     for (uint32_t e = 0; e < ne; e++)
       if (E[e].to == t)
         BI(E[e].from)->rstamp = rstamp;
-    foreach_phi(phi, t) {
+    foreach_phi(phi, t)
+    {
       memset(vals, 0, (nq + 1) * sizeof(uint32_t));
       uint32_t common = 0, w = 0;
       bool same = true, any = false;
@@ -757,7 +767,8 @@ static void undef_dead_operand(void *ud, k2s_instr *in, uint32_t *id)
 static bool cleanup(st *s)
 {
   k2s_module *m = s->m;
-  k2s_foreach_block(b, s->f) {
+  k2s_foreach_block(b, s->f)
+  {
     k2s_instr *mi = k2s_block_merge(b);
     if (mi) {
       if (mi->opcode == SpvOpLoopMerge && mi->n_ops >= 3)
@@ -795,7 +806,8 @@ static bool cleanup(st *s)
   for (uint32_t i = 0; i < s->n; i++) {
     if (s->order[i] == NONE)
       continue;
-    foreach_phi(phi, s->blocks[i]) {
+    foreach_phi(phi, s->blocks[i])
+    {
       if (phi->n_ops % 2) {
         k2s_error(m, phi, "OpPhi operands do not come in (value, parent) pairs");
         return false;
@@ -824,7 +836,7 @@ static bool cleanup(st *s)
   for (uint32_t i = 0; i < s->n; i++)
     if (s->order[i] != NONE)
       k2s_foreach_instr(in, &s->blocks[i]->body)
-        k2s_foreach_id_operand(m, in, undef_dead_operand, &uc);
+          k2s_foreach_id_operand(m, in, undef_dead_operand, &uc);
   for (uint32_t i = 0; i < s->n; i++)
     if (s->order[i] == NONE)
       delete_block(s, s->blocks[i]);
@@ -1028,7 +1040,8 @@ static void split_after(st *s, k2s_block *b, uint32_t loop)
 /* Only phis and a return or OpUnreachable: cheap to give each exit its own. */
 static bool pure_exit(k2s_block *b)
 {
-  k2s_foreach_instr(i, &b->body) {
+  k2s_foreach_instr(i, &b->body)
+  {
     if (i->opcode == SpvOpPhi || i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
       continue;
     if (i->next)
@@ -1061,8 +1074,7 @@ static void own_exit(st *s, k2s_block *p, k2s_block *x, uint32_t L)
     set_term(s, r, xt->opcode, ops, nops);
     retarget(s, pt, x->label->result, r->label->result);
   }
-  foreach_phi(phi, x)
-    phi_remove(s, phi, p->label->result);
+  foreach_phi(phi, x) phi_remove(s, phi, p->label->result);
 }
 
 static bool header_ok(st *s, uint32_t L)
@@ -1222,8 +1234,7 @@ static bool normalize_loop(st *s, uint32_t L)
     } else if (header) {
       /* The header of a loop right after this one (a sibling: only it and
        * this loop enter it) can be the merge. */
-      single = dominates(s, BI(h)->idx, BI(x)->idx) &&
-               s->loops[BI(x)->loop].parent == parent;
+      single = dominates(s, BI(h)->idx, BI(x)->idx) && s->loops[BI(x)->loop].parent == parent;
     } else {
       /* The merge needs the loop header to dominate it. */
       uint32_t xi = BI(x)->idx;
@@ -1566,8 +1577,7 @@ static bool process_header(st *s, k2s_block *A)
   }
   BI(A)->processed = true;
   k2s_instr *t = term(A);
-  if (t->opcode == SpvOpSwitch ||
-      (t->opcode == SpvOpBranchConditional && t->ops[1] != t->ops[2])) {
+  if (t->opcode == SpvOpSwitch || (t->opcode == SpvOpBranchConditional && t->ops[1] != t->ops[2])) {
     BI(A)->merge = merge->label->result;
     BI(merge)->claimed = true;
     BI(merge)->sel_merge = true;
@@ -1591,8 +1601,10 @@ static bool place_selection_merges(st *s)
       continue;
     }
     if (!budget--) {
-      k2s_error(s->m, s->f->def, "structurize: no structured form found for function %%%u "
-                                 "(internal limit reached)", s->f->def->result);
+      k2s_error(s->m, s->f->def,
+                "structurize: no structured form found for function %%%u "
+                "(internal limit reached)",
+                s->f->def->result);
       return false;
     }
     if (process_header(s, b)) {
@@ -1685,22 +1697,22 @@ static void emit_merges(st *s)
 {
   for (uint32_t L = 0; L < s->nloops; L++) {
     loop *l = &s->loops[L];
-    uint32_t control = BI(l->header)->control & (SpvLoopControlUnrollMask |
-                                                 SpvLoopControlDontUnrollMask);
+    uint32_t control =
+        BI(l->header)->control & (SpvLoopControlUnrollMask | SpvLoopControlDontUnrollMask);
     if (control == (SpvLoopControlUnrollMask | SpvLoopControlDontUnrollMask))
       control = 0;
     uint32_t ops[3] = {l->merge->label->result, l->cont->label->result, control};
     emit_at(s, k2s_before(term(l->header)), SpvOpLoopMerge, 0, ops, 3);
     s->changed = true;
   }
-  k2s_foreach_block(b, s->f)
-    if (BI(b)->merge) {
-      uint32_t ops[2] = {BI(b)->merge, SpvSelectionControlMaskNone};
-      emit_at(s, k2s_before(term(b)), SpvOpSelectionMerge, 0, ops, 2);
-      s->changed = true;
-      if (BI(b)->nfalls && term(b)->opcode == SpvOpSwitch)
-        order_switch_cases(s, b);
-    }
+  k2s_foreach_block(b, s->f) if (BI(b)->merge)
+  {
+    uint32_t ops[2] = {BI(b)->merge, SpvSelectionControlMaskNone};
+    emit_at(s, k2s_before(term(b)), SpvOpSelectionMerge, 0, ops, 2);
+    s->changed = true;
+    if (BI(b)->nfalls && term(b)->opcode == SpvOpSwitch)
+      order_switch_cases(s, b);
+  }
 }
 
 /* A small open-addressing set of ids. */
@@ -1793,10 +1805,8 @@ static bool wants_remat(k2s_module *m, uint32_t type)
   case SpvOpTypePointer:
   case SpvOpTypeImage:
   case SpvOpTypeSampler:
-  case SpvOpTypeSampledImage:
-    return true;
-  default:
-    return false;
+  case SpvOpTypeSampledImage: return true;
+  default: return false;
   }
 }
 
@@ -1812,16 +1822,14 @@ static bool clonable(k2s_module *m, const k2s_instr *d)
   case SpvOpSampledImage:
   case SpvOpImage:
   case SpvOpGenericCastToPtr:
-  case SpvOpPtrCastToGeneric:
-    return true;
+  case SpvOpPtrCastToGeneric: return true;
   case SpvOpLoad: {
     /* Loads of read-only handles (images, samplers) */
     k2s_instr *v = d->n_ops ? k2s_def(m, d->ops[0]) : NULL;
     return v && v->opcode == SpvOpVariable && v->n_ops >= 1 &&
            v->ops[0] == SpvStorageClassUniformConstant;
   }
-  default:
-    return false;
+  default: return false;
   }
 }
 
@@ -1921,7 +1929,8 @@ static bool remat_uses(st *s, ssa *q, uint32_t v)
   bool ok = true;
   for (uint32_t k = 0; k < s->nrpo; k++) {
     k2s_block *U = s->blocks[s->rpo[k]];
-    k2s_foreach_instr(in, &U->body) {
+    k2s_foreach_instr(in, &U->body)
+    {
       if (in->opcode == SpvOpPhi) {
         for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
           k2s_block *P = block_of(s, in->ops[j + 1]);
@@ -1992,15 +2001,16 @@ static void prune_phis(st *s, k2s_instr **made, uint32_t nmade)
     if (made[j]->result != first + j)
       return;
   count_ctx c = {first, nmade, k2s_alloc(&s->snap, nmade * sizeof(uint32_t))};
-  k2s_foreach_block(b, s->f)
-    k2s_foreach_instr(in, &b->body)
-      if (in->opcode == SpvOpPhi) {
-        for (uint32_t w = 0; w + 1 < in->n_ops; w += 2)
-          if (in->ops[w] != in->result)
-            count_use(&c, in, &in->ops[w]);
-      } else {
-        k2s_foreach_id_operand(s->m, in, count_use, &c);
-      }
+  k2s_foreach_block(b, s->f) k2s_foreach_instr(in, &b->body) if (in->opcode == SpvOpPhi)
+  {
+    for (uint32_t w = 0; w + 1 < in->n_ops; w += 2)
+      if (in->ops[w] != in->result)
+        count_use(&c, in, &in->ops[w]);
+  }
+  else
+  {
+    k2s_foreach_id_operand(s->m, in, count_use, &c);
+  }
   uint32_t *work = k2s_alloc(&s->snap, nmade * sizeof(uint32_t));
   uint32_t nw = 0;
   for (uint32_t j = 0; j < nmade; j++)
@@ -2028,7 +2038,8 @@ static void repair_ssa(st *s)
   /* Find the bad values. */
   for (uint32_t k = 0; k < s->nrpo; k++) {
     uint32_t U = s->rpo[k];
-    k2s_foreach_instr(in, &s->blocks[U]->body) {
+    k2s_foreach_instr(in, &s->blocks[U]->body)
+    {
       if (in->opcode == SpvOpPhi) {
         for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
           k2s_block *D = def_block(s, in->ops[j]);
@@ -2102,7 +2113,8 @@ static void repair_ssa(st *s)
     /* Rename the uses. */
     for (uint32_t k = 0; k < s->nrpo; k++) {
       uint32_t U = s->rpo[k];
-      k2s_foreach_instr(in, &s->blocks[U]->body) {
+      k2s_foreach_instr(in, &s->blocks[U]->body)
+      {
         if (in->opcode == SpvOpPhi) {
           bool is_new = false;
           for (uint32_t j = 0; j < nmade; j++)
@@ -2142,12 +2154,10 @@ static void order_blocks(st *s)
 {
   k2s_arena *a = &s->snap;
   uint32_t n = 0;
-  k2s_foreach_block(b, s->f)
-    BI(b)->idx = n++;
+  k2s_foreach_block(b, s->f) BI(b)->idx = n++;
   k2s_block **all = k2s_alloc(a, (n + 1) * sizeof(*all));
   n = 0;
-  k2s_foreach_block(b, s->f)
-    all[n++] = b;
+  k2s_foreach_block(b, s->f) all[n++] = b;
   uint32_t stamp = ++s->walk_stamp;
   k2s_block **stack = k2s_alloc(a, (n + 1) * sizeof(*stack));
   uint32_t **succ = k2s_alloc(a, (n + 1) * sizeof(*succ));
@@ -2212,8 +2222,7 @@ static bool structurize_function(st *s, k2s_function *f)
   s->nloops = 0;
   s->cap_loops = 0;
   s->loops = NULL;
-  k2s_foreach_block(b, f)
-    attach(s, b, NONE);
+  k2s_foreach_block(b, f) attach(s, b, NONE);
   if (!cleanup(s))
     return false;
   /* Loops, again after each rewrite of an irreducible cycle: a rewrite
@@ -2224,8 +2233,10 @@ static bool structurize_function(st *s, k2s_function *f)
     if (s->m->failed || !snapshot(s))
       return false;
     if (!rounds--) {
-      k2s_error(s->m, s->f->def, "structurize: irreducible control flow in function %%%u "
-                                 "not resolved (internal limit reached)", s->f->def->result);
+      k2s_error(s->m, s->f->def,
+                "structurize: irreducible control flow in function %%%u "
+                "not resolved (internal limit reached)",
+                s->f->def->result);
       return false;
     }
   }
@@ -2256,10 +2267,11 @@ static void drop_dead_names(st *s)
       dead[s->dead[k]] = 1;
   static const int secs[] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
   for (int k = 0; k < 2; k++)
-    k2s_foreach_instr_safe(i, &m->sec[secs[k]])
-      if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate ||
-           i->opcode == SpvOpDecorateId || i->opcode == SpvOpDecorateString) &&
-          i->n_ops >= 1 && i->ops[0] <= m->bound && dead[i->ops[0]])
+    k2s_foreach_instr_safe(
+        i,
+        &m->sec[secs[k]]) if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate ||
+                               i->opcode == SpvOpDecorateId || i->opcode == SpvOpDecorateString) &&
+                              i->n_ops >= 1 && i->ops[0] <= m->bound && dead[i->ops[0]])
         k2s_list_remove(&m->sec[secs[k]], i);
 }
 
@@ -2269,16 +2281,14 @@ bool k2s_structurize(k2s_module *m, const k2s_options *o)
   st s = {.m = m};
   s.a.oom = m->arena.oom;
   s.snap.oom = m->arena.oom;
-  k2s_foreach_function(f, m)
-    k2s_foreach_block(b, f)
-      map_label(&s, b);
+  k2s_foreach_function(f, m) k2s_foreach_block(b, f) map_label(&s, b);
   bool ok = true;
-  k2s_foreach_function(f, m) {
+  k2s_foreach_function(f, m)
+  {
     if (!f->first)
       continue;
     ok = structurize_function(&s, f);
-    k2s_foreach_block(b, f)
-      b->data = NULL;
+    k2s_foreach_block(b, f) b->data = NULL;
     k2s_arena_free(&s.snap);
     k2s_arena_free(&s.a);
     s.a.oom = m->arena.oom;
