@@ -22,28 +22,29 @@ static uint32_t target_version(k2s_target_env e)
   }
 }
 
+static bool kernel_only_capability(uint32_t cap);
+static const k2s_enumerant *enumerant(uint16_t kind, uint32_t value);
+
+/* A decoration Vulkan cannot take: one only Kernel-only capabilities enable
+ * (FuncParamAttr, Alignment, CPacked, LinkageAttributes, ...), one newer than
+ * the target's SPIR-V (NoSignedWrap below 1.4), or one of the two Vulkan's
+ * environment rules forbid on compute (Volatile as a decoration, and
+ * FPRoundingMode, which Vulkan allows only on 16-bit float stores). */
 static bool kernel_only_decoration(uint32_t d, uint32_t version)
 {
-  switch (d) {
-  case SpvDecorationFuncParamAttr:
-  case SpvDecorationAlignment:
-  case SpvDecorationAlignmentId:
-  case SpvDecorationMaxByteOffset:
-  case SpvDecorationMaxByteOffsetId:
-  case SpvDecorationConstant:
-  case SpvDecorationCPacked:
-  case SpvDecorationSaturatedConversion:
-  case SpvDecorationFPRoundingMode:
-  case SpvDecorationFPFastMathMode:
-  case SpvDecorationLinkageAttributes:
-  case SpvDecorationVolatile:
+  if (d == SpvDecorationVolatile || d == SpvDecorationFPRoundingMode)
     return true;
-  case SpvDecorationNoSignedWrap:
-  case SpvDecorationNoUnsignedWrap:
-    return version < 0x00010400;
-  default:
+  const k2s_enumerant *e = enumerant(K2S_OK_DECORATION, d);
+  if (!e)
     return false;
-  }
+  if (e->version > version)
+    return true;
+  if (!e->n_caps)
+    return false;
+  for (uint32_t k = 0; k < e->n_caps; k++)
+    if (!kernel_only_capability(e->caps[k]))
+      return false;
+  return true;
 }
 
 static bool strip_decorations(k2s_module *m, uint32_t version)
@@ -202,29 +203,34 @@ static void foreach_module_instr(k2s_module *m, void (*fn)(caps *, const k2s_ins
   }
 }
 
+static const k2s_enumerant *enumerant(uint16_t kind, uint32_t value)
+{
+  const k2s_kind_info *k = &k2s_kinds[kind];
+  for (uint32_t e = 0; e < k->n_enumerants; e++)
+    if (k->enumerants[e].value == value)
+      return &k->enumerants[e];
+  return NULL;
+}
+
+/* Kernel-only: one of the OpenCL environment's own capabilities (Vulkan
+ * forbids them; the grammar cannot say so), or one that the grammar says
+ * depends on one of them (Vector16 on Kernel, GenericPointer on Addresses). */
 static bool kernel_only_capability(uint32_t cap)
 {
   switch (cap) {
+  case SpvCapabilityKernel:
   case SpvCapabilityAddresses:
   case SpvCapabilityLinkage:
-  case SpvCapabilityKernel:
-  case SpvCapabilityVector16:
-  case SpvCapabilityFloat16Buffer:
-  case SpvCapabilityGenericPointer:
-  case SpvCapabilityDeviceEnqueue:
-  case SpvCapabilityPipes:
-  case SpvCapabilityImageBasic:
-  case SpvCapabilityImageReadWrite:
-  case SpvCapabilityImageMipmap:
-  case SpvCapabilityLiteralSampler:
-  case SpvCapabilityNamedBarrier:
-  case SpvCapabilityPipeStorage:
-  case SpvCapabilitySubgroupDispatch:
   case SpvCapabilityGroups:
     return true;
   default:
-    return false;
+    break;
   }
+  const k2s_enumerant *e = enumerant(K2S_OK_CAPABILITY, cap);
+  for (uint32_t k = 0; e && k < e->n_caps; k++)
+    if (e->caps[k] != cap && kernel_only_capability(e->caps[k]))
+      return true;
+  return false;
 }
 
 static const char *cap_name(uint32_t cap)
@@ -233,32 +239,14 @@ static const char *cap_name(uint32_t cap)
   return n ? n : "?";
 }
 
-/* Extensions a capability needs below the SPIR-V version that made it core. */
+/* The extension a capability needs below the SPIR-V version that made it
+ * core, from the grammar. */
 static const char *cap_extension(uint32_t cap, uint32_t version)
 {
-  switch (cap) {
-  case SpvCapabilityStorageBuffer8BitAccess:
-  case SpvCapabilityUniformAndStorageBuffer8BitAccess:
-  case SpvCapabilityStoragePushConstant8:
-    return version < 0x00010500 ? "SPV_KHR_8bit_storage" : NULL;
-  case SpvCapabilityPhysicalStorageBufferAddresses:
-    return version < 0x00010500 ? "SPV_KHR_physical_storage_buffer" : NULL;
-  case SpvCapabilityVulkanMemoryModel:
-    return version < 0x00010500 ? "SPV_KHR_vulkan_memory_model" : NULL;
-  case SpvCapabilityShaderNonUniform:
-    return version < 0x00010500 ? "SPV_EXT_descriptor_indexing" : NULL;
-  case SpvCapabilityAtomicFloat32AddEXT:
-  case SpvCapabilityAtomicFloat64AddEXT:
-    return "SPV_EXT_shader_atomic_float_add";
-  case SpvCapabilityDenormPreserve:
-  case SpvCapabilityDenormFlushToZero:
-  case SpvCapabilitySignedZeroInfNanPreserve:
-  case SpvCapabilityRoundingModeRTE:
-  case SpvCapabilityRoundingModeRTZ:
-    return version < 0x00010400 ? "SPV_KHR_float_controls" : NULL;
-  default:
+  const k2s_enumerant *e = enumerant(K2S_OK_CAPABILITY, cap);
+  if (!e || (e->version && version >= e->version))
     return NULL;
-  }
+  return e->extension;
 }
 
 static bool uses_non_semantic(k2s_module *m)

@@ -36,6 +36,22 @@ def ident(s):
     return "".join(out)
 
 
+def enumerant_version(e):
+    """0x00MMmm00 of the version that made e core; 0 when only extensions give it."""
+    ver = e.get("version", "1.0")
+    if ver == "None":
+        return 0
+    maj, mnr = (int(x) for x in ver.split(".")[:2])
+    return maj << 16 | mnr << 8
+
+
+def enumerant_extension(e):
+    """The extension to declare for e before it became core (KHR preferred)."""
+    exts = e.get("extensions", [])
+    khr = [x for x in exts if x.startswith("SPV_KHR_")]
+    return (khr or exts or [None])[0]
+
+
 def main():
     gdir, out_h, out_c = sys.argv[1:4]
     out_b = sys.argv[4] if len(sys.argv) > 4 else None
@@ -70,6 +86,8 @@ typedef struct k2s_enumerant {
   uint8_t n_caps, n_params;
   const uint16_t *caps;
   const uint16_t *params; /* operand kinds of the enumerant's extra operands */
+  uint32_t version;       /* SPIR-V version that made it core (0x00MMmm00), 0: never */
+  const char *extension;  /* an extension that enables it before then, or NULL */
 } k2s_enumerant;
 
 typedef struct k2s_kind_info {
@@ -117,10 +135,11 @@ typedef struct k2s_extinst_set {
                 c.append("static const uint16_t en_%s_%d_caps[] = {%s};" % (name, j, ",".join(map(str, caps))))
             if params:
                 c.append("static const uint16_t en_%s_%d_params[] = {%s};" % (name, j, ",".join(map(str, params))))
-            rows.append("  {%s, %du, %d, %d, %s, %s}," % (
+            rows.append("  {%s, %du, %d, %d, %s, %s, 0x%06x, %s}," % (
                 cstr(e["enumerant"]), v, len(caps), len(params),
                 "en_%s_%d_caps" % (name, j) if caps else "0",
-                "en_%s_%d_params" % (name, j) if params else "0"))
+                "en_%s_%d_params" % (name, j) if params else "0",
+                enumerant_version(e), cstr(enumerant_extension(e)) if enumerant_extension(e) else "0"))
         c.append("static const k2s_enumerant enumerants_%s[] = {\n%s\n};" % (name, "\n".join(rows)))
     cat = {"Id": "K2S_CAT_ID", "Literal": "K2S_CAT_LITERAL", "ValueEnum": "K2S_CAT_VALUE_ENUM",
            "BitEnum": "K2S_CAT_BIT_ENUM", "Composite": "K2S_CAT_COMPOSITE"}
