@@ -56,14 +56,12 @@ static uint32_t push_constant(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, int
     k->pc_offset[which] = off;
     k2s_member_decorate(m, k->pc_struct, member, SpvDecorationNonWritable, NULL, 0);
   }
-  k2s_instr *st = k2s_def(m, k->pc_struct);
   /* Find the member at that offset. */
   member = 0;
   k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
     if (i->opcode == SpvOpMemberDecorate && i->ops[0] == k->pc_struct &&
         i->ops[2] == SpvDecorationOffset && i->ops[3] == k->pc_offset[which])
       member = i->ops[1];
-  (void)st;
   uint32_t ops[2] = {k->pc_var, k2s_const_uint32(m, member)};
   uint32_t ptr = k2s_emit(b, SpvOpAccessChain,
                           k2s_type_pointer(m, SpvStorageClassPushConstant, c->v3u32), ops, 2);
@@ -313,8 +311,6 @@ static void register_kernels(wi_ctx *c)
   for (uint32_t i = 0; i < r->n_kernels; i++)
     for (int p = 0; p < K2S_PC_COUNT; p++)
       if (need & (1u << p)) {
-        k2s_builder b = {0};
-        (void)b;
         uint32_t off;
         uint32_t member = k2s_kernel_push_constant(m, &r->kernels[i], c->v3u32, &off);
         r->kernels[i].pc_offset[p] = off;

@@ -463,33 +463,9 @@ static bool snapshot(st *s)
   s->nrpo = 0;
   if (!n)
     return true;
-  {
-    uint32_t *stack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-    uint32_t *next = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-    uint32_t *post = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-    uint8_t *seen = k2s_alloc(a, n + 1);
-    uint32_t sp = 0, np = 0;
-    stack[sp++] = 0;
-    seen[0] = 1;
-    while (sp) {
-      uint32_t v = stack[sp - 1];
-      if (next[v] < s->nsucc[v]) {
-        uint32_t w = s->succ[v][next[v]++];
-        if (!seen[w]) {
-          seen[w] = 1;
-          stack[sp++] = w;
-        }
-      } else {
-        post[np++] = v;
-        sp--;
-      }
-    }
-    for (uint32_t i = 0; i < np; i++) {
-      s->rpo[i] = post[np - 1 - i];
-      s->order[s->rpo[i]] = i;
-    }
-    s->nrpo = np;
-  }
+  s->nrpo = k2s_graph_rpo(a, n, s->succ, s->nsucc, 0, s->rpo);
+  for (uint32_t i = 0; i < s->nrpo; i++)
+    s->order[s->rpo[i]] = i;
   semi_nca(s, a);
   /* Dominator tree children and pre/post numbers for O(1) dominance. */
   s->kids = k2s_alloc(a, (n + 1) * sizeof(*s->kids));

@@ -99,34 +99,40 @@ k2s_cfg *k2s_cfg_build(k2s_module *m, k2s_arena *a, k2s_function *f)
         add_edge(c, a, b->index, to, cap_s, cap_p);
     }
   }
-  /* Reverse post-order by an explicit stack (deep CFGs must not overflow). */
   c->rpo = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-  if (n) {
-    uint8_t *seen = k2s_alloc(a, n);
-    uint32_t *stack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-    uint32_t *next = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-    uint32_t *post = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-    uint32_t sp = 0, np = 0;
-    stack[sp++] = 0;
-    seen[0] = 1;
-    while (sp) {
-      uint32_t v = stack[sp - 1];
-      if (next[v] < c->n_succ[v]) {
-        uint32_t w = c->succ[v][next[v]++];
-        if (!seen[w]) {
-          seen[w] = 1;
-          stack[sp++] = w;
-        }
-      } else {
-        post[np++] = v;
-        sp--;
-      }
-    }
-    for (uint32_t i = 0; i < np; i++)
-      c->rpo[i] = post[np - 1 - i];
-    c->n_rpo = np;
-  }
+  if (n)
+    c->n_rpo = k2s_graph_rpo(a, n, c->succ, c->n_succ, 0, c->rpo);
   return c;
+}
+
+/* Reverse post-order of the nodes reachable from start, by an explicit
+ * stack (deep CFGs must not overflow the C stack); returns how many. */
+uint32_t k2s_graph_rpo(k2s_arena *a, uint32_t n, uint32_t *const *succ, const uint32_t *n_succ,
+                       uint32_t start, uint32_t *rpo)
+{
+  uint8_t *seen = k2s_alloc(a, n + 1);
+  uint32_t *stack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *next = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *post = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t sp = 0, np = 0;
+  stack[sp++] = start;
+  seen[start] = 1;
+  while (sp) {
+    uint32_t v = stack[sp - 1];
+    if (next[v] < n_succ[v]) {
+      uint32_t w = succ[v][next[v]++];
+      if (!seen[w]) {
+        seen[w] = 1;
+        stack[sp++] = w;
+      }
+    } else {
+      post[np++] = v;
+      sp--;
+    }
+  }
+  for (uint32_t i = 0; i < np; i++)
+    rpo[i] = post[np - 1 - i];
+  return np;
 }
 
 static uint32_t intersect(const uint32_t *dom, const uint32_t *order, uint32_t a, uint32_t b)
@@ -214,29 +220,8 @@ void k2s_cfg_post_dominators(k2s_cfg *c, k2s_arena *a)
     rpred[b] = p;
     n_rpred[b] = 1;
   }
-  uint8_t *seen = k2s_alloc(a, n + 1);
-  uint32_t *stack = k2s_alloc(a, (n + 2) * sizeof(uint32_t));
-  uint32_t *next = k2s_alloc(a, (n + 2) * sizeof(uint32_t));
-  uint32_t *post = k2s_alloc(a, (n + 2) * sizeof(uint32_t));
-  uint32_t sp = 0, np = 0;
-  stack[sp++] = n;
-  seen[n] = 1;
-  while (sp) {
-    uint32_t v = stack[sp - 1];
-    if (next[v] < n_rsucc[v]) {
-      uint32_t w = rsucc[v][next[v]++];
-      if (!seen[w]) {
-        seen[w] = 1;
-        stack[sp++] = w;
-      }
-    } else {
-      post[np++] = v;
-      sp--;
-    }
-  }
-  uint32_t *rpo = k2s_alloc(a, (np + 1) * sizeof(uint32_t));
-  for (uint32_t i = 0; i < np; i++)
-    rpo[i] = post[np - 1 - i];
+  uint32_t *rpo = k2s_alloc(a, (n + 2) * sizeof(uint32_t));
+  uint32_t np = k2s_graph_rpo(a, n + 1, rsucc, n_rsucc, n, rpo);
   uint32_t *pd = dominators(a, n + 1, rpo, np, rpred, n_rpred);
   c->ipdom = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   for (uint32_t b = 0; b < n; b++)

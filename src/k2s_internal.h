@@ -408,6 +408,8 @@ typedef struct k2s_cfg {
   uint32_t *ipdom;       /* immediate post-dominator; UINT32_MAX = virtual exit */
 } k2s_cfg;
 
+uint32_t k2s_graph_rpo(k2s_arena *a, uint32_t n, uint32_t *const *succ, const uint32_t *n_succ,
+                       uint32_t start, uint32_t *rpo);
 k2s_cfg *k2s_cfg_build(k2s_module *m, k2s_arena *a, k2s_function *f);
 void k2s_cfg_dominators(k2s_cfg *c, k2s_arena *a);
 void k2s_cfg_post_dominators(k2s_cfg *c, k2s_arena *a);
