@@ -25,6 +25,11 @@ static void usage(FILE *f)
           "  -max-pushconstant-size=N                      (default 128)\n"
           "  -constant-args-ubo                            constant pointers as uniform buffers\n"
           "  -distinct-kernel-descriptor-sets              a descriptor set per kernel\n"
+          "Memory and math:\n"
+          "  --pointers=auto|logical|physical              pointer model (default auto)\n"
+          "  --scalar-block-layout                         the device has scalarBlockLayout\n"
+          "  --math=precise|native                         OpenCL precision (default) or GLSL.std.450\n"
+          "  -cl-fast-relaxed-math  -cl-denorms-are-zero\n"
           "Reflection:\n"
           "  --reflect=FILE.json  --descriptormap=FILE.csv\n"
           "Pipeline:\n"
@@ -222,6 +227,28 @@ int main(int argc, char **argv)
       o.constant_args_ubo = true;
     } else if (opt_flag(a, "distinct-kernel-descriptor-sets")) {
       o.distinct_kernel_sets = true;
+    } else if ((v = opt_value(a, "pointers"))) {
+      if (strcmp(v, "auto") == 0)
+        o.pointers = K2S_POINTERS_AUTO;
+      else if (strcmp(v, "logical") == 0)
+        o.pointers = K2S_POINTERS_LOGICAL;
+      else if (strcmp(v, "physical") == 0)
+        o.pointers = K2S_POINTERS_PHYSICAL;
+      else
+        return fail_usage("--pointers takes auto, logical or physical, not '%s'", v);
+    } else if (opt_flag(a, "scalar-block-layout")) {
+      o.scalar_block_layout = true;
+    } else if ((v = opt_value(a, "math"))) {
+      if (strcmp(v, "precise") == 0)
+        o.math = K2S_MATH_PRECISE;
+      else if (strcmp(v, "native") == 0)
+        o.math = K2S_MATH_NATIVE;
+      else
+        return fail_usage("--math takes precise or native, not '%s'", v);
+    } else if (opt_flag(a, "cl-fast-relaxed-math")) {
+      o.fast_relaxed_math = true;
+    } else if (opt_flag(a, "cl-denorms-are-zero")) {
+      o.denorms_are_zero = true;
     } else if (opt_flag(a, "no-int8")) {
       o.missing_features |= K2S_FEATURE_INT8;
     } else if (opt_flag(a, "no-int16")) {

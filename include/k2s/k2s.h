@@ -35,6 +35,17 @@ typedef enum k2s_pod_mode {
   K2S_POD_PUSH_CONSTANT, /* -pod-pushconstant */
 } k2s_pod_mode;
 
+typedef enum k2s_math_mode {
+  K2S_MATH_PRECISE, /* default: OpenCL full-profile ULP bounds and edge cases */
+  K2S_MATH_NATIVE,  /* --math=native: GLSL.std.450 and core ops, Vulkan's precision */
+} k2s_math_mode;
+
+typedef enum k2s_pointer_mode {
+  K2S_POINTERS_AUTO,     /* default: logical when exact, else physical where the target allows */
+  K2S_POINTERS_LOGICAL,  /* --pointers=logical */
+  K2S_POINTERS_PHYSICAL, /* --pointers=physical (vulkan1.2+, buffer device address) */
+} k2s_pointer_mode;
+
 typedef enum k2s_severity {
   K2S_NOTE,
   K2S_WARNING,
@@ -72,6 +83,13 @@ typedef struct k2s_options {
   bool distinct_kernel_sets; /* a descriptor set per kernel */
   uint32_t max_push_constant_size; /* default 128 */
   uint32_t missing_features; /* enum k2s_feature bits the device lacks */
+
+  /* Memory and math. */
+  k2s_pointer_mode pointers;
+  bool scalar_block_layout; /* --scalar-block-layout: the device has scalarBlockLayout */
+  k2s_math_mode math;
+  bool fast_relaxed_math;   /* -cl-fast-relaxed-math */
+  bool denorms_are_zero;    /* -cl-denorms-are-zero */
 } k2s_options;
 
 typedef struct k2s_diagnostic {
