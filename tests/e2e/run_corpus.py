@@ -9,6 +9,7 @@ Exit status 1 when any case failed (or a spec is malformed), else 0.
 import argparse
 import concurrent.futures
 import hashlib
+import json
 import os
 import shlex
 import shutil
@@ -247,7 +248,8 @@ class Driver:
         self.print_lock = threading.Lock()
         self.key_locks = {}
         self.key_locks_lock = threading.Lock()
-        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+        self.counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "PLAN": 0}
+        self.plan = []  # --emit-plan: translated cases to run elsewhere
         for sub in ("spv", "ref", "out"):
             os.makedirs(os.path.join(opts.build_dir, sub), exist_ok=True)
 
@@ -351,6 +353,9 @@ class Driver:
         rc, out, err = run_tool(cmd)
         if rc != 0:
             return "FAIL", tool_failure("spirv-val", err + out, rc), shlex.join(cmd) + "\n" + err + out
+        if self.o.emit_plan:
+            self.add_to_plan(name, env, run, out_spv, ref)
+            return "PLAN", None, None
         cmd = [self.o.k2s_run, out_spv] + self.ndrange_flags(run)
         cmd += ["--device", self.o.device] if self.o.device else []
         cmd += ["--validate"] if self.o.validate else []
@@ -365,7 +370,27 @@ class Driver:
             return "FAIL", why, shlex.join(cmd)
         return "PASS", None, None
 
+    def add_to_plan(self, name, env, run, out_spv, ref):
+        """One translated, validated case for --replay-plan on another machine (paths made
+        relative to the repository and the build dir, which travel together)."""
+        def portable(a):
+            return a.replace(REPO + os.sep, "{repo}/")
+        build_opts = run.get("cl-build")
+        if build_opts is None:
+            build_opts = f"-cl-std={run['cl-std']} {run.get('clang', '')}".strip()
+        entry = {"name": name, "env": env, "run": run,
+                 "spv": os.path.relpath(out_spv, self.o.build_dir),
+                 "k2s_run_args": [portable(a) for a in self.ndrange_flags(run)] +
+                                 shlex.split(run.get("k2s-run", "")),
+                 "cl": portable(run["cl_path"]),
+                 "clref_args": [portable(a) for a in self.ndrange_flags(run)] +
+                               ["--build-options", build_opts],
+                 "ref": list(ref)}
+        with self.print_lock:
+            self.plan.append(entry)
+
     def run_one(self, cl_path, name, run):
+        run = dict(run, cl_path=cl_path)
         envs = [e for e in self.o.envs if e in run.get("envs", self.o.envs)]
         spv, why = self.compile_cl(cl_path, run)
         if not spv:
@@ -436,11 +461,21 @@ def parse_options(argv):
     ap.add_argument("--llvm-spirv-flags", default="", help="extra llvm-spirv options")
     ap.add_argument("--spirv-val", default="spirv-val")
     ap.add_argument("--verbose", "-v", action="store_true", help="commands and stderr on FAIL")
+    ap.add_argument("--emit-plan", metavar="FILE",
+                    help="compile, translate and validate only; write the cases (JSON) for "
+                    "--replay-plan on a machine without the compilers (e.g. a GPU box)")
+    ap.add_argument("--replay-plan", metavar="FILE",
+                    help="run the cases of an --emit-plan file (its build dir beside it) with "
+                    "k2s-run and compare; cases without a PoCL reference use --clref there")
     opts = ap.parse_args(argv)
     opts.envs = [e for e in opts.envs.replace(",", " ").split()]
     for e in opts.envs:
         if e not in ENVS:
             ap.error(f"unknown target env '{e}' (known: {', '.join(ENVS)})")
+    if opts.replay_plan:
+        opts.k2s_run = find_tool(opts.k2s_run, "K2S_RUN", ["src/run/k2s-run"], ["k2s-run"])
+        opts.clref = opts.clref and os.path.abspath(opts.clref)
+        return opts
     opts.k2s = find_tool(opts.k2s, "K2S", ["src/cli/k2s", "src/k2s", "passes/k2s", "k2s"],
                          ["k2s"])
     opts.k2s_run = find_tool(opts.k2s_run, "K2S_RUN", ["src/run/k2s-run"], ["k2s-run"])
@@ -457,8 +492,45 @@ def default_device(k2s_run):
     return "llvmpipe" if rc == 0 and "llvmpipe" in out else None
 
 
+def replay_plan(opts):
+    """--replay-plan: run translated cases on this machine's Vulkan device."""
+    plan_dir = os.path.dirname(os.path.abspath(opts.replay_plan))
+    with open(opts.replay_plan, encoding="utf-8") as f:
+        plan = json.load(f)
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    def local(a):
+        return a.replace("{repo}/", REPO + os.sep)
+    for e in plan:
+        if opts.names and e["name"].split("#")[0] not in opts.names and e["name"] not in opts.names:
+            continue
+        cmd = [opts.k2s_run, os.path.join(plan_dir, e["spv"])] + [local(a) for a in e["k2s_run_args"]]
+        cmd += ["--device", opts.device] if opts.device else []
+        rc, got, err = run_tool(cmd)
+        status, why = "PASS", None
+        ref = e["ref"]
+        if rc != 0:
+            status, why = "FAIL", tool_failure("k2s-run", err, rc)
+        elif ref[0] != "ok" and opts.clref:  # no PoCL reference: ask this machine's OpenCL
+            rrc, rout, rerr = run_tool([opts.clref, local(e["cl"])] + [local(a) for a in e["clref_args"]])
+            ref = ["ok", rout] if rrc == 0 else ["none", last_error(rerr, rrc)]
+            if rrc == 0:
+                e["name"] += " (local OpenCL reference)"
+        if status == "PASS" and ref[0] != "ok":
+            status, why = "SKIP", f"ran, but no reference: {ref[1]}"
+        elif status == "PASS":
+            why = compare_outputs(e["run"], got, ref[1])
+            status = "FAIL" if why else "PASS"
+        counts[status] += 1
+        print(f"{status} {e['name']} {e['env']}" + (f": {why}" if why else ""), flush=True)
+    print(f"{counts['PASS']} passed, {counts['FAIL']} failed" +
+          (f", {counts['SKIP']} skipped" if counts["SKIP"] else ""))
+    return 1 if counts["FAIL"] else 0
+
+
 def main(argv=None):
     opts = parse_options(argv)
+    if opts.replay_plan:
+        return replay_plan(opts)
     if opts.device is None:
         opts.device = default_device(opts.k2s_run)
     jobs, errors = collect(opts)
@@ -470,6 +542,11 @@ def main(argv=None):
         for f in futures:
             f.result()
     c = driver.counts
+    if opts.emit_plan:
+        with open(opts.emit_plan, "w", encoding="utf-8") as f:
+            json.dump(driver.plan, f)
+        print(f"{c['PLAN']} cases written to {opts.emit_plan}; {c['FAIL']} failed to translate")
+        return 1 if c["FAIL"] else 0
     summary = f"{c['PASS']} passed, {c['FAIL']} failed"
     print(summary + (f", {c['SKIP']} skipped" if c["SKIP"] else ""))
     return 1 if c["FAIL"] else 0
