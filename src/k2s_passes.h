@@ -13,6 +13,7 @@
   X(lower_work_items, "work-items", "work-item functions → Vulkan builtins, push/spec constants") \
   X(lower_kernel_args, "kernel-args", "kernel parameters → buffers, PODs, workgroup arrays")      \
   X(lower_pointers, "pointers", "pointer arithmetic → access chains from root variables")        \
+  X(lower_wide_vectors, "wide-vectors", "8- and 16-lane vectors → 4-lane pieces (values and memory)") \
   X(lower_conversions, "conversions", "saturated and rounding-mode conversions → explicit arithmetic") \
   X(lower_builtins, "builtins", "OpenCL.std builtins → GLSL.std.450 and core arithmetic")       \
   X(lower_barriers, "barriers", "OpenCL scopes and memory semantics → Vulkan's")                 \
