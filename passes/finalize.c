@@ -299,6 +299,38 @@ static void recompute_capabilities(k2s_module *m, uint32_t version)
 
 /* ---- memory model, imports, interfaces ---- */
 
+/* Only GLSL.std.450 and non-semantic sets are valid in a Vulkan module; an
+ * instruction of another set (OpenCL.std that no pass lowered, a debug-info
+ * set) would be accepted by spirv-val yet is not Vulkan SPIR-V. */
+static bool check_ext_inst_sets(k2s_module *m, const k2s_options *o)
+{
+  /* A sub-pipeline (--passes) may stop before the builtins are lowered on
+   * purpose; there the leftover is worth a warning only. */
+  k2s_severity sev = o->passes ? K2S_WARNING : K2S_ERROR;
+  k2s_foreach_function(fn, m)
+    k2s_foreach_block(b, fn)
+      k2s_foreach_instr(i, &b->body) {
+        if (i->opcode != SpvOpExtInst || i->n_ops < 2)
+          continue;
+        uint32_t set = i->ops[0], op = i->ops[1];
+        uint8_t id = set < m->id_cap ? m->ext_set[set] : K2S_EXT_UNKNOWN;
+        if (id == K2S_EXT_GLSL_STD_450 || id == K2S_EXT_CLSPV_REFLECTION)
+          continue;
+        const k2s_instr *imp = k2s_def(m, set);
+        const char *name = imp ? k2s_string_operand(imp, 0) : NULL;
+        if (name && strncmp(name, "NonSemantic.", 12) == 0)
+          continue;
+        if (id == K2S_EXT_OPENCL_STD && op < k2s_extinst_sets[id].n_opcodes)
+          k2s_diag(m, sev, i, "the OpenCL builtin %s was not lowered by any pass; k2s cannot "
+                    "translate it yet", k2s_extinst_sets[id].insts[op].name);
+        else
+          k2s_diag(m, sev, i, "extended instruction %u of the set '%s' is not valid in a Vulkan "
+                    "module and no pass lowered it", op, name ? name : "?");
+        return sev != K2S_ERROR;
+      }
+  return true;
+}
+
 static void set_memory_model(k2s_module *m)
 {
   uint32_t ops[2] = {SpvAddressingModelLogical, SpvMemoryModelGLSL450};
@@ -460,6 +492,8 @@ bool k2s_finalize(k2s_module *m, const k2s_options *o)
 {
   uint32_t version = target_version(o->target_env);
   m->version = version;
+  if (!check_ext_inst_sets(m, o))
+    return true;
   strip_decorations(m, version);
   remove_dead_globals(m);
   drop_unused_imports(m);
