@@ -67,11 +67,13 @@ static bool lower_buffer(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t ele
   uint32_t sc = ubo ? SpvStorageClassUniform : SpvStorageClassStorageBuffer;
   uint32_t length = 0;
   if (ubo) {
-    /* std140 wants array strides that are multiples of 16 (Vulkan 1.1). */
-    if (es % 16) {
-      k2s_error(m, p,
-                "constant argument '%s' has %llu-byte elements; a uniform buffer array needs a "
-                "stride that is a multiple of 16 under std140 (drop -constant-args-ubo)",
+    /* A uniform buffer holds a sized array: as many elements as fit in 64 KiB (the
+     * largest maxUniformBufferRange that common devices offer; the host checks its
+     * device's limit). The OpenCL stride is kept; uniform-layout rewrites the block
+     * into 16-byte words when Vulkan's uniform layout cannot express it. */
+    if (es == 0 || es > 65536) {
+      k2s_error(m, p, "constant argument '%s' has %llu-byte elements, which do not fit a "
+                      "64 KiB uniform buffer (drop -constant-args-ubo)",
                 a->name, (unsigned long long)es);
       return false;
     }
@@ -211,9 +213,8 @@ static bool lower_pods(arg_ctx *c, k2s_refl_kernel *k, pod *pods, uint32_t n)
     for (uint32_t i = first, mem = 0; i < last; i++, mem++) {
       uint64_t s = 0, a = 1;
       k2s_cl_layout(m, types[mem], &s, &a);
-      /* std140 (uniform buffers) aligns structs and vec3/vec4 to 16 bytes. */
-      if (ubo && (k2s_def(m, types[mem])->opcode == SpvOpTypeStruct || s > 8) && a < 16)
-        a = 16;
+      /* The OpenCL layout in every block kind (uniform-layout makes a UBO whose
+       * layout breaks Vulkan's uniform rules legal without moving any byte). */
       off = (off + a - 1) / a * a;
       uint32_t o32 = (uint32_t)off;
       k2s_member_decorate(m, st, mem, SpvDecorationOffset, &o32, 1);

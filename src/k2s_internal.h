@@ -248,6 +248,8 @@ uint32_t *k2s_write_native(k2s_module *m, size_t *n_words); /* host byte order *
 /* Validate words with SPIRV-Tools; returns NULL or a message (arena-allocated). */
 char *k2s_validate_words(k2s_arena *a, const uint32_t *words, size_t n, int spv_env,
                          int64_t *word_offset);
+char *k2s_validate_words_layout(k2s_arena *a, const uint32_t *words, size_t n, int spv_env,
+                                bool scalar_block_layout, int64_t *word_offset);
 /* Disassemble a module to text with SPIRV-Tools (arena-allocated), NULL on failure. */
 char *k2s_disassemble(k2s_arena *a, const uint32_t *words, size_t n);
 uint64_t k2s_hash_module(k2s_module *m);

@@ -178,7 +178,8 @@ k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_option
     int env = full ? k2s_target_spv_env(opts->target_env) : in_env;
     int64_t off;
     uint32_t *native = m->big_endian ? k2s_write_native(m, &nw) : w;
-    char *msg = k2s_validate_words(&m->arena, native, nw, env, &off);
+    char *msg = k2s_validate_words_layout(&m->arena, native, nw, env,
+                                          full && opts->scalar_block_layout, &off);
     if (msg) {
       k2s_error(m, NULL,
                 "internal error: the translated module fails validation for %s: %s "

@@ -8,10 +8,18 @@
 char *k2s_validate_words(k2s_arena *a, const uint32_t *words, size_t n, int spv_env,
                          int64_t *word_offset)
 {
+  return k2s_validate_words_layout(a, words, n, spv_env, false, word_offset);
+}
+
+/* scalar_block_layout: check buffer layouts by VK_EXT_scalar_block_layout's rules. */
+char *k2s_validate_words_layout(k2s_arena *a, const uint32_t *words, size_t n, int spv_env,
+                                bool scalar_block_layout, int64_t *word_offset)
+{
   spv_context ctx = spvContextCreate((spv_target_env)spv_env);
   spv_const_binary_t bin = {words, n};
   spv_diagnostic diag = NULL;
   spv_validator_options opts = spvValidatorOptionsCreate();
+  spvValidatorOptionsSetScalarBlockLayout(opts, scalar_block_layout);
   spv_result_t r = spvValidateWithOptions(ctx, opts, &bin, &diag);
   char *msg = NULL;
   if (word_offset)

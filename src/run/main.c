@@ -192,7 +192,8 @@ static bool execute(struct session *s, const struct refl_kernel *k,
         }
         code = s->stripped;
     }
-    if (!c->no_spirv_val && !module_check(code, words, s->host.api_version, s->host.spirv_1_4))
+    if (!c->no_spirv_val && !module_check(code, words, s->host.api_version, s->host.spirv_1_4,
+                                             s->host.scalar_block_layout))
         return false;
     struct run_request req = {&s->refl, k, entry->name, &s->module, &s->info, entry, code,
                               words, s->args, c->nspecs, plan, (unsigned)runs, timeout,

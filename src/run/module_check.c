@@ -18,7 +18,8 @@ static spv_target_env target_env(uint32_t api, bool spirv_1_4)
     return spirv_1_4 ? SPV_ENV_VULKAN_1_1_SPIRV_1_4 : SPV_ENV_VULKAN_1_1;
 }
 
-bool module_check(const uint32_t *words, size_t count, uint32_t api, bool spirv_1_4)
+bool module_check(const uint32_t *words, size_t count, uint32_t api, bool spirv_1_4,
+                  bool scalar_layout)
 {
     spv_target_env env = target_env(api, spirv_1_4);
     spv_context ctx = spvContextCreate(env);
@@ -27,6 +28,7 @@ bool module_check(const uint32_t *words, size_t count, uint32_t api, bool spirv_
     spv_const_binary_t binary = {words, count};
     bool ok = ctx && opts;
     if (ok) {
+        spvValidatorOptionsSetScalarBlockLayout(opts, scalar_layout);
         ok = spvValidateWithOptions(ctx, opts, &binary, &diag) == SPV_SUCCESS;
         if (!ok)
             k2s_error("the module is not valid for %s: %s (--no-spirv-val skips this check)",
@@ -45,12 +47,14 @@ bool module_check(const uint32_t *words, size_t count, uint32_t api, bool spirv_
 
 bool module_check_available(void) { return false; }
 
-bool module_check(const uint32_t *words, size_t count, uint32_t api, bool spirv_1_4)
+bool module_check(const uint32_t *words, size_t count, uint32_t api, bool spirv_1_4,
+                  bool scalar_layout)
 {
     (void)words;
     (void)count;
     (void)api;
     (void)spirv_1_4;
+    (void)scalar_layout;
     return true;
 }
 

@@ -281,6 +281,44 @@ static bool scan_resources(const struct spv_module *m, struct spv_info *info)
     return ok;
 }
 
+/* Where function `func` starts (the position of its OpFunction), 0 if absent. */
+static size_t function_start(const struct spv_module *m, uint32_t func)
+{
+    size_t pos = SPV_FIRST_INST;
+    struct spv_inst in;
+    while (spv_next(m, &pos, &in))
+        if (in.opcode == SpvOpFunction && in.count >= 3 && in.w[2] == func)
+            return pos - in.count;
+    return 0;
+}
+
+/* Whether the static call tree from `func` names `var` in an operand (a literal word that
+ * happens to equal it also counts: the answer errs towards "may use"). */
+static bool calls_may_use(const struct spv_module *m, uint32_t func, uint32_t var)
+{
+    uint32_t *todo = NULL, *seen = NULL;
+    size_t ntodo = 0, nseen = 0;
+    bool found = false, ok = push_u32(&todo, &ntodo, func) && push_u32(&seen, &nseen, func);
+    while (ok && !found && ntodo) {
+        size_t pos = function_start(m, todo[--ntodo]);
+        struct spv_inst in;
+        while (pos && !found && ok && spv_next(m, &pos, &in) && in.opcode != SpvOpFunctionEnd) {
+            for (uint32_t k = 1; k < in.count && !found; k++)
+                found = in.w[k] == var;
+            if (in.opcode != SpvOpFunctionCall || in.count < 4)
+                continue;
+            bool known = false;
+            for (size_t i = 0; i < nseen && !known; i++)
+                known = seen[i] == in.w[3];
+            if (!known)
+                ok = push_u32(&seen, &nseen, in.w[3]) && push_u32(&todo, &ntodo, in.w[3]);
+        }
+    }
+    free(todo);
+    free(seen);
+    return found || !ok;
+}
+
 bool spv_entry_may_use(const struct spv_module *m, const struct spv_info *info,
                        const struct spv_entry *e, uint32_t var)
 {
@@ -290,7 +328,7 @@ bool spv_entry_may_use(const struct spv_module *m, const struct spv_info *info,
                 return true;
         return false;
     }
-    return info->nentries == 1;
+    return info->nentries == 1 || calls_may_use(m, e->func, var);
 }
 
 bool spv_scan(const struct spv_module *m, struct spv_info *info)

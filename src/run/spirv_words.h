@@ -76,7 +76,8 @@ struct spv_info {
 
 bool spv_scan(const struct spv_module *m, struct spv_info *info);
 /* Whether entry `e` may use global variable `var`: exact from SPIR-V 1.4 (the interface
- * lists every global), otherwise assumed when the module has a single entry point. */
+ * lists every global); before, assumed with a single entry point, else whether the entry's
+ * static call tree names the variable. */
 bool spv_entry_may_use(const struct spv_module *m, const struct spv_info *info,
                        const struct spv_entry *e, uint32_t var);
 void spv_info_free(struct spv_info *info);

@@ -291,6 +291,8 @@ enum {
     NEED_ZERO_INIT_WORKGROUP,        /* Workgroup variable with an initializer */
     NEED_BUFFER_DEVICE_ADDRESS,      /* pointer arguments / relocations */
     NEED_ROBUST_ACCESS,              /* always asked for, optional */
+    NEED_SCALAR_LAYOUT,              /* always asked for, optional: nothing in a module says
+                                        that it relies on the scalar block layout */
 };
 
 struct feature_row {
@@ -329,6 +331,7 @@ static const struct feature_row feature_rows[] = {
     F12(SpvCapabilityStoragePushConstant8, storagePushConstant8),
     F12(SpvCapabilityPhysicalStorageBufferAddresses, bufferDeviceAddress),
     F12(NEED_BUFFER_DEVICE_ADDRESS, bufferDeviceAddress),
+    ROW(NEED_SCALAR_LAYOUT, FS_12, VkPhysicalDeviceVulkan12Features, scalarBlockLayout, true),
     F12(SpvCapabilityVulkanMemoryModel, vulkanMemoryModel),
     F12(SpvCapabilityVulkanMemoryModelDeviceScope, vulkanMemoryModelDeviceScope),
     F13(SpvCapabilityDotProductInputAll, shaderIntegerDotProduct),
@@ -654,6 +657,9 @@ static bool enable_features(struct vk_host *h, const struct spv_info *info, bool
     if (needs_bda && !enable_need(h, NEED_BUFFER_DEVICE_ADDRESS, have, want))
         return false;
     h->buffer_device_address = have->present[FS_12] && want->v12.bufferDeviceAddress;
+    if (!enable_need(h, NEED_SCALAR_LAYOUT, have, want))
+        return false;
+    h->scalar_block_layout = have->present[FS_12] && want->v12.scalarBlockLayout;
     return enable_need(h, NEED_ROBUST_ACCESS, have, want);
 }
 

@@ -29,6 +29,7 @@ struct vk_host {
     VkPhysicalDeviceSubgroupProperties subgroup;
     uint32_t timestamp_bits;
     bool buffer_device_address; /* enabled */
+    bool scalar_block_layout;   /* enabled (whenever the device has it) */
     bool keep_nonsemantic;      /* the driver accepts NonSemantic.* instructions */
     bool spirv_1_4;             /* VK_KHR_spirv_1_4 enabled on a Vulkan 1.1 device */
     bool verbose;

@@ -475,9 +475,10 @@ static bool check_resource(struct run_state *s, const struct spv_resource *res)
     bool storage = res->storage_class == SpvStorageClassStorageBuffer ||
                    (res->storage_class == SpvStorageClassUniform && res->buffer_block);
     bool uniform = res->storage_class == SpvStorageClassUniform && !res->buffer_block;
+    /* Another kernel's resource may share the set and binding with another kind. */
+    if (!spv_entry_may_use(s->req->module, s->req->info, s->req->entry_info, res->var))
+        return true;
     if (!b) {
-        if (!spv_entry_may_use(s->req->module, s->req->info, s->req->entry_info, res->var))
-            return true;
         k2s_error("the shader uses descriptor set %u binding %u (%%%u), which the reflection "
                   "of kernel '%s' does not describe", res->set, res->binding, res->var,
                   s->req->kernel->name);

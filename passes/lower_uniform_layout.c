@@ -1,0 +1,479 @@
+/*
+ * uniform-layout: uniform blocks whose OpenCL layout breaks Vulkan's rules → uvec4 words.
+ *
+ * kernel-args lays out constant-pointer UBOs (-constant-args-ubo) and POD UBOs (-pod-ubo)
+ * exactly as OpenCL C does (Offset/ArrayStride decorations). Vulkan uniform buffers need
+ * the extended (std140, relaxed for vectors) layout: array strides and struct offsets that
+ * are multiples of 16, so e.g. `constant float *lut` (stride 4) or a POD struct at offset 4
+ * cannot be declared as is. Such a block is redeclared as `struct { uvec4 words[N]; }`
+ * (stride 16, legal everywhere) holding the same bytes, and each load through an access
+ * chain into it is rebuilt from 32-bit words: byte offset o is word o/16, component
+ * (o/4)%4; 8/16-bit values are shifted out of their word, 64-bit values join two words,
+ * vectors, arrays and structs are built member by member. With --scalar-block-layout a
+ * block that is legal under the scalar layout is kept typed (the device must enable
+ * scalarBlockLayout). Blocks that are already legal are left alone.
+ * Runs after pointers and builtins: every access is then one OpAccessChain from the
+ * variable followed by OpLoad.
+ */
+#include <string.h>
+
+#include "k2s_builder_ops.h"
+#include "k2s_internal.h"
+
+/* A byte offset: a constant part plus an optional run-time uint32 value. */
+typedef struct offset {
+  uint32_t cst;
+  uint32_t dyn; /* id of a uint32, 0 when none */
+} offset;
+
+typedef struct words_ctx {
+  k2s_module *m;
+  uint32_t var;
+  uint32_t u32, ptr_u32;
+  uint32_t n_values; /* scalars built so far for one load (a bound on code growth) */
+} words_ctx;
+
+#define MAX_SCALARS_PER_LOAD 4096
+
+static uint32_t array_stride(const k2s_module *m, uint32_t arr)
+{
+  k2s_instr *d = k2s_find_decoration(m, arr, SpvDecorationArrayStride);
+  if (d && d->n_ops >= 3)
+    return d->ops[2];
+  uint64_t s = 0, a = 1;
+  k2s_cl_layout(m, k2s_def(m, arr)->ops[0], &s, &a);
+  return (uint32_t)s;
+}
+
+static uint32_t member_offset(const k2s_module *m, uint32_t st, uint32_t member)
+{
+  k2s_foreach_instr(
+      i, &m->sec[K2S_SEC_ANNOTATION]) if (i->opcode == SpvOpMemberDecorate && i->n_ops >= 4 &&
+                                          i->ops[0] == st && i->ops[1] == member &&
+                                          i->ops[2] == SpvDecorationOffset) return i->ops[3];
+  return (uint32_t)k2s_cl_member_offset(m, st, member);
+}
+
+static uint64_t type_size(const k2s_module *m, uint32_t type)
+{
+  uint64_t s = 0, a = 1;
+  if (!k2s_cl_layout(m, type, &s, &a))
+    return 0;
+  return s;
+}
+
+/* Size in bytes of a vector's components only (vec3 is 12 bytes here, not 16). */
+static uint64_t packed_vector_size(const k2s_module *m, uint32_t type)
+{
+  return (uint64_t)k2s_type_width(m, type) / 8 * k2s_vector_size(m, type);
+}
+
+static uint64_t round16(uint64_t v)
+{
+  return (v + 15) / 16 * 16;
+}
+
+/* Is `type` placed at byte offset `off` legal under Vulkan's extended (std140)
+ * uniform layout with relaxed vector placement (core since Vulkan 1.1)? */
+static bool extended_ok(const k2s_module *m, uint32_t type, uint64_t off)
+{
+  k2s_instr *t = k2s_def(m, type);
+  if (!t)
+    return false;
+  switch (t->opcode) {
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat: return off % (t->ops[0] / 8) == 0;
+  case SpvOpTypeVector: {
+    uint64_t cs = k2s_type_width(m, type) / 8, total = packed_vector_size(m, type);
+    if (off % cs)
+      return false;
+    return total <= 16 ? off % 16 + total <= 16 : off % 16 == 0;
+  }
+  case SpvOpTypeArray: {
+    uint32_t stride = array_stride(m, type);
+    return stride % 16 == 0 && off % 16 == 0 && stride >= type_size(m, t->ops[0]) &&
+           extended_ok(m, t->ops[0], off);
+  }
+  case SpvOpTypeStruct: {
+    if (off % 16)
+      return false;
+    uint64_t next = 0; /* first offset the next member may use */
+    for (uint32_t k = 0; k < t->n_ops; k++) {
+      uint64_t mo = member_offset(m, type, k);
+      if (mo < next || !extended_ok(m, t->ops[k], off + mo))
+        return false;
+      k2s_instr *mt = k2s_def(m, t->ops[k]);
+      uint64_t ms = mt->opcode == SpvOpTypeVector ? packed_vector_size(m, t->ops[k])
+                                                  : type_size(m, t->ops[k]);
+      next = mo + ms;
+      /* std140: what follows a struct or an array starts at its 16-byte-rounded end. */
+      if (mt->opcode == SpvOpTypeStruct || mt->opcode == SpvOpTypeArray)
+        next = round16(next);
+    }
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* The scalar block layout (VK_EXT_scalar_block_layout): every scalar aligned to its size. */
+static bool scalar_ok(const k2s_module *m, uint32_t type, uint64_t off)
+{
+  k2s_instr *t = k2s_def(m, type);
+  if (!t)
+    return false;
+  switch (t->opcode) {
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat: return off % (t->ops[0] / 8) == 0;
+  case SpvOpTypeVector: return off % (k2s_type_width(m, type) / 8) == 0;
+  case SpvOpTypeArray: {
+    uint32_t stride = array_stride(m, type);
+    uint64_t es = type_size(m, t->ops[0]);
+    return stride >= es && scalar_ok(m, t->ops[0], off) && scalar_ok(m, t->ops[0], off + stride);
+  }
+  case SpvOpTypeStruct: {
+    uint64_t next = 0;
+    for (uint32_t k = 0; k < t->n_ops; k++) {
+      uint64_t mo = member_offset(m, type, k);
+      if (mo < next || !scalar_ok(m, t->ops[k], off + mo))
+        return false;
+      k2s_instr *mt = k2s_def(m, t->ops[k]);
+      next = mo + (mt->opcode == SpvOpTypeVector ? packed_vector_size(m, t->ops[k])
+                                                 : type_size(m, t->ops[k]));
+    }
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* ---- offsets ------------------------------------------------------------------------------- */
+
+static uint32_t to_u32(k2s_builder *b, uint32_t v)
+{
+  k2s_module *m = b->m;
+  uint32_t u32 = k2s_type_int(m, 32, false);
+  uint32_t t = k2s_type_of(m, v);
+  k2s_instr *td = k2s_def(m, t);
+  if (t == u32)
+    return v;
+  if (td->ops[0] == 32)
+    return k2s_b_bitcast(b, u32, v);
+  if (td->ops[0] > 32 || !td->ops[1])
+    return k2s_b_uconvert(b, u32, v); /* truncation wraps like the byte address does */
+  /* A narrow signed index: sign-extend, then view as unsigned. */
+  uint32_t wide = k2s_b_sconvert(b, k2s_type_int(m, 32, true), v);
+  return k2s_b_bitcast(b, u32, wide);
+}
+
+static offset add_index(k2s_builder *b, offset o, uint32_t index, uint64_t scale)
+{
+  k2s_module *m = b->m;
+  uint64_t v;
+  if (k2s_const_value(m, index, &v)) {
+    k2s_instr *t = k2s_def(m, k2s_type_of(m, index));
+    if (t->ops[0] < 64 && t->ops[1] && (v >> (t->ops[0] - 1)) & 1)
+      v |= ~0ull << t->ops[0]; /* sign-extend a negative constant index */
+    o.cst += (uint32_t)(v * scale);
+    return o;
+  }
+  uint32_t u32 = k2s_type_int(m, 32, false);
+  uint32_t x = to_u32(b, index);
+  if (scale != 1)
+    x = k2s_b_imul(b, u32, x, k2s_const_uint32(m, (uint32_t)scale));
+  o.dyn = o.dyn ? k2s_b_iadd(b, u32, o.dyn, x) : x;
+  return o;
+}
+
+static offset plus(offset o, uint32_t bytes)
+{
+  o.cst += bytes;
+  return o;
+}
+
+/* ---- building values from words -------------------------------------------------------- */
+
+/* The 32-bit word holding byte offset o (o rounded down to a multiple of 4), and the
+ * bit shift of o inside it. */
+static uint32_t load_word(words_ctx *c, k2s_builder *b, offset o, uint32_t *shift)
+{
+  k2s_module *m = c->m;
+  uint32_t widx, comp;
+  if (!o.dyn) {
+    widx = k2s_const_uint32(m, o.cst / 16);
+    comp = k2s_const_uint32(m, o.cst / 4 % 4);
+    if (shift)
+      *shift = k2s_const_uint32(m, o.cst % 4 * 8);
+  } else {
+    uint32_t full = o.cst ? k2s_b_iadd(b, c->u32, o.dyn, k2s_const_uint32(m, o.cst)) : o.dyn;
+    widx = k2s_b_shift_right_logical(b, c->u32, full, k2s_const_uint32(m, 4));
+    uint32_t w = k2s_b_shift_right_logical(b, c->u32, full, k2s_const_uint32(m, 2));
+    comp = k2s_b_bitwise_and(b, c->u32, w, k2s_const_uint32(m, 3));
+    if (shift) {
+      uint32_t lo = k2s_b_bitwise_and(b, c->u32, full, k2s_const_uint32(m, 3));
+      *shift = k2s_b_shift_left_logical(b, c->u32, lo, k2s_const_uint32(m, 3));
+    }
+  }
+  uint32_t ops[4] = {c->var, k2s_const_uint32(m, 0), widx, comp};
+  uint32_t ptr = k2s_emit(b, SpvOpAccessChain, c->ptr_u32, ops, 4);
+  return k2s_b_load(b, c->u32, ptr);
+}
+
+static uint32_t build_value(words_ctx *c, k2s_builder *b, uint32_t type, offset o,
+                            const k2s_instr *why);
+
+static uint32_t build_scalar(words_ctx *c, k2s_builder *b, uint32_t type, offset o,
+                             const k2s_instr *why)
+{
+  k2s_module *m = c->m;
+  uint32_t width = k2s_def(m, type)->ops[0];
+  if (++c->n_values > MAX_SCALARS_PER_LOAD) {
+    k2s_error(m, why,
+              "this load from a uniform buffer reads more than %u scalars; copy the "
+              "data in smaller pieces or drop -constant-args-ubo/-pod-ubo",
+              MAX_SCALARS_PER_LOAD);
+    return 0;
+  }
+  if (width == 32) {
+    uint32_t w = load_word(c, b, o, NULL);
+    return type == c->u32 ? w : k2s_b_bitcast(b, type, w);
+  }
+  if (width == 64) {
+    /* OpenCL aligns 64-bit values to 8 bytes, so both halves are in one uvec4;
+     * a uvec2 bitcasts to any 64-bit scalar (little-endian word order). */
+    uint32_t lo = load_word(c, b, o, NULL), hi = load_word(c, b, plus(o, 4), NULL);
+    uint32_t parts[2] = {lo, hi};
+    uint32_t v2 = k2s_emit(b, SpvOpCompositeConstruct, k2s_type_vector(m, c->u32, 2), parts, 2);
+    return k2s_b_bitcast(b, type, v2);
+  }
+  if (width == 8 || width == 16) {
+    uint32_t shift;
+    uint32_t w = load_word(c, b, o, &shift);
+    uint64_t sv;
+    if (!k2s_const_value(m, shift, &sv) || sv)
+      w = k2s_b_shift_right_logical(b, c->u32, w, shift);
+    uint32_t narrow = k2s_type_int(m, width, false);
+    uint32_t v = k2s_b_uconvert(b, narrow, w);
+    return type == narrow ? v : k2s_b_bitcast(b, type, v);
+  }
+  k2s_error(m, why, "cannot read a %u-bit value from a uniform buffer stored as words", width);
+  return 0;
+}
+
+static uint32_t build_composite(words_ctx *c, k2s_builder *b, uint32_t type, uint32_t n,
+                                const uint32_t *member_types, const uint32_t *offsets, offset o,
+                                const k2s_instr *why)
+{
+  k2s_module *m = c->m;
+  uint32_t *parts = k2s_alloc(&m->arena, (n + 1) * sizeof(uint32_t));
+  for (uint32_t k = 0; k < n; k++) {
+    parts[k] = build_value(c, b, member_types[k], plus(o, offsets[k]), why);
+    if (!parts[k])
+      return 0;
+  }
+  return k2s_emit(b, SpvOpCompositeConstruct, type, parts, n);
+}
+
+static uint32_t build_value(words_ctx *c, k2s_builder *b, uint32_t type, offset o,
+                            const k2s_instr *why)
+{
+  k2s_module *m = c->m;
+  k2s_instr *t = k2s_def(m, type);
+  switch (t ? t->opcode : 0) {
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat: return build_scalar(c, b, type, o, why);
+  case SpvOpTypeVector: {
+    uint32_t n = t->ops[1], cs = k2s_type_width(m, type) / 8;
+    uint32_t types[16], offs[16];
+    for (uint32_t k = 0; k < n && k < 16; k++)
+      types[k] = t->ops[0], offs[k] = k * cs;
+    return build_composite(c, b, type, n, types, offs, o, why);
+  }
+  case SpvOpTypeArray: {
+    uint64_t len;
+    if (!k2s_const_value(m, t->ops[1], &len) || len > MAX_SCALARS_PER_LOAD) {
+      k2s_error(m, why,
+                "cannot read an array of this length from a uniform buffer stored as "
+                "words");
+      return 0;
+    }
+    uint32_t stride = array_stride(m, type);
+    uint32_t *types = k2s_alloc(&m->arena, (len + 1) * sizeof(uint32_t));
+    uint32_t *offs = k2s_alloc(&m->arena, (len + 1) * sizeof(uint32_t));
+    for (uint32_t k = 0; k < len; k++)
+      types[k] = t->ops[0], offs[k] = k * stride;
+    return build_composite(c, b, type, (uint32_t)len, types, offs, o, why);
+  }
+  case SpvOpTypeStruct: {
+    uint32_t *offs = k2s_alloc(&m->arena, (t->n_ops + 1) * sizeof(uint32_t));
+    for (uint32_t k = 0; k < t->n_ops; k++)
+      offs[k] = member_offset(m, type, k);
+    return build_composite(c, b, type, t->n_ops, t->ops, offs, o, why);
+  }
+  default:
+    k2s_error(m, why, "cannot read a value of type %%%u from a uniform buffer stored as words",
+              type);
+    return 0;
+  }
+}
+
+/* ---- rewriting the accesses ----------------------------------------------------------------- */
+
+/* Replace `load` (of a value of `type` at byte offset o) by a value built from words. */
+static bool rewrite_load(words_ctx *c, k2s_instr *load, offset o)
+{
+  k2s_builder b = {c->m, k2s_before(load)};
+  c->n_values = 0;
+  uint32_t v = build_value(c, &b, load->type, o, load);
+  if (!v)
+    return false;
+  k2s_replace_all_uses(c->m, load->result, v);
+  k2s_instr_delete(c->m, load);
+  return true;
+}
+
+static bool unsupported_use(words_ctx *c, k2s_instr *user)
+{
+  k2s_error(c->m, user,
+            "%s of a uniform buffer whose OpenCL layout Vulkan's uniform layout "
+            "cannot express (stored as 16-byte words) is not supported; drop "
+            "-constant-args-ubo/-pod-ubo or pass --scalar-block-layout",
+            k2s_opcode_name(user->opcode));
+  return false;
+}
+
+/* The byte offset an access chain from the variable selects. */
+static bool chain_offset(words_ctx *c, k2s_instr *chain, uint32_t pointee, offset *out)
+{
+  k2s_module *m = c->m;
+  k2s_builder b = {m, k2s_before(chain)};
+  offset o = {0, 0};
+  uint32_t t = pointee;
+  for (uint32_t k = 1; k < chain->n_ops; k++) {
+    k2s_instr *td = k2s_def(m, t);
+    uint32_t idx = chain->ops[k];
+    uint64_t v;
+    switch (td ? td->opcode : 0) {
+    case SpvOpTypeStruct:
+      if (!k2s_const_value(m, idx, &v) || v >= td->n_ops)
+        return unsupported_use(c, chain);
+      o = plus(o, member_offset(m, t, (uint32_t)v));
+      t = td->ops[v];
+      break;
+    case SpvOpTypeArray:
+    case SpvOpTypeRuntimeArray:
+      o = add_index(&b, o, idx, array_stride(m, t));
+      t = td->ops[0];
+      break;
+    case SpvOpTypeVector:
+      o = add_index(&b, o, idx, k2s_type_width(m, t) / 8);
+      t = td->ops[0];
+      break;
+    default: return unsupported_use(c, chain);
+    }
+  }
+  *out = o;
+  return true;
+}
+
+static k2s_instr **users_of(k2s_module *m, uint32_t id, uint32_t *n)
+{
+  uint32_t cnt = 0;
+  k2s_foreach_use(u, m, id) cnt++;
+  k2s_instr **list = k2s_alloc(&m->arena, (cnt + 1) * sizeof(*list));
+  *n = 0;
+  k2s_foreach_use(u, m, id)
+  {
+    bool seen = false;
+    for (uint32_t k = 0; k < *n; k++)
+      seen |= list[k] == u->user;
+    if (!seen)
+      list[(*n)++] = u->user;
+  }
+  return list;
+}
+
+static bool rewrite_chain(words_ctx *c, k2s_instr *chain, uint32_t pointee)
+{
+  k2s_module *m = c->m;
+  offset o;
+  if (!chain_offset(c, chain, pointee, &o))
+    return false;
+  uint32_t n;
+  k2s_instr **users = users_of(m, chain->result, &n);
+  for (uint32_t k = 0; k < n; k++) {
+    k2s_instr *u = users[k];
+    if (!u->block) /* OpName, decorations */
+      continue;
+    if (u->opcode != SpvOpLoad || u->ops[0] != chain->result)
+      return unsupported_use(c, u);
+    if (!rewrite_load(c, u, o))
+      return false;
+  }
+  k2s_instr_delete(m, chain);
+  return true;
+}
+
+static bool rewrite_variable(k2s_module *m, k2s_instr *var, uint32_t block)
+{
+  uint64_t size = 0;
+  k2s_instr *st = k2s_def(m, block);
+  for (uint32_t k = 0; k < st->n_ops; k++) {
+    uint64_t end = member_offset(m, block, k) + type_size(m, st->ops[k]);
+    if (end > size)
+      size = end;
+  }
+  words_ctx c = {m, var->result, k2s_type_int(m, 32, false), 0, 0};
+  c.ptr_u32 = k2s_type_pointer(m, SpvStorageClassUniform, c.u32);
+  uint32_t n;
+  k2s_instr **users = users_of(m, var->result, &n);
+  for (uint32_t k = 0; k < n; k++) {
+    k2s_instr *u = users[k];
+    if (!u->block)
+      continue;
+    bool ok;
+    if ((u->opcode == SpvOpAccessChain || u->opcode == SpvOpInBoundsAccessChain) &&
+        u->ops[0] == var->result)
+      ok = rewrite_chain(&c, u, block);
+    else if (u->opcode == SpvOpLoad && u->ops[0] == var->result)
+      ok = rewrite_load(&c, u, (offset){0, 0});
+    else
+      ok = unsupported_use(&c, u);
+    if (!ok)
+      return false;
+  }
+  /* struct { uvec4 words[N]; }: 16-byte stride, legal under every layout. */
+  uint32_t uvec4 = k2s_type_vector(m, c.u32, 4);
+  uint32_t words = k2s_type_array(m, uvec4, k2s_const_uint32(m, (uint32_t)(round16(size) / 16)));
+  uint32_t sixteen = 16, zero = 0;
+  if (!k2s_find_decoration(m, words, SpvDecorationArrayStride))
+    k2s_decorate(m, words, SpvDecorationArrayStride, &sixteen, 1);
+  uint32_t wst = k2s_type_struct(m, &words, 1);
+  k2s_decorate(m, wst, SpvDecorationBlock, NULL, 0);
+  k2s_member_decorate(m, wst, 0, SpvDecorationOffset, &zero, 1);
+  var->type = k2s_type_pointer(m, SpvStorageClassUniform, wst);
+  /* The new pointer type was appended to the globals: the variable follows it. */
+  k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], var);
+  k2s_list_append(&m->sec[K2S_SEC_GLOBAL], var);
+  return true;
+}
+
+bool k2s_lower_uniform_layout(k2s_module *m, const k2s_options *o)
+{
+  bool changed = false;
+  k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL])
+  {
+    if (v->opcode != SpvOpVariable || v->ops[0] != SpvStorageClassUniform)
+      continue;
+    uint32_t block = k2s_def(m, v->type)->ops[1];
+    k2s_instr *st = k2s_def(m, block);
+    if (!st || st->opcode != SpvOpTypeStruct || !k2s_find_decoration(m, block, SpvDecorationBlock))
+      continue;
+    if (extended_ok(m, block, 0) || (o->scalar_block_layout && scalar_ok(m, block, 0)))
+      continue;
+    changed = true;
+    if (!rewrite_variable(m, v, block))
+      return true;
+  }
+  return changed;
+}
