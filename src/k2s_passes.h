@@ -9,6 +9,7 @@
 
 #define K2S_PIPELINE(X)                                                                       \
   X(lower_entry_points, "entry-points", "Kernel entry points → GLCompute; drop Linkage and wrappers") \
+  X(lower_math, "math", "OpenCL.std math with OpenCL precision → calls into the linked builtin library") \
   X(inline_calls, "inline", "inline calls that pass pointers or read work-item functions")      \
   X(lower_work_items, "work-items", "work-item functions → Vulkan builtins, push/spec constants") \
   X(lower_kernel_args, "kernel-args", "kernel parameters → buffers, PODs, workgroup arrays")      \

@@ -1,0 +1,299 @@
+/*
+ * math: OpenCL.std math functions whose OpenCL precision Vulkan does not
+ * promise → calls into k2s's builtin library (src/clc/), linked on demand.
+ *
+ * GLSL.std.450's exp, log, sin, pow... are far looser than the OpenCL C
+ * full-profile ULP bounds (sin/cos have only an absolute error of 2^-11, Fma
+ * may round twice), so each such OpExtInst becomes an OpFunctionCall of a
+ * library function written to meet the bound (vectors: one call per lane;
+ * half: computed in float). The copied library code then goes through the
+ * rest of the pipeline like user code, so this pass runs right after
+ * entry-points. Functions the library lacks for a type (double) are left to
+ * the builtins pass, which maps or rejects them.
+ * Options: --math=native maps every function with a GLSL.std.450 counterpart
+ * to it (Vulkan's precision: nothing of OpenCL's is guaranteed);
+ * -cl-fast-relaxed-math does the same for the functions whose relaxed OpenCL
+ * bounds are Vulkan's (exp, log, sin, pow, atan... but not fma, sqrt, cbrt).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "clc/k2s_clc.h"
+
+enum arg_kind {
+  ARGS_FLOAT,   /* every argument has the result's type */
+  ARGS_INT,     /* (float, int): pown, rootn */
+  ARGS_SINCOS,  /* sincos(x, *cos): the library returns (sin, cos) as a 2-vector */
+};
+
+typedef struct math_fn {
+  uint32_t op;      /* enum k2s_opencl_std_op */
+  const char *name; /* library stem: __k2s_<name>_f32 */
+  uint32_t glsl;    /* GLSL.std.450 counterpart for --math=native, 0 if none */
+  bool relaxed;     /* -cl-fast-relaxed-math allows the GLSL counterpart */
+  uint8_t nargs, kind;
+} math_fn;
+
+#define G(x) K2S_GLSL_STD_450_##x
+#define O(x) K2S_OPENCL_STD_##x
+static const math_fn math_fns[] = {
+    {O(fma), "fma", G(Fma), false, 3, ARGS_FLOAT},
+    {O(exp), "exp", G(Exp), true, 1, ARGS_FLOAT},
+    {O(exp2), "exp2", G(Exp2), true, 1, ARGS_FLOAT},
+    {O(exp10), "exp10", 0, true, 1, ARGS_FLOAT},
+    {O(expm1), "expm1", 0, false, 1, ARGS_FLOAT},
+    {O(log), "log", G(Log), true, 1, ARGS_FLOAT},
+    {O(log2), "log2", G(Log2), true, 1, ARGS_FLOAT},
+    {O(log10), "log10", 0, true, 1, ARGS_FLOAT},
+    {O(log1p), "log1p", 0, false, 1, ARGS_FLOAT},
+    {O(pow), "pow", G(Pow), true, 2, ARGS_FLOAT},
+    {O(powr), "powr", G(Pow), true, 2, ARGS_FLOAT},
+    {O(pown), "pown", 0, false, 2, ARGS_INT},
+    {O(rootn), "rootn", 0, false, 2, ARGS_INT},
+    {O(cbrt), "cbrt", 0, false, 1, ARGS_FLOAT},
+    {O(sqrt), "sqrt", G(Sqrt), false, 1, ARGS_FLOAT},
+    {O(sin), "sin", G(Sin), true, 1, ARGS_FLOAT},
+    {O(cos), "cos", G(Cos), true, 1, ARGS_FLOAT},
+    {O(tan), "tan", G(Tan), true, 1, ARGS_FLOAT},
+    {O(sincos), "sincos", 0, true, 2, ARGS_SINCOS},
+    {O(asin), "asin", G(Asin), true, 1, ARGS_FLOAT},
+    {O(acos), "acos", G(Acos), true, 1, ARGS_FLOAT},
+    {O(atan), "atan", G(Atan), true, 1, ARGS_FLOAT},
+    {O(atan2), "atan2", G(Atan2), true, 2, ARGS_FLOAT},
+    {O(sinh), "sinh", G(Sinh), true, 1, ARGS_FLOAT},
+    {O(cosh), "cosh", G(Cosh), true, 1, ARGS_FLOAT},
+    {O(tanh), "tanh", G(Tanh), true, 1, ARGS_FLOAT},
+    {O(asinh), "asinh", G(Asinh), true, 1, ARGS_FLOAT},
+    {O(acosh), "acosh", G(Acosh), true, 1, ARGS_FLOAT},
+    {O(atanh), "atanh", G(Atanh), true, 1, ARGS_FLOAT},
+    {O(sinpi), "sinpi", 0, false, 1, ARGS_FLOAT},
+    {O(cospi), "cospi", 0, false, 1, ARGS_FLOAT},
+    {O(tanpi), "tanpi", 0, false, 1, ARGS_FLOAT},
+    {O(asinpi), "asinpi", 0, false, 1, ARGS_FLOAT},
+    {O(acospi), "acospi", 0, false, 1, ARGS_FLOAT},
+    {O(atanpi), "atanpi", 0, false, 1, ARGS_FLOAT},
+    {O(atan2pi), "atan2pi", 0, false, 2, ARGS_FLOAT},
+    {O(erf), "erf", 0, false, 1, ARGS_FLOAT},
+    {O(erfc), "erfc", 0, false, 1, ARGS_FLOAT},
+    {O(tgamma), "tgamma", 0, false, 1, ARGS_FLOAT},
+    {O(lgamma), "lgamma", 0, false, 1, ARGS_FLOAT},
+    {O(hypot), "hypot", 0, false, 2, ARGS_FLOAT},
+};
+#undef G
+#undef O
+
+typedef struct math {
+  k2s_module *m;
+  const k2s_options *o;
+  k2s_linker *linker;
+  k2s_builder b;
+  uint32_t glsl; /* the GLSL.std.450 import, 0 until needed */
+  bool warned_native;
+} math;
+
+static const math_fn *find_fn(uint32_t op)
+{
+  for (size_t k = 0; k < sizeof(math_fns) / sizeof(math_fns[0]); k++)
+    if (math_fns[k].op == op)
+      return &math_fns[k];
+  return NULL;
+}
+
+static bool is_float(k2s_module *m, uint32_t type)
+{
+  k2s_instr *s = k2s_def(m, k2s_scalar_type(m, type));
+  return s && s->opcode == SpvOpTypeFloat;
+}
+
+static uint32_t emit1(math *c, uint16_t op, uint32_t type, uint32_t a)
+{
+  return k2s_emit(&c->b, op, type, &a, 1);
+}
+
+static uint32_t lane(math *c, uint32_t v, uint32_t k)
+{
+  k2s_module *m = c->m;
+  uint32_t t = k2s_type_of(m, v);
+  if (k2s_vector_size(m, t) <= 1 || k2s_def(m, t)->opcode != SpvOpTypeVector)
+    return v;
+  uint32_t ops[2] = {v, k};
+  return k2s_emit(&c->b, SpvOpCompositeExtract, k2s_scalar_type(m, t), ops, 2);
+}
+
+/* One scalar call: arguments already scalar; converts half to float and back. */
+static uint32_t scalar_call(math *c, uint32_t fn, uint32_t width, uint32_t ret_type,
+                            const uint32_t *args, uint32_t nargs, const math_fn *f)
+{
+  k2s_module *m = c->m;
+  uint32_t f32 = k2s_type_float(m, 32);
+  uint32_t ops[4] = {fn};
+  for (uint32_t k = 0; k < nargs; k++) {
+    uint32_t a = args[k];
+    if (width == 16 && is_float(m, k2s_type_of(m, a)))
+      a = emit1(c, SpvOpFConvert, f32, a);
+    ops[1 + k] = a;
+  }
+  uint32_t call_type = ret_type;
+  if (width == 16)
+    call_type = f->kind == ARGS_SINCOS ? k2s_type_vector(m, f32, 2) : f32;
+  uint32_t r = k2s_emit(&c->b, SpvOpFunctionCall, call_type, ops, 1 + nargs);
+  if (width == 16)
+    r = emit1(c, SpvOpFConvert, ret_type, r);
+  return r;
+}
+
+/* Replace `at` (result id kept) by `value`'s definition... through uses. */
+static void replace(math *c, k2s_instr *at, uint32_t value)
+{
+  k2s_module *m = c->m;
+  uint32_t id = at->result;
+  k2s_build_uses(m);
+  k2s_replace_all_uses(m, id, value);
+  k2s_instr_delete(m, at);
+}
+
+static void warn_native(math *c, k2s_instr *at)
+{
+  if (c->warned_native)
+    return;
+  c->warned_native = true;
+  k2s_warn(c->m, at,
+           "--math=native: math builtins use Vulkan's GLSL.std.450 precision; none of "
+           "OpenCL's error bounds is guaranteed");
+}
+
+/* --math=native / relaxed: the GLSL.std.450 counterpart (double through float,
+ * GLSL's transcendentals take 16- and 32-bit floats only). */
+static bool lower_glsl(math *c, k2s_instr *at, const math_fn *f)
+{
+  k2s_module *m = c->m;
+  uint32_t t = at->type;
+  uint32_t n = k2s_vector_size(m, t);
+  bool wide = k2s_type_width(m, t) == 64 && f->glsl != K2S_GLSL_STD_450_Fma;
+  uint32_t ft = wide ? (n > 1 ? k2s_type_vector(m, k2s_type_float(m, 32), n)
+                              : k2s_type_float(m, 32))
+                     : t;
+  if (!c->glsl)
+    c->glsl = k2s_ext_import(m, "GLSL.std.450");
+  c->b.cursor = k2s_before(at);
+  uint32_t ops[5] = {c->glsl, f->glsl};
+  for (uint32_t k = 0; k < f->nargs; k++) {
+    uint32_t a = at->ops[2 + k];
+    ops[2 + k] = wide ? emit1(c, SpvOpFConvert, ft, a) : a;
+  }
+  uint32_t r = k2s_emit(&c->b, SpvOpExtInst, ft, ops, 2 + f->nargs);
+  if (wide)
+    r = emit1(c, SpvOpFConvert, t, r);
+  replace(c, at, r);
+  return true;
+}
+
+static bool lower_call(math *c, k2s_instr *at, const math_fn *f, uint32_t width)
+{
+  k2s_module *m = c->m;
+  uint32_t t = at->type;
+  uint32_t n = k2s_vector_size(m, t);
+  uint32_t scalar = k2s_scalar_type(m, t);
+  const char *suffix = width == 64 ? "f64" : "f32";
+  char name[64];
+  snprintf(name, sizeof(name), "__k2s_%s_%s", f->name, suffix);
+  if (!k2s_linker_has(c->linker, name))
+    return false; /* left to the builtins pass (which maps or rejects it) */
+  uint32_t fn = k2s_link_function(c->linker, name, at);
+  if (!fn)
+    return false;
+  c->b.cursor = k2s_before(at);
+  uint32_t lanes[16], cos_lanes[16];
+  uint32_t f32 = k2s_type_float(m, 32);
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t args[3];
+    uint32_t nargs = f->kind == ARGS_SINCOS ? 1 : f->nargs;
+    for (uint32_t a = 0; a < nargs; a++)
+      args[a] = lane(c, at->ops[2 + a], k);
+    if (f->kind == ARGS_SINCOS) {
+      uint32_t pair_type = k2s_type_vector(m, width == 16 ? f32 : scalar, 2);
+      uint32_t pair = scalar_call(c, fn, width == 16 ? 32 : width, pair_type, args, 1, f);
+      uint32_t e0[2] = {pair, 0}, e1[2] = {pair, 1};
+      lanes[k] = k2s_emit(&c->b, SpvOpCompositeExtract, width == 16 ? f32 : scalar, e0, 2);
+      cos_lanes[k] = k2s_emit(&c->b, SpvOpCompositeExtract, width == 16 ? f32 : scalar, e1, 2);
+      if (width == 16) {
+        lanes[k] = emit1(c, SpvOpFConvert, scalar, lanes[k]);
+        cos_lanes[k] = emit1(c, SpvOpFConvert, scalar, cos_lanes[k]);
+      }
+    } else {
+      lanes[k] = scalar_call(c, fn, width, scalar, args, nargs, f);
+    }
+  }
+  uint32_t r = lanes[0], cr = cos_lanes[0];
+  if (n > 1) {
+    r = k2s_emit(&c->b, SpvOpCompositeConstruct, t, lanes, n);
+    if (f->kind == ARGS_SINCOS)
+      cr = k2s_emit(&c->b, SpvOpCompositeConstruct, t, cos_lanes, n);
+  }
+  if (f->kind == ARGS_SINCOS) {
+    uint32_t st[2] = {at->ops[3], cr};
+    k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+  }
+  replace(c, at, r);
+  return true;
+}
+
+static bool lower_one(math *c, k2s_instr *at)
+{
+  k2s_module *m = c->m;
+  if (at->opcode != SpvOpExtInst || at->n_ops < 2 || !at->result)
+    return false;
+  if (at->ops[0] >= m->bound || m->ext_set[at->ops[0]] != K2S_EXT_OPENCL_STD)
+    return false;
+  const math_fn *f = find_fn(at->ops[1]);
+  if (!f || at->n_ops != 2u + f->nargs || !is_float(m, at->type))
+    return false;
+  uint32_t width = k2s_type_width(m, at->type);
+  uint32_t n = k2s_vector_size(m, at->type);
+  if (n > 16 || (width != 16 && width != 32 && width != 64))
+    return false;
+  bool native = c->o && c->o->math == K2S_MATH_NATIVE;
+  bool relaxed = c->o && c->o->fast_relaxed_math && f->relaxed;
+  if ((native || relaxed) && f->glsl) {
+    if (native)
+      warn_native(c, at);
+    return lower_glsl(c, at, f);
+  }
+  if (native || relaxed) {
+    /* exp10, log10, sincos...: the builtins pass maps their native_ forms. */
+    static const struct {
+      uint32_t op, native;
+    } natives[] = {
+        {K2S_OPENCL_STD_exp10, K2S_OPENCL_STD_native_exp10},
+        {K2S_OPENCL_STD_log10, K2S_OPENCL_STD_native_log10},
+    };
+    for (size_t k = 0; k < sizeof(natives) / sizeof(natives[0]); k++)
+      if (natives[k].op == f->op) {
+        if (native)
+          warn_native(c, at);
+        at->ops[1] = natives[k].native;
+        return true;
+      }
+  }
+  return lower_call(c, at, f, width);
+}
+
+bool k2s_lower_math(k2s_module *m, const k2s_options *o)
+{
+  math c = {.m = m, .o = o, .b = {.m = m}};
+  c.linker = k2s_linker_new(m, o);
+  /* Only the module's own functions: linked library code (appended at the
+   * end) is left to the later passes. */
+  k2s_function *last = m->last_func;
+  bool changed = false;
+  for (k2s_function *f = m->first_func; f; f = f->next) {
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr_safe(i, &b->body)
+        if (lower_one(&c, i))
+          changed = true;
+    if (f == last || m->failed)
+      break;
+  }
+  k2s_linker_done(c.linker);
+  return changed;
+}

@@ -1,0 +1,124 @@
+/*
+ * The builtin library's shared helpers (k2s's own code, written for it).
+ *
+ * Everything here is compiled to Kernel SPIR-V at build time and linked into
+ * translated modules by passes/lower_math.c. It may only use operations that
+ * the rest of the k2s pipeline lowers exactly: integer arithmetic, as_type
+ * bit casts, float +, -, * (Vulkan rounds them correctly; the linker marks
+ * them NoContraction so no driver fuses them), comparisons, and exact
+ * builtins (fabs, rint, floor, trunc, copysign, clz). Division appears only
+ * where its error (2.5 ulp in Vulkan) is damped by the algorithm; each such
+ * place says so.
+ */
+#pragma OPENCL FP_CONTRACT OFF
+
+typedef unsigned int u32;
+typedef unsigned long u64;
+
+#define K2S_INF as_float(0x7f800000u)
+#define K2S_NAN as_float(0x7fc00000u)
+
+/* A float-float value hi + lo, |lo| <= ulp(hi)/2. */
+typedef struct ff {
+  float hi, lo;
+} ff;
+
+static inline ff ff_make(float hi, float lo)
+{
+  ff r = {hi, lo};
+  return r;
+}
+
+/* Knuth's TwoSum: a + b = s + e exactly. */
+static inline ff two_sum(float a, float b)
+{
+  float s = a + b;
+  float bb = s - a;
+  float e = (a - (s - bb)) + (b - bb);
+  return ff_make(s, e);
+}
+
+/* Dekker's FastTwoSum, |a| >= |b| (or a == 0). */
+static inline ff fast_two_sum(float a, float b)
+{
+  float s = a + b;
+  return ff_make(s, b - (s - a));
+}
+
+/* Veltkamp split into 12 + 12 bits; |a| < 2^115 so the product cannot overflow. */
+static inline ff split(float a)
+{
+  float c = 4097.0f * a;
+  float hi = c - (c - a);
+  return ff_make(hi, a - hi);
+}
+
+/* Dekker's TwoProduct: a * b = p + e exactly (no fma needed). */
+static inline ff two_prod(float a, float b)
+{
+  float p = a * b;
+  ff x = split(a), y = split(b);
+  float e = ((x.hi * y.hi - p) + x.hi * y.lo + x.lo * y.hi) + x.lo * y.lo;
+  return ff_make(p, e);
+}
+
+static inline ff ff_add(ff a, ff b)
+{
+  ff s = two_sum(a.hi, b.hi);
+  ff t = two_sum(a.lo, b.lo);
+  s.lo += t.hi;
+  s = fast_two_sum(s.hi, s.lo);
+  s.lo += t.lo;
+  return fast_two_sum(s.hi, s.lo);
+}
+
+static inline ff ff_add_f(ff a, float b)
+{
+  ff s = two_sum(a.hi, b);
+  s.lo += a.lo;
+  return fast_two_sum(s.hi, s.lo);
+}
+
+static inline ff ff_mul(ff a, ff b)
+{
+  ff p = two_prod(a.hi, b.hi);
+  p.lo += a.hi * b.lo + a.lo * b.hi;
+  return fast_two_sum(p.hi, p.lo);
+}
+
+static inline ff ff_mul_f(ff a, float b)
+{
+  ff p = two_prod(a.hi, b);
+  p.lo += a.lo * b;
+  return fast_two_sum(p.hi, p.lo);
+}
+
+/* 2^k as a float, k in [-126, 127]. */
+static inline float pow2i(int k)
+{
+  return as_float((u32)(k + 127) << 23);
+}
+
+/* x * 2^k rounding once, for |x| in [2^-30, 2^30] and |k| <= 240: the first
+ * step is exact (its result stays normal), the second rounds. */
+static inline float scale2(float x, int k)
+{
+  if (k > 120) {
+    x *= pow2i(120);
+    k -= 120;
+  } else if (k < -120) {
+    x *= pow2i(-120);
+    k += 120;
+  }
+  return x * pow2i(clamp(k, -126, 127));
+}
+
+static inline bool is_nan(float x)
+{
+  return (as_uint(x) & 0x7fffffffu) > 0x7f800000u;
+}
+
+static inline bool is_inf(float x)
+{
+  return (as_uint(x) & 0x7fffffffu) == 0x7f800000u;
+}

@@ -1,0 +1,118 @@
+/*
+ * exp, exp2, exp10, expm1 (float). OpenCL bounds: 3 ulp each.
+ *
+ * Method (Cody-Waite): x = k ln2 + r with k = rint(x / ln2), r computed from a
+ * two-part ln2 whose high part has trailing zeros so k * ln2_hi is exact;
+ * exp(r), |r| <= ln2/2, by its Taylor polynomial to degree 8 (truncation
+ * < 2^-30 relative); then a scaling by 2^k that rounds once (subnormal
+ * results included). exp2/exp10 reduce in their own base with a float-float
+ * product so the reduced argument keeps ~40 bits.
+ */
+
+#define LN2_HI 0.693145751953125f       /* 0x3f317200: 16 significant bits */
+#define LN2_LO 1.4286068203094172e-06f  /* ln2 - LN2_HI */
+#define LOG2E 1.44269504088896340736f
+
+/* exp(r) - 1 for |r| <= 0.35, as a float-float: r + r^2/2 + ... */
+static float expm1_poly(float r)
+{
+  float p = 1.0f / 40320.0f;
+  p = p * r + 1.0f / 5040.0f;
+  p = p * r + 1.0f / 720.0f;
+  p = p * r + 1.0f / 120.0f;
+  p = p * r + 1.0f / 24.0f;
+  p = p * r + 1.0f / 6.0f;
+  p = p * r + 0.5f;
+  return r + (r * r) * p;
+}
+
+/* exp(rh + rl) * 2^k with |rh| <= 0.35 and rl a small correction. */
+static float exp_finish(float rh, float rl, int k)
+{
+  /* exp(rh + rl) = exp(rh) * (1 + rl) to first order; rl < 2^-20 */
+  float e = expm1_poly(rh);
+  float v = 1.0f + (e + rl * (1.0f + e));
+  return scale2(v, k);
+}
+
+float __k2s_exp_f32(float x)
+{
+  if (is_nan(x))
+    return x;
+  if (x > 88.72283935546875f)
+    return K2S_INF;
+  if (x < -103.972084045410156f)
+    return 0.0f;
+  float k = rint(x * LOG2E);
+  /* x - k*LN2_HI is exact (k has at most 8 bits, x and k*LN2_HI are close). */
+  float hi = x - k * LN2_HI;
+  float lo = k * LN2_LO;
+  ff r = two_sum(hi, -lo);
+  return exp_finish(r.hi, r.lo, (int)k);
+}
+
+float __k2s_exp2_f32(float x)
+{
+  if (is_nan(x))
+    return x;
+  if (x >= 128.0f)
+    return K2S_INF;
+  if (x < -150.0f)
+    return 0.0f;
+  float k = rint(x);
+  float f = x - k; /* exact, |f| <= 1/2 */
+  ff r = two_prod(f, 0.693147182464599609375f); /* ln2 as float, then its tail */
+  r.lo += f * -1.904654323148236e-09f;
+  r = fast_two_sum(r.hi, r.lo);
+  return exp_finish(r.hi, r.lo, (int)k);
+}
+
+#define LOG2_10 3.32192809488736234787f
+#define LN10_HI 2.302585124969482421875f /* float(ln 10) */
+#define LN10_LO -3.1975436737857e-08f    /* ln10 - LN10_HI */
+#define LG2_HI 0.3010253906250f          /* log10(2) with trailing zeros */
+#define LG2_LO 4.6050389811952113e-06f   /* log10(2) - LG2_HI */
+
+float __k2s_exp10_f32(float x)
+{
+  if (is_nan(x))
+    return x;
+  if (x > 38.5318394f)
+    return K2S_INF;
+  if (x < -45.1544993f)
+    return 0.0f;
+  float k = rint(x * LOG2_10);
+  /* x = k log10(2) + f, f exact-ish in two parts, then exp(f ln10) */
+  float fh = x - k * LG2_HI; /* exact */
+  float fl = k * LG2_LO;
+  ff f = two_sum(fh, -fl);
+  ff r = ff_mul(f, ff_make(LN10_HI, LN10_LO));
+  return exp_finish(r.hi, r.lo, (int)k);
+}
+
+float __k2s_expm1_f32(float x)
+{
+  if (is_nan(x))
+    return x;
+  if (x > 88.72283935546875f)
+    return K2S_INF;
+  if (x < -17.5f)
+    return -1.0f; /* exp(x) < 2^-25: -1 + tiny rounds to -1 */
+  if (fabs(x) <= 0.34f)
+    return x == 0.0f ? x : expm1_poly(x); /* keeps the sign of zero */
+  float k = rint(x * LOG2E);
+  float hi = x - k * LN2_HI;
+  float lo = k * LN2_LO;
+  ff r = two_sum(hi, -lo);
+  /* exp(r) = 1 + e, e carried as a float-float so 2^k * (1 + e) - 1 cancels safely */
+  float e = expm1_poly(r.hi);
+  ff em = fast_two_sum(1.0f, e);
+  em.lo += r.lo * (1.0f + e);
+  int ki = (int)k;
+  if (ki > 127) /* 2^k (1 + e) alone; the -1 is far below its last place */
+    return scale2(em.hi + em.lo, ki);
+  float s = pow2i(ki);
+  ff v = ff_mul_f(em, s); /* exact scaling */
+  v = ff_add_f(v, -1.0f);
+  return v.hi + v.lo;
+}

@@ -1,0 +1,10 @@
+/*
+ * k2s builtin library: OpenCL C sources of the precise math functions, one
+ * translation unit. Built by src/meson.build (clang-15 -> llvm-spirv-15 ->
+ * embed.py) and linked on demand by passes/lower_math.c. Each exported
+ * function is named __k2s_<builtin>_<type>; docs/math.md lists the methods,
+ * bounds and measured errors.
+ */
+#include "common.h"
+#include "fma.cl"
+#include "exp.cl"

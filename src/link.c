@@ -1,0 +1,268 @@
+/* Linking functions of the embedded builtin library into a module.
+ *
+ * The library (src/clc/, Kernel SPIR-V built at build time) is parsed once
+ * per linker. A requested function is copied into the target module with
+ * fresh ids; what it refers to is imported on demand: types and constants
+ * are interned (find-or-create, so nothing is duplicated), the OpenCL.std
+ * import is shared, and callees are linked the same way. Each library
+ * function is copied at most once per module. Float arithmetic in copied code
+ * is decorated NoContraction: the library's float-float algorithms (Dekker's
+ * TwoProduct, TwoSum) are exact only if no driver fuses a*b+c. */
+#include <string.h>
+
+#include "clc/k2s_clc.h"
+
+struct k2s_linker {
+  k2s_module *m;
+  const k2s_options *o;
+  k2s_module *lib;    /* NULL until first use */
+  bool lib_failed;
+  uint32_t *map;      /* library id -> id in m, 0 = not imported yet */
+  const k2s_instr *at; /* where errors are reported */
+  const char *root;   /* the function requested, for messages */
+  bool failed;
+};
+
+k2s_linker *k2s_linker_new(k2s_module *m, const k2s_options *o)
+{
+  k2s_linker *l = k2s_alloc(&m->arena, sizeof(*l));
+  l->m = m;
+  l->o = o;
+  return l;
+}
+
+void k2s_linker_done(k2s_linker *l)
+{
+  if (l && l->lib) {
+    k2s_module_free(l->lib);
+    l->lib = NULL;
+  }
+}
+
+static bool load(k2s_linker *l)
+{
+  if (l->lib)
+    return true;
+  if (l->lib_failed)
+    return false;
+  k2s_parse_error err;
+  l->lib = k2s_parse(k2s_clc_library, k2s_clc_library_words, &err);
+  if (!l->lib) {
+    l->lib_failed = true;
+    k2s_error(l->m, NULL,
+              "internal error: the embedded builtin library does not parse (word %lld: %s)",
+              (long long)err.word_offset, err.message);
+    return false;
+  }
+  l->map = k2s_alloc(&l->m->arena, l->lib->bound * sizeof(uint32_t));
+  return true;
+}
+
+static k2s_function *lib_function(k2s_linker *l, const char *name)
+{
+  k2s_foreach_function(f, l->lib) {
+    const char *n = k2s_name_of(l->lib, f->def->result);
+    if (n && strcmp(n, name) == 0 && f->first)
+      return f;
+  }
+  return NULL;
+}
+
+bool k2s_linker_has(k2s_linker *l, const char *name)
+{
+  return load(l) && lib_function(l, name);
+}
+
+static uint32_t import_id(k2s_linker *l, uint32_t id);
+static uint32_t link_function(k2s_linker *l, k2s_function *f);
+
+typedef struct remap {
+  k2s_linker *l;
+  const k2s_instr *src;
+  uint32_t *ops; /* the copy's operands, same layout as src->ops */
+} remap;
+
+static void remap_cb(void *ud, k2s_instr *in, uint32_t *id)
+{
+  remap *r = ud;
+  uint32_t w = (uint32_t)(id - in->ops);
+  r->ops[w] = import_id(r->l, *id);
+}
+
+/* src's operands with every <id> translated into m. */
+static uint32_t *mapped_ops(k2s_linker *l, const k2s_instr *src)
+{
+  uint32_t *ops = k2s_alloc(&l->m->arena, (src->n_ops + 1) * sizeof(uint32_t));
+  memcpy(ops, src->ops, src->n_ops * sizeof(uint32_t));
+  remap r = {l, src, ops};
+  k2s_foreach_id_operand(l->lib, (k2s_instr *)src, remap_cb, &r);
+  return ops;
+}
+
+static bool feature_ok(k2s_linker *l, const k2s_instr *t)
+{
+  uint32_t missing = l->o ? l->o->missing_features : 0;
+  const char *what = NULL;
+  if (t->opcode == SpvOpTypeInt && t->ops[0] == 64 && (missing & K2S_FEATURE_INT64))
+    what = "64-bit integers";
+  if (t->opcode == SpvOpTypeFloat && t->ops[0] == 64 && (missing & K2S_FEATURE_FLOAT64))
+    what = "64-bit floats";
+  if (!what)
+    return true;
+  if (!l->failed)
+    k2s_error(l->m, l->at,
+              "the precise implementation of this builtin (%s) needs %s, which the target "
+              "lacks (use --math=native to accept Vulkan's precision instead)",
+              l->root, what);
+  l->failed = true;
+  return false;
+}
+
+static uint32_t import_global(k2s_linker *l, const k2s_instr *d)
+{
+  k2s_module *m = l->m;
+  switch (d->opcode) {
+  case SpvOpExtInstImport: {
+    const char *name = k2s_string_operand(d, 0);
+    return name ? k2s_ext_import(m, name) : 0;
+  }
+  case SpvOpTypeVoid:
+  case SpvOpTypeBool:
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat:
+  case SpvOpTypeVector:
+  case SpvOpTypePointer:
+  case SpvOpTypeFunction:
+  case SpvOpTypeArray:
+    if (!feature_ok(l, d))
+      return 0;
+    if (d->opcode == SpvOpTypeInt && d->ops[0] == 64)
+      k2s_add_capability(m, SpvCapabilityInt64);
+    return k2s_intern(m, d->opcode, 0, mapped_ops(l, d), d->n_ops);
+  case SpvOpConstant:
+  case SpvOpConstantTrue:
+  case SpvOpConstantFalse:
+  case SpvOpConstantNull:
+  case SpvOpConstantComposite:
+  case SpvOpUndef: {
+    uint32_t t = import_id(l, d->type);
+    return t ? k2s_intern(m, d->opcode, t, mapped_ops(l, d), d->n_ops) : 0;
+  }
+  default:
+    if (!l->failed)
+      k2s_error(m, l->at,
+                "internal error: the builtin library's %s uses %s, which the linker does not "
+                "copy (please report this)",
+                l->root, k2s_opcode_name(d->opcode));
+    l->failed = true;
+    return 0;
+  }
+}
+
+static uint32_t import_id(k2s_linker *l, uint32_t id)
+{
+  if (id >= l->lib->bound)
+    return 0;
+  if (l->map[id])
+    return l->map[id];
+  k2s_instr *d = k2s_def(l->lib, id);
+  if (!d)
+    return 0;
+  uint32_t nid;
+  if (d->opcode == SpvOpFunction) {
+    k2s_function *f = k2s_function_of_id(l->lib, id);
+    nid = f ? link_function(l, f) : 0;
+  } else {
+    nid = import_global(l, d);
+  }
+  l->map[id] = nid;
+  return nid;
+}
+
+static bool contractible(uint16_t op)
+{
+  return op == SpvOpFAdd || op == SpvOpFSub || op == SpvOpFMul || op == SpvOpFNegate;
+}
+
+static k2s_instr *copy_instr(k2s_linker *l, const k2s_instr *src)
+{
+  uint32_t type = src->type ? import_id(l, src->type) : 0;
+  uint32_t *ops = mapped_ops(l, src);
+  uint32_t result = src->result ? l->map[src->result] : 0;
+  return k2s_instr_new(l->m, src->opcode, type, result, ops, src->n_ops);
+}
+
+static uint32_t link_function(k2s_linker *l, k2s_function *f)
+{
+  k2s_module *m = l->m;
+  if (!f->first) {
+    if (!l->failed)
+      k2s_error(m, l->at, "internal error: the builtin library declares %s without a body",
+                k2s_name_of(l->lib, f->def->result));
+    l->failed = true;
+    return 0;
+  }
+  /* Fresh ids for everything the function defines first: phis and branches
+   * refer forward. The function's own id goes in the map before its body is
+   * copied, so (not that the library does it) recursion would terminate. */
+  uint32_t fid = k2s_new_id(m);
+  l->map[f->def->result] = fid;
+  k2s_foreach_instr(p, &f->head)
+    if (p->result)
+      l->map[p->result] = k2s_new_id(m);
+  k2s_foreach_block(b, f) {
+    l->map[b->label->result] = k2s_new_id(m);
+    k2s_foreach_instr(i, &b->body)
+      if (i->result)
+        l->map[i->result] = k2s_new_id(m);
+  }
+
+  k2s_function *nf = k2s_alloc(&m->arena, sizeof(*nf));
+  nf->def = copy_instr(l, f->def);
+  k2s_foreach_instr(p, &f->head)
+    if (p->opcode == SpvOpFunctionParameter)
+      k2s_list_append(&nf->head, copy_instr(l, p));
+  k2s_foreach_block(b, f) {
+    k2s_block *nb = k2s_block_new(m, nf, l->map[b->label->result]);
+    k2s_function_append_block(nf, nb);
+    k2s_foreach_instr(i, &b->body) {
+      if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+        continue;
+      k2s_instr *c = copy_instr(l, i);
+      c->block = nb;
+      k2s_list_append(&nb->body, c);
+      if (contractible(c->opcode))
+        k2s_decorate(m, c->result, SpvDecorationNoContraction, NULL, 0);
+    }
+  }
+  nf->end = k2s_instr_new(m, SpvOpFunctionEnd, 0, 0, NULL, 0);
+  if (l->failed)
+    return 0;
+  k2s_module_append_function(m, nf);
+  const char *name = k2s_name_of(l->lib, f->def->result);
+  if (name)
+    k2s_set_name(m, fid, name);
+  return fid;
+}
+
+uint32_t k2s_link_function(k2s_linker *l, const char *name, const k2s_instr *at)
+{
+  if (!load(l))
+    return 0;
+  k2s_function *f = lib_function(l, name);
+  if (!f) {
+    k2s_error(l->m, at, "internal error: the builtin library has no function %s", name);
+    return 0;
+  }
+  l->at = at;
+  l->root = name;
+  l->failed = false;
+  uint32_t id = import_id(l, f->def->result);
+  if (l->failed || !id) {
+    /* A failed copy leaves nothing half-linked reachable: the map entries of
+     * the failed function are cleared so no later request reuses them. */
+    l->map[f->def->result] = 0;
+    return 0;
+  }
+  return id;
+}
