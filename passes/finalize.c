@@ -357,6 +357,7 @@ typedef struct iface {
   uint8_t *fn_seen, *var_seen;
   uint32_t *vars, n_vars;
   bool all_globals;
+  uint32_t *fns, n_fns; /* functions the walk visited (to clear fn_seen) */
 } iface;
 
 static void iface_id(void *ud, k2s_instr *in, uint32_t *id)
@@ -378,6 +379,7 @@ static void iface_walk(iface *f, k2s_function *fn)
   if (!fn || f->fn_seen[fn->def->result])
     return;
   f->fn_seen[fn->def->result] = 1;
+  f->fns[f->n_fns++] = fn->def->result;
   k2s_foreach_block(b, fn)
     k2s_foreach_instr(i, &b->body) {
       k2s_foreach_id_operand(f->m, i, iface_id, f);
@@ -388,6 +390,17 @@ static void iface_walk(iface *f, k2s_function *fn)
 
 static void rebuild_interfaces(k2s_module *m, uint32_t version)
 {
+  /* One set of scratch arrays for all entry points, cleared through the
+   * lists of what each walk touched: per-entry-point arrays of the module's
+   * id bound made many-kernel modules quadratic in memory. */
+  iface f = {m,
+             k2s_alloc(&m->arena, m->bound),
+             k2s_alloc(&m->arena, m->bound),
+             k2s_alloc(&m->arena, m->bound * sizeof(uint32_t)),
+             0,
+             version >= 0x00010400,
+             k2s_alloc(&m->arena, m->bound * sizeof(uint32_t)),
+             0};
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
     if (e->n_ops < 3)
       continue;
@@ -395,12 +408,15 @@ static void rebuild_interfaces(k2s_module *m, uint32_t version)
     if (!name)
       continue;
     uint32_t name_words = k2s_string_words(name);
-    iface f = {m, k2s_alloc(&m->arena, m->bound), k2s_alloc(&m->arena, m->bound),
-               k2s_alloc(&m->arena, m->bound * sizeof(uint32_t)), 0, version >= 0x00010400};
+    f.n_vars = f.n_fns = 0;
     iface_walk(&f, k2s_function_of_id(m, e->ops[1]));
     e->n_ops = 2 + name_words;
-    for (uint32_t k = 0; k < f.n_vars; k++)
+    for (uint32_t k = 0; k < f.n_vars; k++) {
       k2s_instr_push_op(m, e, f.vars[k]);
+      f.var_seen[f.vars[k]] = 0;
+    }
+    for (uint32_t k = 0; k < f.n_fns; k++)
+      f.fn_seen[f.fns[k]] = 0;
   }
 }
 
