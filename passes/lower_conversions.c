@@ -1,13 +1,640 @@
 /*
- * conversions: OpenCL conversions with SaturatedConversion / FPRoundingMode
- * and the Kernel-only OpSatConvert* → explicit Shader arithmetic.
- * (Work in progress: the rewriting follows in the next commits.)
+ * conversions: OpenCL conversions → Vulkan-legal arithmetic with OpenCL's
+ * rounding and saturation.
+ *
+ * Vulkan forbids the SaturatedConversion decoration, allows FPRoundingMode
+ * only on conversions feeding 16-bit float stores, and has no
+ * OpSatConvertSToU/UToS (Kernel-only). It also leaves the rounding of a plain
+ * inexact int→float or narrowing float conversion open (either neighbour)
+ * unless the entry point declares RoundingModeRTE, while OpenCL requires
+ * round-to-nearest-even there. So every OpConvert{F,S,U}To{S,U,F}, OpFConvert,
+ * OpSConvert/OpUConvert with those decorations, the OpSatConvert* opcodes and
+ * (by default) every plain inexact int→float or float narrowing become
+ * explicit arithmetic that relies only on what Vulkan guarantees: integer
+ * operations, exact conversions of representable values, FToS/FToU
+ * truncation toward zero of in-range values, and GLSL Floor/Ceil/RoundEven.
+ * float→int: round (GLSL), then (with _sat) NaN → 0 and clamp by exact
+ * comparisons; int→float: clear the bits below the float's precision, convert
+ * that exactly and step to the next float by bit arithmetic when the mode
+ * says so; float narrowing: build the narrower format's bits from the wider
+ * one's with integer arithmetic (subnormals, overflow and NaN included).
+ * Widening conversions are exact and only lose their decorations.
+ * Runs after pointers and before builtins; --math=native leaves undecorated
+ * conversions to the device's default rounding. docs/conversions.md has the
+ * case table and the measured results.
  */
+#include <string.h>
+
 #include "k2s_internal.h"
+
+enum {
+  FLAG_SAT = 1,        /* SaturatedConversion */
+  FLAG_MODE_SHIFT = 1, /* FPRoundingMode + 1 in bits 1..3 (0: none) */
+  FLAG_LOWERED = 16,   /* handled: its Sat/FPRoundingMode decorations go */
+};
+
+/* The rounding of a magnitude: what the sign-aware mode means for |x|. */
+typedef enum mag_round { MAG_NEAREST, MAG_DOWN, MAG_UP } mag_round;
+
+typedef struct conv {
+  k2s_module *m;
+  const k2s_options *o;
+  k2s_builder b;
+  k2s_instr *at;
+  uint32_t first_new;
+  uint32_t glsl;
+  uint8_t *flags; /* by id, below n_flags */
+  uint32_t n_flags;
+} conv;
+
+/* ---- types and constants ------------------------------------------------ */
+
+static uint32_t type_of(conv *c, uint32_t id)
+{
+  return k2s_type_of(c->m, id);
+}
+static uint32_t width(conv *c, uint32_t t)
+{
+  return k2s_type_width(c->m, t);
+}
+static uint32_t lanes(conv *c, uint32_t t)
+{
+  return k2s_vector_size(c->m, t);
+}
+static uint32_t with_lanes(conv *c, uint32_t scalar, uint32_t n)
+{
+  return n > 1 ? k2s_type_vector(c->m, scalar, n) : scalar;
+}
+static uint32_t uint_like(conv *c, uint32_t t, uint32_t w)
+{
+  return with_lanes(c, k2s_type_int(c->m, w, false), lanes(c, t));
+}
+static uint32_t float_like(conv *c, uint32_t t, uint32_t w)
+{
+  return with_lanes(c, k2s_type_float(c->m, w), lanes(c, t));
+}
+static uint32_t bool_like(conv *c, uint32_t t)
+{
+  return with_lanes(c, k2s_type_bool(c->m), lanes(c, t));
+}
+
+static uint32_t splat(conv *c, uint32_t t, uint32_t scalar)
+{
+  uint32_t n = lanes(c, t);
+  if (n == 1)
+    return scalar;
+  uint32_t parts[16];
+  for (uint32_t k = 0; k < n; k++)
+    parts[k] = scalar;
+  return k2s_const_composite(c->m, t, parts, n);
+}
+
+/* An integer constant (splat to t's lanes); bits above t's width are dropped. */
+static uint32_t cint(conv *c, uint32_t t, uint64_t v)
+{
+  return splat(c, t, k2s_const_int(c->m, k2s_scalar_type(c->m, t), v));
+}
+
+/* A float constant (splat to t's lanes) from raw bits. */
+static uint32_t cfbits(conv *c, uint32_t t, uint64_t bits)
+{
+  uint32_t s = k2s_scalar_type(c->m, t);
+  uint32_t ops[2] = {(uint32_t)bits, (uint32_t)(bits >> 32)};
+  return splat(c, t, k2s_intern(c->m, SpvOpConstant, s, ops, width(c, t) == 64 ? 2 : 1));
+}
+
+static uint32_t cbool(conv *c, uint32_t t, bool v)
+{
+  return splat(c, bool_like(c, t), k2s_const_bool(c->m, v));
+}
+
+/* IEEE binary formats: mantissa bits and exponent bias by width. */
+static uint32_t mant_bits(uint32_t w)
+{
+  return w == 16 ? 10 : w == 32 ? 23 : 52;
+}
+static uint32_t exp_bias(uint32_t w)
+{
+  return w == 16 ? 15 : w == 32 ? 127 : 1023;
+}
+static uint64_t inf_bits(uint32_t w)
+{
+  return (uint64_t)(2 * exp_bias(w) + 1) << mant_bits(w);
+}
+
+/* ±2^e in a float type of width w; ±inf beyond its range (e ≥ 0). */
+static uint32_t cpow2(conv *c, uint32_t t, uint32_t e, bool negative)
+{
+  uint32_t w = width(c, t);
+  uint64_t bits = e <= exp_bias(w) ? (uint64_t)(e + exp_bias(w)) << mant_bits(w) : inf_bits(w);
+  return cfbits(c, t, bits | (negative ? 1ull << (w - 1) : 0));
+}
+
+/* ---- emitting ----------------------------------------------------------- */
+
+static uint32_t op1(conv *c, uint16_t op, uint32_t t, uint32_t a)
+{
+  return k2s_emit(&c->b, op, t, &a, 1);
+}
+static uint32_t op2(conv *c, uint16_t op, uint32_t t, uint32_t a, uint32_t b)
+{
+  uint32_t ops[2] = {a, b};
+  return k2s_emit(&c->b, op, t, ops, 2);
+}
+static uint32_t bin(conv *c, uint16_t op, uint32_t a, uint32_t b)
+{
+  return op2(c, op, type_of(c, a), a, b);
+}
+static uint32_t cmp(conv *c, uint16_t op, uint32_t a, uint32_t b)
+{
+  return op2(c, op, bool_like(c, type_of(c, a)), a, b);
+}
+static uint32_t sel(conv *c, uint32_t cond, uint32_t a, uint32_t b)
+{
+  uint32_t ops[3] = {cond, a, b};
+  return k2s_emit(&c->b, SpvOpSelect, type_of(c, a), ops, 3);
+}
+static uint32_t and_(conv *c, uint32_t a, uint32_t b)
+{
+  return bin(c, SpvOpLogicalAnd, a, b);
+}
+static uint32_t or_(conv *c, uint32_t a, uint32_t b)
+{
+  return bin(c, SpvOpLogicalOr, a, b);
+}
+static uint32_t glsl1(conv *c, uint32_t fn, uint32_t t, uint32_t a)
+{
+  if (!c->glsl)
+    c->glsl = k2s_ext_import(c->m, "GLSL.std.450");
+  uint32_t ops[3] = {c->glsl, fn, a};
+  return k2s_emit(&c->b, SpvOpExtInst, t, ops, 3);
+}
+static uint32_t bitcast(conv *c, uint32_t t, uint32_t v)
+{
+  return type_of(c, v) == t ? v : op1(c, SpvOpBitcast, t, v);
+}
+/* Zero-extend or truncate an integer to type t (a bitcast for same widths). */
+static uint32_t uresize(conv *c, uint32_t t, uint32_t v)
+{
+  return width(c, type_of(c, v)) == width(c, t) ? bitcast(c, t, v) : op1(c, SpvOpUConvert, t, v);
+}
+static uint32_t shr_c(conv *c, uint32_t a, uint32_t n)
+{
+  return bin(c, SpvOpShiftRightLogical, a, cint(c, type_of(c, a), n));
+}
+static uint32_t and_c(conv *c, uint32_t a, uint64_t v)
+{
+  return bin(c, SpvOpBitwiseAnd, a, cint(c, type_of(c, a), v));
+}
+static uint32_t smax_c(conv *c, uint32_t a, uint64_t v)
+{
+  uint32_t k = cint(c, type_of(c, a), v);
+  return sel(c, cmp(c, SpvOpSGreaterThan, a, k), a, k);
+}
+static uint32_t smin_c(conv *c, uint32_t a, uint64_t v)
+{
+  uint32_t k = cint(c, type_of(c, a), v);
+  return sel(c, cmp(c, SpvOpSLessThan, a, k), a, k);
+}
+/* 1 where cond holds, else 0, in integer type t. */
+static uint32_t one_if(conv *c, uint32_t t, uint32_t cond)
+{
+  return sel(c, cond, cint(c, t, 1), cint(c, t, 0));
+}
+
+/* ---- integer → integer with saturation ------------------------------------ */
+
+/* OpSConvert/OpUConvert with SaturatedConversion and OpSatConvertSToU/UToS:
+ * clamp in the source width to the destination's range, then resize. */
+static uint32_t int_to_int_sat(conv *c, uint32_t x, uint32_t dt, bool src_signed, bool dst_signed)
+{
+  uint32_t st = type_of(c, x), ws = width(c, st), wd = width(c, dt);
+  uint64_t dmax = dst_signed ? (1ull << (wd - 1)) - 1 : wd == 64 ? ~0ull : (1ull << wd) - 1;
+  if (src_signed && dst_signed) {
+    if (wd >= ws)
+      return op1(c, SpvOpSConvert, dt, x);
+    uint32_t lo = cint(c, st, ~dmax), hi = cint(c, st, dmax);
+    x = sel(c, cmp(c, SpvOpSLessThan, x, lo), lo, x);
+    x = sel(c, cmp(c, SpvOpSGreaterThan, x, hi), hi, x);
+    return op1(c, SpvOpSConvert, dt, x);
+  }
+  if (src_signed) /* → unsigned: negatives to 0 */
+    x = sel(c, cmp(c, SpvOpSLessThan, x, cint(c, st, 0)), cint(c, st, 0), x);
+  /* x is now a non-negative value below 2^ws (or 2^(ws-1)); cap it at dmax */
+  uint64_t src_max = src_signed ? (1ull << (ws - 1)) - 1 : ws == 64 ? ~0ull : (1ull << ws) - 1;
+  if (dmax < src_max) {
+    uint32_t hi = cint(c, st, dmax);
+    x = sel(c, cmp(c, SpvOpUGreaterThan, x, hi), hi, x);
+  }
+  return uresize(c, dt, x);
+}
+
+/* ---- float → integer ----------------------------------------------------- */
+
+/* OpConvertFToS/FToU with a rounding mode and/or saturation. The rounding is
+ * GLSL's (exact: the result is representable); truncation is the
+ * conversion's own. Saturation: NaN → 0, below the range → its minimum,
+ * from 2^(w-1) (signed) or 2^w (unsigned) up → its maximum; only in-range
+ * values reach the conversion (an out-of-range one is undefined). */
+static uint32_t float_to_int(conv *c, uint32_t x, uint32_t dt, bool dst_signed, int mode, bool sat)
+{
+  uint32_t ft = type_of(c, x), wd = width(c, dt);
+  uint16_t op = dst_signed ? SpvOpConvertFToS : SpvOpConvertFToU;
+  switch (mode) {
+  case SpvFPRoundingModeRTE: x = glsl1(c, K2S_GLSL_STD_450_RoundEven, ft, x); break;
+  case SpvFPRoundingModeRTP: x = glsl1(c, K2S_GLSL_STD_450_Ceil, ft, x); break;
+  case SpvFPRoundingModeRTN: x = glsl1(c, K2S_GLSL_STD_450_Floor, ft, x); break;
+  default: break; /* RTZ: the conversion truncates */
+  }
+  if (!sat)
+    return op1(c, op, dt, x);
+  uint32_t lo = dst_signed ? cpow2(c, ft, wd - 1, true) : cfbits(c, ft, 0);
+  uint32_t hi = cpow2(c, ft, dst_signed ? wd - 1 : wd, false);
+  uint32_t below = cmp(c, SpvOpFOrdLessThan, x, lo);
+  uint32_t above = cmp(c, SpvOpFOrdGreaterThanEqual, x, hi);
+  uint32_t in = and_(c, cmp(c, SpvOpFOrdGreaterThanEqual, x, lo), cmp(c, SpvOpFOrdLessThan, x, hi));
+  uint32_t v = op1(c, op, dt, sel(c, in, x, cfbits(c, ft, 0)));
+  uint64_t dmax = dst_signed ? (1ull << (wd - 1)) - 1 : wd == 64 ? ~0ull : (1ull << wd) - 1;
+  v = sel(c, above, cint(c, dt, dmax), v);
+  return sel(c, below, cint(c, dt, dst_signed ? ~dmax : 0), v);
+}
+
+/* ---- rounding helpers ------------------------------------------------------ */
+
+/* Whether a magnitude rounds away from zero: q is the kept part (its lowest
+ * bit decides ties), rem the dropped bits, halfway the dropped bits' half. */
+static uint32_t round_up(conv *c, mag_round r, uint32_t q_lsb_set, uint32_t rem, uint32_t halfway)
+{
+  uint32_t t = type_of(c, rem), zero = cint(c, t, 0);
+  if (r == MAG_UP)
+    return cmp(c, SpvOpINotEqual, rem, zero);
+  uint32_t gt = cmp(c, SpvOpUGreaterThan, rem, halfway);
+  uint32_t tie = and_(c, cmp(c, SpvOpIEqual, rem, halfway), cmp(c, SpvOpINotEqual, rem, zero));
+  return or_(c, gt, and_(c, tie, q_lsb_set));
+}
+
+/* The sign-aware rounding `mode` as up/not-up for each lane's magnitude:
+ * RTE → nearest, RTZ → never, RTP → away for positives, RTN → for negatives. */
+static uint32_t mode_up(conv *c, int mode, uint32_t neg, uint32_t lsb, uint32_t rem, uint32_t halfway)
+{
+  uint32_t bt = bool_like(c, type_of(c, rem));
+  switch (mode) {
+  case SpvFPRoundingModeRTZ: return cbool(c, bt, false);
+  case SpvFPRoundingModeRTP:
+  case SpvFPRoundingModeRTN: {
+    uint32_t away = round_up(c, MAG_UP, lsb, rem, halfway);
+    if (!neg)
+      return mode == SpvFPRoundingModeRTP ? away : cbool(c, bt, false);
+    uint32_t on_side = mode == SpvFPRoundingModeRTN ? neg : op1(c, SpvOpLogicalNot, bt, neg);
+    return and_(c, on_side, away);
+  }
+  default: return round_up(c, MAG_NEAREST, lsb, rem, halfway);
+  }
+}
+
+/* Whether a sign-aware mode truncates the magnitude (overflow gives the
+ * largest finite value, not infinity). */
+static uint32_t mode_down(conv *c, int mode, uint32_t neg, uint32_t t)
+{
+  uint32_t bt = bool_like(c, t);
+  switch (mode) {
+  case SpvFPRoundingModeRTZ: return cbool(c, bt, true);
+  case SpvFPRoundingModeRTP: return neg ? neg : cbool(c, bt, false);
+  case SpvFPRoundingModeRTN: return neg ? op1(c, SpvOpLogicalNot, bt, neg) : cbool(c, bt, true);
+  default: return cbool(c, bt, false);
+  }
+}
+
+/* FindUMsb of an unsigned 16/32/64-bit value as a 32-bit int (-1 for 0);
+ * Vulkan's FindUMsb takes 32-bit operands only. */
+static uint32_t find_msb(conv *c, uint32_t a)
+{
+  uint32_t t = type_of(c, a), u32 = uint_like(c, t, 32);
+  if (width(c, t) != 64)
+    return glsl1(c, K2S_GLSL_STD_450_FindUMsb, u32, uresize(c, u32, a));
+  uint32_t hi = op1(c, SpvOpUConvert, u32, shr_c(c, a, 32));
+  uint32_t lo = op1(c, SpvOpUConvert, u32, a);
+  uint32_t msb_hi = bin(c, SpvOpIAdd, glsl1(c, K2S_GLSL_STD_450_FindUMsb, u32, hi), cint(c, u32, 32));
+  uint32_t msb_lo = glsl1(c, K2S_GLSL_STD_450_FindUMsb, u32, lo);
+  return sel(c, cmp(c, SpvOpINotEqual, hi, cint(c, u32, 0)), msb_hi, msb_lo);
+}
+
+/* ---- integer → float -------------------------------------------------------- */
+
+/* x (32/64-bit integer) to float type ft (32/64-bit) rounded by `mode`:
+ * t = |x| with the bits below the float's precision cleared converts
+ * exactly; the dropped bits decide whether to step one float up. */
+static uint32_t int_to_float_wide(conv *c, uint32_t x, bool src_signed, uint32_t ft, int mode)
+{
+  uint32_t it = type_of(c, x), wf = width(c, ft);
+  uint32_t p = mant_bits(wf) + 1;
+  uint32_t neg = 0, a = x;
+  if (src_signed) {
+    neg = cmp(c, SpvOpSLessThan, x, cint(c, it, 0));
+    a = sel(c, neg, op1(c, SpvOpSNegate, it, x), x); /* |INT_MIN| wraps to 2^(w-1): right unsigned */
+  }
+  uint32_t msb = find_msb(c, a);
+  uint32_t k = smax_c(c, bin(c, SpvOpISub, msb, cint(c, type_of(c, msb), p - 1)), 0);
+  k = uresize(c, it, k);
+  uint32_t one = cint(c, it, 1);
+  uint32_t unit = bin(c, SpvOpShiftLeftLogical, one, k);
+  uint32_t mask = bin(c, SpvOpISub, unit, one);
+  uint32_t rem = bin(c, SpvOpBitwiseAnd, a, mask);
+  uint32_t tr = bin(c, SpvOpBitwiseAnd, a, op1(c, SpvOpNot, it, mask));
+  uint32_t halfway = shr_c(c, unit, 1);
+  uint32_t lsb = cmp(c, SpvOpINotEqual, bin(c, SpvOpBitwiseAnd, tr, unit), cint(c, it, 0));
+  uint32_t up = mode_up(c, mode, neg, lsb, rem, halfway);
+  uint32_t fbits_t = uint_like(c, ft, wf);
+  uint32_t bits = bitcast(c, fbits_t, op1(c, SpvOpConvertUToF, ft, tr)); /* exact */
+  bits = bin(c, SpvOpIAdd, bits, one_if(c, fbits_t, up)); /* the next float up */
+  if (neg)
+    bits = bin(c, SpvOpBitwiseOr, bits, sel(c, neg, cint(c, fbits_t, 1ull << (wf - 1)), cint(c, fbits_t, 0)));
+  return bitcast(c, ft, bits);
+}
+
+/* ---- float narrowing -------------------------------------------------------- */
+
+/* The low 16 bits of each lane of a 32-bit integer as halves, without a
+ * 16-bit integer type (which needs Int16): a 32-bit lane bitcasts to two
+ * halves, the first holding the low bits. */
+static uint32_t u32_to_half(conv *c, uint32_t v, uint32_t ht)
+{
+  uint32_t n = lanes(c, ht), hs = k2s_type_float(c->m, 16), h2 = k2s_type_vector(c->m, hs, 2);
+  uint32_t u32 = k2s_type_int(c->m, 32, false), parts[16];
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t lane = v;
+    if (n > 1) {
+      uint32_t ops[2] = {v, i};
+      lane = k2s_emit(&c->b, SpvOpCompositeExtract, u32, ops, 2);
+    }
+    uint32_t ops[2] = {op1(c, SpvOpBitcast, h2, lane), 0};
+    parts[i] = k2s_emit(&c->b, SpvOpCompositeExtract, hs, ops, 2);
+  }
+  return n == 1 ? parts[0] : k2s_emit(&c->b, SpvOpCompositeConstruct, ht, parts, n);
+}
+
+/* x (float/double) narrowed to dt (half/float) by `mode`, computed on the
+ * bit patterns: the significand (implicit bit included) is shifted right by
+ * the precision difference, more where the result is subnormal; the dropped
+ * bits round it; the exponent is rebased (a carry out of the significand
+ * moves into it). Overflow gives infinity or, where the mode truncates, the
+ * largest finite value; NaN stays NaN (quiet, top payload bits kept). */
+static uint32_t narrow_float(conv *c, uint32_t x, uint32_t dt, int mode)
+{
+  uint32_t ft = type_of(c, x), ws = width(c, ft), wd = width(c, dt);
+  uint32_t ms = mant_bits(ws), md = mant_bits(wd);
+  uint32_t it = uint_like(c, ft, ws);
+  uint32_t b = bitcast(c, it, x);
+  uint32_t zero = cint(c, it, 0);
+  uint32_t neg = cmp(c, SpvOpINotEqual, shr_c(c, b, ws - 1), zero);
+  uint32_t u = and_c(c, b, (1ull << (ws - 1)) - 1);
+  uint32_t e = shr_c(c, u, ms);
+  uint32_t mant = and_c(c, u, (1ull << ms) - 1);
+  uint32_t normal = cmp(c, SpvOpINotEqual, e, zero);
+  uint32_t sig = bin(c, SpvOpBitwiseOr, mant, sel(c, normal, cint(c, it, 1ull << ms), zero));
+  uint32_t e1 = sel(c, normal, e, cint(c, it, 1)); /* subnormals scale like exponent 1 */
+  /* extra right shift where the result is subnormal, capped where all rounds alike */
+  uint64_t rebase = exp_bias(ws) - exp_bias(wd);
+  uint32_t extra = bin(c, SpvOpISub, cint(c, it, rebase + 1), e1);
+  extra = smin_c(c, smax_c(c, extra, 0), md + 3);
+  uint32_t sh = bin(c, SpvOpIAdd, extra, cint(c, it, ms - md));
+  uint32_t unit = bin(c, SpvOpShiftLeftLogical, cint(c, it, 1), sh);
+  uint32_t q = bin(c, SpvOpShiftRightLogical, sig, sh);
+  uint32_t rem = bin(c, SpvOpBitwiseAnd, sig, bin(c, SpvOpISub, unit, cint(c, it, 1)));
+  uint32_t lsb = cmp(c, SpvOpINotEqual, and_c(c, q, 1), zero);
+  uint32_t up = mode_up(c, mode, neg, lsb, rem, shr_c(c, unit, 1));
+  q = bin(c, SpvOpIAdd, q, one_if(c, it, up));
+  /* biased target exponent less one (0 for subnormal results), then the bits */
+  uint32_t base = bin(c, SpvOpISub, smax_c(c, bin(c, SpvOpISub, e1, cint(c, it, rebase)), 1),
+                      cint(c, it, 1));
+  uint32_t r = bin(c, SpvOpIAdd, bin(c, SpvOpShiftLeftLogical, base, cint(c, it, md)), q);
+  uint32_t inf = cint(c, it, inf_bits(wd));
+  uint32_t big = sel(c, mode_down(c, mode, neg, ft), cint(c, it, inf_bits(wd) - 1), inf);
+  r = sel(c, cmp(c, SpvOpUGreaterThanEqual, r, inf), big, r);
+  uint32_t nan = bin(c, SpvOpBitwiseOr, cint(c, it, inf_bits(wd) | 1ull << (md - 1)),
+                     shr_c(c, mant, ms - md));
+  uint32_t special = sel(c, cmp(c, SpvOpINotEqual, mant, zero), nan, inf);
+  r = sel(c, cmp(c, SpvOpUGreaterThanEqual, u, cint(c, it, inf_bits(ws))), special, r);
+  r = bin(c, SpvOpBitwiseOr, r, sel(c, neg, cint(c, it, 1ull << (wd - 1)), zero));
+  uint32_t r32 = uresize(c, uint_like(c, ft, 32), r);
+  return wd == 16 ? u32_to_half(c, r32, dt) : bitcast(c, dt, r32);
+}
+
+/* ---- dispatch -------------------------------------------------------------- */
+
+static bool is_float(conv *c, uint32_t t)
+{
+  k2s_instr *s = k2s_def(c->m, k2s_scalar_type(c->m, t));
+  return s && s->opcode == SpvOpTypeFloat;
+}
+static bool is_int(conv *c, uint32_t t)
+{
+  k2s_instr *s = k2s_def(c->m, k2s_scalar_type(c->m, t));
+  return s && s->opcode == SpvOpTypeInt;
+}
+
+/* Every value of a w-bit integer is a float of width wf. */
+static bool int_fits_float(uint32_t w, bool is_signed, uint32_t wf)
+{
+  return (is_signed ? w - 1 : w) <= mant_bits(wf) + 1;
+}
+
+static bool need_int64(conv *c, k2s_instr *i, const char *what)
+{
+  if (!(c->o->missing_features & K2S_FEATURE_INT64))
+    return true;
+  k2s_error(c->m, i, "%s needs 64-bit integer arithmetic, which the target lacks (--no-int64)",
+            what);
+  return false;
+}
+
+/* Give `value` the result id of c->at and drop c->at (the last instruction
+ * made takes the id over when it computed the value, else an OpCopyObject). */
+static void replace(conv *c, uint32_t value)
+{
+  k2s_module *m = c->m;
+  k2s_instr *at = c->at, *d = at->prev;
+  if (value < c->first_new || !d || d->result != value)
+    d = k2s_emit_instr(&c->b, SpvOpCopyObject, at->type, &value, 1);
+  k2s_set_def(m, d->result, NULL);
+  d->result = at->result;
+  k2s_set_def(m, at->result, d);
+  k2s_instr_delete(m, at);
+}
+
+/* The lowered value of conversion i, 0 to leave it as it is (with its
+ * decorations dropped), UINT32_MAX after an error. */
+static uint32_t lower_value(conv *c, k2s_instr *i, bool sat, int mode, bool decorated)
+{
+  uint32_t x = i->ops[0], st = type_of(c, x), dt = i->type;
+  uint32_t ws = width(c, st), wd = width(c, dt);
+  bool precise = c->o->math != K2S_MATH_NATIVE;
+  switch (i->opcode) {
+  case SpvOpConvertFToS:
+  case SpvOpConvertFToU:
+    if (!sat && (mode < 0 || mode == SpvFPRoundingModeRTZ))
+      return 0; /* SPIR-V's own rounding is toward zero */
+    return float_to_int(c, x, dt, i->opcode == SpvOpConvertFToS, mode, sat);
+  case SpvOpConvertSToF:
+  case SpvOpConvertUToF: {
+    bool s = i->opcode == SpvOpConvertSToF;
+    if (int_fits_float(ws, s, wd) || (!decorated && !precise))
+      return 0;
+    if (mode < 0)
+      mode = SpvFPRoundingModeRTE;
+    if (ws == 64 && !need_int64(c, i, "this conversion"))
+      return UINT32_MAX;
+    if (wd != 16)
+      return int_to_float_wide(c, x, s, dt, mode);
+    /* to half: exactly or by `mode` to float first (directed roundings
+     * compose; for RTE, an int that float rounds is far beyond half's range) */
+    uint32_t f32 = float_like(c, dt, 32);
+    uint32_t f = int_fits_float(ws, s, 32) ? op1(c, i->opcode, f32, x)
+                                            : int_to_float_wide(c, x, s, f32, mode);
+    return narrow_float(c, f, dt, mode);
+  }
+  case SpvOpFConvert:
+    if (wd >= ws || (!decorated && !precise))
+      return 0; /* widening is exact */
+    if (ws == 64 && !need_int64(c, i, "narrowing a double"))
+      return UINT32_MAX;
+    return narrow_float(c, x, dt, mode < 0 ? SpvFPRoundingModeRTE : mode);
+  case SpvOpSConvert:
+  case SpvOpUConvert:
+    if (!sat)
+      return 0;
+    return int_to_int_sat(c, x, dt, i->opcode == SpvOpSConvert, i->opcode == SpvOpSConvert);
+  case SpvOpSatConvertSToU: return int_to_int_sat(c, x, dt, true, false);
+  case SpvOpSatConvertUToS: return int_to_int_sat(c, x, dt, false, true);
+  default: return 0;
+  }
+}
+
+static bool is_conversion(uint16_t op)
+{
+  switch (op) {
+  case SpvOpConvertFToS:
+  case SpvOpConvertFToU:
+  case SpvOpConvertSToF:
+  case SpvOpConvertUToF:
+  case SpvOpFConvert:
+  case SpvOpSConvert:
+  case SpvOpUConvert:
+  case SpvOpSatConvertSToU:
+  case SpvOpSatConvertUToS: return true;
+  default: return false;
+  }
+}
+
+/* Checks the operand and result types fit the opcode (the validator does
+ * for valid input; this keeps the lowering from building nonsense). */
+static bool types_fit(conv *c, k2s_instr *i)
+{
+  if (i->n_ops < 1 || !i->type)
+    return false;
+  uint32_t st = type_of(c, i->ops[0]), dt = i->type;
+  if (!st || lanes(c, st) != lanes(c, dt) || lanes(c, st) > 16)
+    return false;
+  bool src_f = i->opcode == SpvOpConvertFToS || i->opcode == SpvOpConvertFToU ||
+               i->opcode == SpvOpFConvert;
+  bool dst_f = i->opcode == SpvOpConvertSToF || i->opcode == SpvOpConvertUToF ||
+               i->opcode == SpvOpFConvert;
+  if (src_f ? !is_float(c, st) : !is_int(c, st))
+    return false;
+  if (dst_f ? !is_float(c, dt) : !is_int(c, dt))
+    return false;
+  uint32_t ws = width(c, st), wd = width(c, dt);
+  bool ok_s = src_f ? ws == 16 || ws == 32 || ws == 64 : ws == 8 || ws == 16 || ws == 32 || ws == 64;
+  bool ok_d = dst_f ? wd == 16 || wd == 32 || wd == 64 : wd == 8 || wd == 16 || wd == 32 || wd == 64;
+  return ok_s && ok_d;
+}
+
+static bool lower_instr(conv *c, k2s_instr *i)
+{
+  uint8_t f = i->result < c->n_flags ? c->flags[i->result] : 0;
+  bool sat = f & FLAG_SAT;
+  int mode = (int)((f >> FLAG_MODE_SHIFT) & 7) - 1;
+  bool decorated = sat || mode >= 0;
+  if (!types_fit(c, i)) {
+    if (decorated || i->opcode == SpvOpSatConvertSToU || i->opcode == SpvOpSatConvertUToS) {
+      k2s_error(c->m, i, "this conversion's operand and result types do not fit its opcode");
+      return false;
+    }
+    return false;
+  }
+  if (mode > SpvFPRoundingModeRTN) {
+    k2s_error(c->m, i, "unknown FPRoundingMode %d on this conversion", mode);
+    return false;
+  }
+  c->at = i;
+  c->b = (k2s_builder){c->m, k2s_before(i)};
+  c->first_new = c->m->bound;
+  uint32_t v = lower_value(c, i, sat, mode, decorated);
+  if (v == UINT32_MAX)
+    return false;
+  if (i->result < c->n_flags && decorated)
+    c->flags[i->result] |= FLAG_LOWERED;
+  if (!v)
+    return decorated;
+  replace(c, v);
+  return true;
+}
+
+/* SaturatedConversion / FPRoundingMode by target id, from OpDecorate and
+ * decoration groups. */
+static void collect_decorations(conv *c)
+{
+  k2s_module *m = c->m;
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
+  {
+    if (i->opcode != SpvOpDecorate || i->n_ops < 2 || i->ops[0] >= m->id_cap)
+      continue;
+    if (i->ops[1] == SpvDecorationSaturatedConversion)
+      c->flags[i->ops[0]] |= FLAG_SAT;
+    else if (i->ops[1] == SpvDecorationFPRoundingMode && i->n_ops >= 3)
+      c->flags[i->ops[0]] =
+          (uint8_t)((c->flags[i->ops[0]] & FLAG_SAT) | ((i->ops[2] > 6 ? 7 : i->ops[2] + 1) << FLAG_MODE_SHIFT));
+  }
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
+  {
+    if (i->opcode != SpvOpGroupDecorate || i->n_ops < 1 || i->ops[0] >= m->id_cap)
+      continue;
+    uint8_t g = c->flags[i->ops[0]];
+    for (uint32_t k = 1; k < i->n_ops; k++)
+      if (i->ops[k] < m->id_cap)
+        c->flags[i->ops[k]] |= g;
+  }
+}
+
+/* Drops SaturatedConversion/FPRoundingMode decorations of handled ids. */
+static void drop_decorations(conv *c)
+{
+  k2s_module *m = c->m;
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION])
+  {
+    if (i->opcode == SpvOpDecorate && i->n_ops >= 2 && i->ops[0] < c->n_flags &&
+        (c->flags[i->ops[0]] & FLAG_LOWERED) &&
+        (i->ops[1] == SpvDecorationSaturatedConversion ||
+         i->ops[1] == SpvDecorationFPRoundingMode))
+      k2s_list_remove(&m->sec[K2S_SEC_ANNOTATION], i);
+  }
+}
 
 bool k2s_lower_conversions(k2s_module *m, const k2s_options *o)
 {
-  (void)m;
-  (void)o;
-  return false;
+  conv c = {.m = m, .o = o};
+  c.n_flags = m->id_cap;
+  c.flags = k2s_alloc(&m->arena, m->id_cap ? m->id_cap : 1);
+  collect_decorations(&c);
+  bool changed = false;
+  k2s_foreach_function(f, m) k2s_foreach_block(b, f) k2s_foreach_instr_safe(i, &b->body)
+  {
+    if (is_conversion(i->opcode))
+      changed |= lower_instr(&c, i);
+    if (m->failed)
+      return changed;
+  }
+  if (changed)
+    drop_decorations(&c);
+  return changed;
 }
