@@ -222,18 +222,23 @@ static uint32_t load_word(words_ctx *c, k2s_builder *b, offset o, uint32_t *shif
 static uint32_t build_value(words_ctx *c, k2s_builder *b, uint32_t type, offset o,
                             const k2s_instr *why);
 
+static uint32_t too_big(k2s_module *m, const k2s_instr *why)
+{
+  k2s_error(m, why,
+            "this load from a uniform buffer stored as words reads more than %u "
+            "scalars; copy the data in smaller pieces or drop "
+            "-constant-args-ubo/-pod-ubo",
+            MAX_SCALARS_PER_LOAD);
+  return 0;
+}
+
 static uint32_t build_scalar(words_ctx *c, k2s_builder *b, uint32_t type, offset o,
                              const k2s_instr *why)
 {
   k2s_module *m = c->m;
   uint32_t width = k2s_def(m, type)->ops[0];
-  if (++c->n_values > MAX_SCALARS_PER_LOAD) {
-    k2s_error(m, why,
-              "this load from a uniform buffer reads more than %u scalars; copy the "
-              "data in smaller pieces or drop -constant-args-ubo/-pod-ubo",
-              MAX_SCALARS_PER_LOAD);
-    return 0;
-  }
+  if (++c->n_values > MAX_SCALARS_PER_LOAD)
+    return too_big(m, why);
   if (width == 32) {
     uint32_t w = load_word(c, b, o, NULL);
     return type == c->u32 ? w : k2s_b_bitcast(b, type, w);
@@ -291,12 +296,14 @@ static uint32_t build_value(words_ctx *c, k2s_builder *b, uint32_t type, offset 
   }
   case SpvOpTypeArray: {
     uint64_t len;
-    if (!k2s_const_value(m, t->ops[1], &len) || len > MAX_SCALARS_PER_LOAD) {
+    if (!k2s_const_value(m, t->ops[1], &len)) {
       k2s_error(m, why,
-                "cannot read an array of this length from a uniform buffer stored as "
-                "words");
+                "cannot read an array whose length is not a constant from a uniform "
+                "buffer stored as words");
       return 0;
     }
+    if (len > MAX_SCALARS_PER_LOAD)
+      return too_big(m, why);
     uint32_t stride = array_stride(m, type);
     uint32_t *types = k2s_alloc(&m->arena, (len + 1) * sizeof(uint32_t));
     uint32_t *offs = k2s_alloc(&m->arena, (len + 1) * sizeof(uint32_t));
