@@ -937,8 +937,12 @@ static uint32_t lower_vload_half(lower *c, uint32_t offset, uint32_t p, uint32_t
     return 0;
   }
   uint32_t parts[16], base = element_base(c, ch, offset, stride);
-  for (uint32_t i = 0; i < n; i++)
-    parts[i] = op1(c, SpvOpFConvert, et, op1(c, SpvOpLoad, ht, element_ptr(c, ch, base, i)));
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t h = op1(c, SpvOpLoad, ht, element_ptr(c, ch, base, i));
+    if (!is_float_type(c, ht)) /* the memory holds ushorts (a reinterpreted buffer) */
+      h = bitcast(c, k2s_type_float(c->m, 16), h);
+    parts[i] = op1(c, SpvOpFConvert, et, h);
+  }
   return n == 1 ? parts[0] : k2s_emit(&c->b, SpvOpCompositeConstruct, rt, parts, n);
 }
 
@@ -960,7 +964,9 @@ static uint32_t lower_vstore_half(lower *c, uint32_t data, uint32_t offset, uint
   uint32_t base = element_base(c, ch, offset, stride);
   for (uint32_t i = 0; i < n; i++) {
     uint32_t v = n == 1 ? data : extract(c, et, data, i);
-    uint32_t h = op1(c, SpvOpFConvert, ht, round_to_half(c, v, mode));
+    uint32_t h = op1(c, SpvOpFConvert, k2s_type_float(c->m, 16), round_to_half(c, v, mode));
+    if (!is_float_type(c, ht)) /* the memory holds ushorts (a reinterpreted buffer) */
+      h = bitcast(c, ht, h);
     uint32_t st[2] = {element_ptr(c, ch, base, i), h};
     k2s_emit(&c->b, SpvOpStore, 0, st, 2);
   }
