@@ -410,13 +410,21 @@ static bool per_piece(wide *c, uint32_t first)
             "k2s cannot split it into 4-lane pieces");
     return false;
   }
-  uint32_t k = w->n / PIECE, p[MAX_PIECES];
+  uint32_t k = w->n / PIECE, p[MAX_PIECES], cond_splat = 0;
   uint32_t *ops = k2s_alloc(c->a, at->n_ops * sizeof(uint32_t));
   for (uint32_t j = 0; j < k; j++) {
     memcpy(ops, at->ops, at->n_ops * sizeof(uint32_t));
-    for (uint32_t o = first; o < at->n_ops; o++)
-      if (!piece_operand(c, at->ops[o], j, at->opcode == SpvOpSelect && o == 0, &ops[o]))
+    for (uint32_t o = first; o < at->n_ops; o++) {
+      bool cond = at->opcode == SpvOpSelect && o == 0;
+      if (cond && j > 0 && !wide_value(c, at->ops[0])) { /* the splat made for piece 0 */
+        ops[o] = cond_splat;
+        continue;
+      }
+      if (!piece_operand(c, at->ops[o], j, cond, &ops[o]))
         return false;
+      if (cond)
+        cond_splat = ops[o];
+    }
     p[j] = emit(c, at->opcode, w->piece, ops, at->n_ops);
     copy_decorations(c, at->result, p[j]);
   }
