@@ -12,6 +12,10 @@
  */
 #pragma OPENCL FP_CONTRACT OFF
 
+/* Helpers are inlined: a float-float struct must never cross a call (it
+ * would be passed through a pointer). */
+#define K2S_INLINE static inline __attribute__((always_inline))
+
 typedef unsigned int u32;
 typedef unsigned long u64;
 
@@ -23,14 +27,14 @@ typedef struct ff {
   float hi, lo;
 } ff;
 
-static inline ff ff_make(float hi, float lo)
+K2S_INLINE ff ff_make(float hi, float lo)
 {
   ff r = {hi, lo};
   return r;
 }
 
 /* Knuth's TwoSum: a + b = s + e exactly. */
-static inline ff two_sum(float a, float b)
+K2S_INLINE ff two_sum(float a, float b)
 {
   float s = a + b;
   float bb = s - a;
@@ -39,14 +43,14 @@ static inline ff two_sum(float a, float b)
 }
 
 /* Dekker's FastTwoSum, |a| >= |b| (or a == 0). */
-static inline ff fast_two_sum(float a, float b)
+K2S_INLINE ff fast_two_sum(float a, float b)
 {
   float s = a + b;
   return ff_make(s, b - (s - a));
 }
 
 /* Veltkamp split into 12 + 12 bits; |a| < 2^115 so the product cannot overflow. */
-static inline ff split(float a)
+K2S_INLINE ff split(float a)
 {
   float c = 4097.0f * a;
   float hi = c - (c - a);
@@ -54,7 +58,7 @@ static inline ff split(float a)
 }
 
 /* Dekker's TwoProduct: a * b = p + e exactly (no fma needed). */
-static inline ff two_prod(float a, float b)
+K2S_INLINE ff two_prod(float a, float b)
 {
   float p = a * b;
   ff x = split(a), y = split(b);
@@ -62,7 +66,7 @@ static inline ff two_prod(float a, float b)
   return ff_make(p, e);
 }
 
-static inline ff ff_add(ff a, ff b)
+K2S_INLINE ff ff_add(ff a, ff b)
 {
   ff s = two_sum(a.hi, b.hi);
   ff t = two_sum(a.lo, b.lo);
@@ -72,21 +76,21 @@ static inline ff ff_add(ff a, ff b)
   return fast_two_sum(s.hi, s.lo);
 }
 
-static inline ff ff_add_f(ff a, float b)
+K2S_INLINE ff ff_add_f(ff a, float b)
 {
   ff s = two_sum(a.hi, b);
   s.lo += a.lo;
   return fast_two_sum(s.hi, s.lo);
 }
 
-static inline ff ff_mul(ff a, ff b)
+K2S_INLINE ff ff_mul(ff a, ff b)
 {
   ff p = two_prod(a.hi, b.hi);
   p.lo += a.hi * b.lo + a.lo * b.hi;
   return fast_two_sum(p.hi, p.lo);
 }
 
-static inline ff ff_mul_f(ff a, float b)
+K2S_INLINE ff ff_mul_f(ff a, float b)
 {
   ff p = two_prod(a.hi, b);
   p.lo += a.lo * b;
@@ -94,14 +98,14 @@ static inline ff ff_mul_f(ff a, float b)
 }
 
 /* 2^k as a float, k in [-126, 127]. */
-static inline float pow2i(int k)
+K2S_INLINE float pow2i(int k)
 {
   return as_float((u32)(k + 127) << 23);
 }
 
 /* x * 2^k rounding once, for |x| in [2^-30, 2^30] and |k| <= 240: the first
  * step is exact (its result stays normal), the second rounds. */
-static inline float scale2(float x, int k)
+K2S_INLINE float scale2(float x, int k)
 {
   if (k > 120) {
     x *= pow2i(120);
@@ -113,12 +117,12 @@ static inline float scale2(float x, int k)
   return x * pow2i(clamp(k, -126, 127));
 }
 
-static inline bool is_nan(float x)
+K2S_INLINE bool is_nan(float x)
 {
   return (as_uint(x) & 0x7fffffffu) > 0x7f800000u;
 }
 
-static inline bool is_inf(float x)
+K2S_INLINE bool is_inf(float x)
 {
   return (as_uint(x) & 0x7fffffffu) == 0x7f800000u;
 }

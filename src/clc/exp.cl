@@ -14,7 +14,7 @@
 #define LOG2E 1.44269504088896340736f
 
 /* exp(r) - 1 for |r| <= 0.35, as a float-float: r + r^2/2 + ... */
-static float expm1_poly(float r)
+K2S_INLINE float expm1_poly(float r)
 {
   float p = 1.0f / 40320.0f;
   p = p * r + 1.0f / 5040.0f;
@@ -27,7 +27,7 @@ static float expm1_poly(float r)
 }
 
 /* exp(rh + rl) * 2^k with |rh| <= 0.35 and rl a small correction. */
-static float exp_finish(float rh, float rl, int k)
+K2S_INLINE float exp_finish(float rh, float rl, int k)
 {
   /* exp(rh + rl) = exp(rh) * (1 + rl) to first order; rl < 2^-20 */
   float e = expm1_poly(rh);
@@ -109,7 +109,7 @@ float __k2s_expm1_f32(float x)
   ff em = fast_two_sum(1.0f, e);
   em.lo += r.lo * (1.0f + e);
   int ki = (int)k;
-  if (ki > 127) /* 2^k (1 + e) alone; the -1 is far below its last place */
+  if (ki > 60) /* 2^k (1 + e) alone; the -1 is far below its last place */
     return scale2(em.hi + em.lo, ki);
   float s = pow2i(ki);
   ff v = ff_mul_f(em, s); /* exact scaling */

@@ -9,7 +9,7 @@
  * subnormal results and overflow handled in the same integer rounding.
  */
 
-static float fma_round(u64 r, int er, u32 sign)
+K2S_INLINE float fma_round(u64 r, int er, u32 sign)
 {
   /* value = r * 2^er, r != 0 */
   int lz = clz(r);

@@ -8,3 +8,4 @@
 #include "common.h"
 #include "fma.cl"
 #include "exp.cl"
+#include "log.cl"
