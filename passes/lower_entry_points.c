@@ -40,28 +40,6 @@ static k2s_function *wrapped_callee(k2s_module *m, k2s_function *w)
   return callee;
 }
 
-static uint32_t count_calls(k2s_module *m, uint32_t fn_id, k2s_function *except)
-{
-  uint32_t n = 0;
-  k2s_foreach_function(f, m) {
-    if (f == except)
-      continue;
-    k2s_foreach_block(b, f)
-      k2s_foreach_instr(i, &b->body)
-        if (i->opcode == SpvOpFunctionCall && i->n_ops >= 1 && i->ops[0] == fn_id)
-          n++;
-  }
-  return n;
-}
-
-static bool is_entry_function(k2s_module *m, uint32_t id)
-{
-  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
-    if (e->n_ops >= 2 && e->ops[1] == id)
-      return true;
-  return false;
-}
-
 static void retarget_execution_modes(k2s_module *m, uint32_t from, uint32_t to)
 {
   k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
@@ -69,31 +47,60 @@ static void retarget_execution_modes(k2s_module *m, uint32_t from, uint32_t to)
       x->ops[0] = to;
 }
 
+/* Calls to each function id from the whole module (the wrapper loop keeps
+ * it up to date), so that unwrapping N kernels is not N module scans. */
+static uint32_t *count_all_calls(k2s_module *m)
+{
+  uint32_t *calls = k2s_alloc(&m->arena, m->bound * sizeof(uint32_t));
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        if (i->opcode == SpvOpFunctionCall && i->n_ops >= 1 && i->ops[0] < m->bound)
+          calls[i->ops[0]]++;
+  return calls;
+}
+
 static bool unwrap_entry_points(k2s_module *m)
 {
-  bool changed = false;
+  uint32_t bound = m->bound; /* clones get ids past it: they are never callees here */
+  uint32_t *calls = count_all_calls(m);
+  uint8_t *entry = k2s_alloc(&m->arena, bound);
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
+    if (e->n_ops >= 2 && e->ops[1] < bound)
+      entry[e->ops[1]] = 1;
+  k2s_function **dead = NULL;
+  uint32_t n_dead = 0, cap_dead = 0;
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
     if (e->n_ops < 2 || e->ops[0] != SpvExecutionModelKernel)
       continue;
     k2s_function *w = k2s_function_of_id(m, e->ops[1]);
     k2s_function *callee = w ? wrapped_callee(m, w) : NULL;
-    if (!callee)
+    if (!callee || callee->def->result >= bound)
       continue;
+    uint32_t cid = callee->def->result;
     k2s_function *body = callee;
     /* Entry points may not be called: take a private copy if anything
-     * besides this wrapper calls the kernel body, or another entry point
-     * already uses it. */
-    if (count_calls(m, callee->def->result, w) > 0 || is_entry_function(m, callee->def->result)) {
+     * besides this wrapper (its one call) calls the kernel body, or another
+     * entry point already uses it. */
+    if (calls[cid] > 1 || entry[cid]) {
       body = k2s_clone_function(m, callee, NULL);
       k2s_module_append_function(m, body);
+    } else {
+      entry[cid] = 1;
     }
+    calls[cid]--; /* the wrapper's call goes with the wrapper */
     /* The wrapper's parameter names and decorations are the kernel's. */
     retarget_execution_modes(m, w->def->result, body->def->result);
     e->ops[1] = body->def->result;
-    k2s_delete_function(m, w);
-    changed = true;
+    if (n_dead == cap_dead) {
+      uint32_t cap = cap_dead ? cap_dead * 2 : 16;
+      dead = k2s_realloc_array(&m->arena, dead, cap_dead, cap, sizeof(*dead));
+      cap_dead = cap;
+    }
+    dead[n_dead++] = w;
   }
-  return changed;
+  k2s_delete_functions(m, dead, n_dead);
+  return n_dead > 0;
 }
 
 static bool drop_linkage(k2s_module *m)
@@ -130,15 +137,18 @@ static bool remove_dead_functions(k2s_module *m)
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
     if (e->n_ops >= 2)
       mark_reachable(m, k2s_function_of_id(m, e->ops[1]), live);
-  bool changed = false;
-  for (k2s_function *f = m->first_func, *n; f; f = n) {
-    n = f->next;
-    if (!live[f->def->result]) {
-      k2s_delete_function(m, f);
-      changed = true;
-    }
-  }
-  return changed;
+  uint32_t n_dead = 0;
+  k2s_foreach_function(f, m)
+    n_dead += !live[f->def->result];
+  if (!n_dead)
+    return false;
+  k2s_function **dead = k2s_alloc(&m->arena, n_dead * sizeof(*dead));
+  n_dead = 0;
+  k2s_foreach_function(f, m)
+    if (!live[f->def->result])
+      dead[n_dead++] = f;
+  k2s_delete_functions(m, dead, n_dead);
+  return true;
 }
 
 static void check_imports(k2s_module *m)

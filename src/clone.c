@@ -85,28 +85,47 @@ k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t *id_ma
   return nf;
 }
 
+/* O(1) through the func_of cache, which removal clears; a miss (a function
+ * appended since, or an id that is no function) falls back to the list. */
 k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id)
 {
+  if (id < m->id_cap && m->func_of[id] && m->func_of[id]->def &&
+      m->func_of[id]->def->result == id)
+    return m->func_of[id];
+  if (id < m->id_cap) {
+    k2s_instr *d = m->def[id];
+    if (!d || d->opcode != SpvOpFunction)
+      return NULL;
+  }
   k2s_foreach_function(f, m)
-    if (f->def->result == id)
+    if (f->def->result == id) {
+      if (id < m->id_cap)
+        m->func_of[id] = f;
       return f;
+    }
   return NULL;
 }
 
-/* Remove f from the module along with the names and decorations of every id
- * it defines, so nothing refers to ids that no longer exist. */
-void k2s_delete_function(k2s_module *m, k2s_function *f)
+/* Remove functions from the module along with the names and decorations of
+ * every id they define, so nothing refers to ids that no longer exist. One
+ * sweep of the debug and annotation sections serves the whole batch. */
+void k2s_delete_functions(k2s_module *m, k2s_function *const *fns, uint32_t n)
 {
+  if (!n)
+    return;
   uint8_t *dead = k2s_alloc(&m->arena, m->bound);
-  dead[f->def->result] = 1;
-  k2s_foreach_instr(i, &f->head)
-    if (i->result)
-      dead[i->result] = 1;
-  k2s_foreach_block(b, f) {
-    dead[b->label->result] = 1;
-    k2s_foreach_instr(i, &b->body)
+  for (uint32_t k = 0; k < n; k++) {
+    k2s_function *f = fns[k];
+    dead[f->def->result] = 1;
+    k2s_foreach_instr(i, &f->head)
       if (i->result)
         dead[i->result] = 1;
+    k2s_foreach_block(b, f) {
+      dead[b->label->result] = 1;
+      k2s_foreach_instr(i, &b->body)
+        if (i->result)
+          dead[i->result] = 1;
+    }
   }
   static const int secs[] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
   for (int s = 0; s < 2; s++)
@@ -117,8 +136,23 @@ void k2s_delete_function(k2s_module *m, k2s_function *f)
           i->opcode != SpvOpGroupMemberDecorate && i->n_ops >= 1 && i->ops[0] < m->bound &&
           dead[i->ops[0]])
         k2s_list_remove(&m->sec[secs[s]], i);
-  for (uint32_t id = 0; id < m->bound; id++)
-    if (dead[id])
-      m->def[id] = NULL;
-  k2s_module_remove_function(m, f);
+  for (uint32_t k = 0; k < n; k++) {
+    k2s_function *f = fns[k];
+    m->def[f->def->result] = NULL;
+    k2s_foreach_instr(i, &f->head)
+      if (i->result)
+        m->def[i->result] = NULL;
+    k2s_foreach_block(b, f) {
+      m->def[b->label->result] = NULL;
+      k2s_foreach_instr(i, &b->body)
+        if (i->result)
+          m->def[i->result] = NULL;
+    }
+    k2s_module_remove_function(m, f);
+  }
+}
+
+void k2s_delete_function(k2s_module *m, k2s_function *f)
+{
+  k2s_delete_functions(m, &f, 1);
 }

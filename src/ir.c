@@ -285,6 +285,8 @@ void k2s_module_remove_function(k2s_module *m, k2s_function *f)
   else
     m->last_func = f->prev;
   f->prev = f->next = NULL;
+  if (f->def && f->def->result < m->id_cap && m->func_of[f->def->result] == f)
+    m->func_of[f->def->result] = NULL;
   m->uses_valid = false;
 }
 
@@ -298,6 +300,7 @@ static void grow_ids(k2s_module *m, uint32_t need)
   while (cap < need)
     cap *= 2;
   m->def = k2s_realloc_array(&m->arena, m->def, m->id_cap, cap, sizeof(*m->def));
+  m->func_of = k2s_realloc_array(&m->arena, m->func_of, m->id_cap, cap, sizeof(*m->func_of));
   m->ext_set = k2s_realloc_array(&m->arena, m->ext_set, m->id_cap, cap, 1);
   memset(m->ext_set + m->id_cap, K2S_EXT_UNKNOWN, cap - m->id_cap);
   if (m->uses)

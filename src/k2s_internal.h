@@ -120,6 +120,7 @@ struct k2s_module {
   k2s_list tail; /* module-scope non-semantic instructions after the functions */
 
   k2s_instr **def;     /* id -> defining instruction (dense, bounds-checked) */
+  k2s_function **func_of; /* OpFunction id -> function (a cache: see k2s_function_of_id) */
   uint8_t *ext_set;    /* id of an OpExtInstImport -> enum k2s_extinst_set_id */
 
   /* def-use, built on demand by k2s_build_uses(), dropped by k2s_invalidate_uses() */
@@ -335,6 +336,7 @@ k2s_instr *k2s_block_merge(k2s_block *b); /* OpSelectionMerge/OpLoopMerge or NUL
 /* Copy f with fresh ids (not inserted in the module); *map gets old->new ids. */
 k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t **map);
 k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id);
+void k2s_delete_functions(k2s_module *m, k2s_function *const *fns, uint32_t n);
 void k2s_delete_function(k2s_module *m, k2s_function *f);
 
 /* OpenCL C data layout (src/layout.c). */
