@@ -81,6 +81,9 @@ struct k2s_function {
   k2s_block *first, *last;
   k2s_instr *end;     /* OpFunctionEnd */
   void *data;         /* scratch for passes */
+  bool physical;      /* physical-pointers lowered it: its global/constant pointers are
+                         PhysicalStorageBuffer pointers, final; the pointers pass leaves
+                         those alone (it still lowers Function/Private/Workgroup ones) */
 };
 
 enum k2s_section {
@@ -339,6 +342,12 @@ k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id);
 void k2s_delete_functions(k2s_module *m, k2s_function *const *fns, uint32_t n);
 void k2s_delete_function(k2s_module *m, k2s_function *f);
 
+/* Physical mode for one function (passes/lower_physical_pointers.c): global and
+ * constant pointers become PhysicalStorageBuffer64 pointers; sets f->physical. Runs
+ * before kernel-args, which passes such pointer parameters as 64-bit addresses.
+ * Returns false after an error. */
+bool k2s_physical_lower_function(k2s_module *m, k2s_function *f, const k2s_options *o);
+
 /* OpenCL C data layout (src/layout.c). */
 bool k2s_cl_layout(const k2s_module *m, uint32_t type, uint64_t *size, uint64_t *align);
 uint64_t k2s_cl_member_offset(const k2s_module *m, uint32_t st, uint32_t member);
@@ -380,6 +389,8 @@ typedef struct k2s_refl_kernel {
   uint32_t pc_offset[K2S_PC_COUNT]; /* UINT32_MAX when the kernel does not use it */
   uint32_t pc_var;                   /* its push-constant variable, 0 if none */
   uint32_t pc_struct;                /* that variable's struct type */
+  uint32_t pc_end;                   /* bytes its members occupy (end of the last) */
+  uint32_t pc_member[K2S_PC_COUNT];  /* member index of each pc_offset entry */
 } k2s_refl_kernel;
 
 struct k2s_reflection {
