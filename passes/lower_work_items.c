@@ -54,14 +54,10 @@ static uint32_t push_constant(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, int
     uint32_t off;
     member = k2s_kernel_push_constant(m, k, c->v3u32, &off);
     k->pc_offset[which] = off;
+    k->pc_member[which] = member;
     k2s_member_decorate(m, k->pc_struct, member, SpvDecorationNonWritable, NULL, 0);
   }
-  /* Find the member at that offset. */
-  member = 0;
-  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
-    if (i->opcode == SpvOpMemberDecorate && i->ops[0] == k->pc_struct &&
-        i->ops[2] == SpvDecorationOffset && i->ops[3] == k->pc_offset[which])
-      member = i->ops[1];
+  member = k->pc_member[which];
   uint32_t ops[2] = {k->pc_var, k2s_const_uint32(m, member)};
   uint32_t ptr = k2s_emit(b, SpvOpAccessChain,
                           k2s_type_pointer(m, SpvStorageClassPushConstant, c->v3u32), ops, 2);
@@ -314,6 +310,7 @@ static void register_kernels(wi_ctx *c)
         uint32_t off;
         uint32_t member = k2s_kernel_push_constant(m, &r->kernels[i], c->v3u32, &off);
         r->kernels[i].pc_offset[p] = off;
+        r->kernels[i].pc_member[p] = member;
         k2s_member_decorate(m, r->kernels[i].pc_struct, member, SpvDecorationNonWritable, NULL,
                             0);
       }

@@ -37,41 +37,24 @@ uint32_t k2s_kernel_push_constant(k2s_module *m, k2s_refl_kernel *k, uint32_t ty
     k2s_set_name(m, k->pc_var, k2s_sprintf(&m->arena, "%s.push_constants", k->name));
     member = 0;
   } else {
+    /* Members only ever grow at the end, so the block's end is kept in
+     * k->pc_end instead of being re-read from the decorations. */
     k2s_instr *st = k2s_def(m, k->pc_struct);
     member = st->n_ops;
-    uint64_t end = 0;
-    k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
-      if (i->opcode == SpvOpMemberDecorate && i->ops[0] == k->pc_struct &&
-          i->ops[2] == SpvDecorationOffset) {
-        uint64_t ms = 0, ma = 1;
-        k2s_cl_layout(m, st->ops[i->ops[1]], &ms, &ma);
-        if (i->ops[3] + ms > end)
-          end = i->ops[3] + ms;
-      }
-    off = (uint32_t)((end + align - 1) / align * align);
+    off = (uint32_t)((k->pc_end + align - 1) / align * align);
     k2s_instr_push_op(m, st, type);
   }
   k2s_member_decorate(m, k->pc_struct, member, SpvDecorationOffset, &off, 1);
   *offset = off;
-  (void)size;
+  if (off + size > k->pc_end)
+    k->pc_end = (uint32_t)(off + size);
   return member;
 }
 
 uint32_t k2s_kernel_push_constant_size(k2s_module *m, const k2s_refl_kernel *k)
 {
-  if (!k->pc_struct)
-    return 0;
-  uint64_t size = 0, end = 0;
-  k2s_instr *st = k2s_def(m, k->pc_struct);
-  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
-    if (i->opcode == SpvOpMemberDecorate && i->ops[0] == k->pc_struct &&
-        i->ops[2] == SpvDecorationOffset) {
-      uint64_t ma = 1;
-      k2s_cl_layout(m, st->ops[i->ops[1]], &size, &ma);
-      if (i->ops[3] + size > end)
-        end = i->ops[3] + size;
-    }
-  return (uint32_t)end;
+  (void)m;
+  return k->pc_struct ? k->pc_end : 0;
 }
 
 k2s_refl_kernel *k2s_refl_add_kernel(k2s_module *m, uint32_t func, const char *name)
