@@ -362,6 +362,8 @@ enum k2s_arg_kind {
   K2S_ARG_POD_UBO,
   K2S_ARG_POD_PUSH_CONSTANT,
   K2S_ARG_LOCAL, /* local pointer: Workgroup array sized by a spec constant */
+  K2S_ARG_POINTER_PUSH_CONSTANT, /* physical mode: a 64-bit address in the push constants */
+  K2S_ARG_POINTER_UBO,           /* physical mode: a 64-bit address in the POD uniform buffer */
 };
 
 enum k2s_push_constant {
