@@ -122,6 +122,11 @@ K2S_INLINE bool is_nan(float x)
   return (as_uint(x) & 0x7fffffffu) > 0x7f800000u;
 }
 
+K2S_INLINE bool sign_of(float x)
+{
+  return (as_uint(x) >> 31) != 0u;
+}
+
 K2S_INLINE bool is_inf(float x)
 {
   return (as_uint(x) & 0x7fffffffu) == 0x7f800000u;

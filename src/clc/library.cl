@@ -9,3 +9,4 @@
 #include "fma.cl"
 #include "exp.cl"
 #include "log.cl"
+#include "trig.cl"

@@ -146,7 +146,7 @@ float __k2s_log1p_f32(float x)
 /* 2^(t.hi + t.lo) for a float-float t, with overflow and underflow. */
 K2S_INLINE float exp2_ff(ff t)
 {
-  if (t.hi >= 128.0f)
+  if (t.hi > 128.0f || (t.hi == 128.0f && t.lo >= 0.0f))
     return K2S_INF;
   if (t.hi < -151.0f)
     return 0.0f;
@@ -197,6 +197,8 @@ float __k2s_pow_f32(float x, float y)
   }
   if (x < 0.0f && !is_int(y))
     return K2S_NAN;
+  if (ax == 1.0f) /* x = -1, integer y */
+    return odd ? -1.0f : 1.0f;
   float r = pow_core(ax, ff_make(y, 0.0f));
   return x < 0.0f && odd ? -r : r;
 }
