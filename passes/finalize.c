@@ -174,15 +174,24 @@ static void small_types_in(caps *c, uint32_t type, uint32_t sc, uint8_t *seen, c
 static void storage_caps(caps *c)
 {
   k2s_module *m = c->m;
+  /* One visited set per storage class: what a type needs depends only on
+   * the class (one set per pointer type made many-kernel modules quadratic). */
+  static const uint32_t classes[] = {SpvStorageClassStorageBuffer, SpvStorageClassUniform,
+                                     SpvStorageClassPushConstant,
+                                     SpvStorageClassPhysicalStorageBuffer};
+  uint8_t *seen[4] = {0};
   k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL]) {
     if (i->opcode != SpvOpTypePointer || i->n_ops < 2)
       continue;
     uint32_t sc = i->ops[0];
-    if (sc != SpvStorageClassStorageBuffer && sc != SpvStorageClassUniform &&
-        sc != SpvStorageClassPushConstant && sc != SpvStorageClassPhysicalStorageBuffer)
+    int k = 0;
+    while (k < 4 && classes[k] != sc)
+      k++;
+    if (k == 4)
       continue;
-    uint8_t *seen = k2s_alloc(&m->arena, m->bound);
-    small_types_in(c, i->ops[1], sc, seen, i);
+    if (!seen[k])
+      seen[k] = k2s_alloc(&m->arena, m->bound);
+    small_types_in(c, i->ops[1], sc, seen[k], i);
   }
 }
 
