@@ -1,52 +1,133 @@
 /*
- * pointers: Kernel pointer arithmetic → logical access chains from a root.
+ * pointers: OpenCL pointers → logical accesses from root variables.
  *
- * Vulkan's logical addressing has no pointer arithmetic: every pointer must
- * be an access chain from a variable. Each pointer the kernel computes
- * (OpPtrAccessChain on a buffer element, array decay through OpBitcast,
- * member access) is rebuilt in place as one OpAccessChain from its root
- * variable, adding a PtrAccessChain's element offset to the last array
- * index. Module-scope `constant` data (UniformConstant with an initializer)
- * becomes Private. What logical mode cannot express yet (pointer casts to
- * other types, pointer phis and selects, pointer comparisons and casts to
- * integers, generic pointers, program-scope global variables) is rejected
- * with a message. Runs after kernel-args (pointer parameters are already
- * access chains into resources) and inlining.
+ * Vulkan's logical addressing has no pointer arithmetic, so every pointer the
+ * kernel computes is modelled as (root variable, byte offset), the offset a
+ * linear form c + Σ coef·id over the kernel's integer values. Each access is
+ * then rebuilt from its root: when the root's type has an object of the
+ * accessed type (or a same-size view: int/float, vec3/vec4) at that offset, it
+ * becomes one OpAccessChain (plain typed access, no shifts or bitcasts of the
+ * data); composites are split into such pieces otherwise. A root that memory
+ * accesses of several layouts overlap (char* over float data, unions, struct*
+ * over bytes) is re-typed as an array of 32-bit words and every access to it
+ * goes through shifts and bitcasts (sub-word stores to shared memory use
+ * atomic and/or, so neighbours are never clobbered). Pointer phis and selects
+ * become offset phis/selects (several roots: a root tag, and accesses switch
+ * on it); comparisons and differences compare offsets; pointer↔integer casts
+ * resolve through per-root pseudo-addresses when the integer only serves
+ * alignment masks, differences and comparisons; generic pointers take their
+ * roots' storage classes; memcpy/struct copies with a constant size are
+ * unrolled. Module-scope `constant` data and never-written program-scope
+ * variables become Private. Anything else is rejected with a message.
+ * Runs after inlining (no pointer crosses a call) and kernel-args.
+ * Options: --pointers (logical; physical is another pass's), missing features.
+ * docs/pointers.md describes the model and what is still rejected.
  */
 #include <string.h>
 
 #include "k2s_internal.h"
 
-typedef struct chain {
-  uint32_t root, sc, pointee, n;
-  uint32_t view; /* a same-size type the code reads/writes the pointee as (0: none) */
-  uint32_t *idx;
+#define MAX_PATH 48
+#define MAX_LEAVES 4096
+
+/* ---- linear byte offsets ------------------------------------------------ */
+
+typedef struct term {
+  int64_t coef;
+  uint32_t id;
+} term;
+
+typedef struct lin {
+  int64_t c;
+  uint32_t n;
+  term *t;
+} lin;
+
+/* ---- roots and pointer values ------------------------------------------- */
+
+enum space { SP_NONE, SP_GLOBAL, SP_CONSTANT, SP_LOCAL, SP_PRIVATE };
+
+typedef struct root {
+  uint32_t var, sc, type; /* the variable, its storage class and pointee */
+  bool punned;            /* accessed with several layouts: re-typed as words */
+  bool needs_typed;       /* a builtin needs a typed pointer into it */
+  bool written;           /* stored to (program-scope variables) */
+  const k2s_instr *pun_why, *typed_why, *write_why;
+  uint32_t align;         /* what OpenCL guarantees about its address */
+} root;
+
+typedef struct alt {
+  uint32_t root; /* index into roots; 0 is the null pointer */
+  lin off;
+} alt;
+
+typedef struct pval {
   bool known;
-} chain;
+  uint32_t pointee, hint; /* hint: the pointee before a cast (memcpy sizes) */
+  uint32_t n;             /* alternatives; more than one: `tag` says which */
+  alt *a;
+  uint32_t tag; /* uint32 id: the root index the pointer has at run time */
+} pval;
+
+/* Ids a phi/select/int-to-pointer needs for its offsets and tag. */
+typedef struct aux {
+  uint32_t tag;
+  uint32_t n, cap;
+  uint32_t *roots, *ids;
+  int64_t g; /* offsets are kept in units of g bytes */
+} aux;
+
+/* How many pseudo-address bases an integer holds (ConvertPtrToU). */
+typedef struct taint {
+  uint32_t root;
+  int64_t k;
+  bool bad;
+} taint;
 
 typedef struct ptr_ctx {
   k2s_module *m;
-  chain *ch; /* by id */
-  uint32_t cap;
+  const k2s_options *o;
+  root *roots;
+  uint32_t n_roots, cap_roots;
+  uint32_t *root_of; /* var id -> root index */
+  pval *pv;          /* by id */
+  aux **ax;          /* by id */
+  taint *tn;         /* by id */
+  k2s_instr **dead;  /* pointer instructions to delete at the end */
+  uint32_t n_dead, cap_dead;
+  uint32_t cap;      /* size of the by-id tables */
+  uint32_t addr_width;
+  bool changed, iter_changed;
+  k2s_block **label_block; /* by id, for the function being rewritten */
 } ptr_ctx;
 
-static chain *chain_of(ptr_ctx *c, uint32_t id)
+static void grow(ptr_ctx *c, uint32_t need)
 {
-  if (id >= c->cap || !c->ch[id].known)
-    return NULL;
-  return &c->ch[id];
+  if (need < c->cap)
+    return;
+  uint32_t cap = c->cap * 2 > need + 1 ? c->cap * 2 : need + 64;
+  k2s_arena *a = &c->m->arena;
+  c->root_of = k2s_realloc_array(a, c->root_of, c->cap, cap, sizeof(*c->root_of));
+  c->pv = k2s_realloc_array(a, c->pv, c->cap, cap, sizeof(*c->pv));
+  c->ax = k2s_realloc_array(a, c->ax, c->cap, cap, sizeof(*c->ax));
+  c->tn = k2s_realloc_array(a, c->tn, c->cap, cap, sizeof(*c->tn));
+  c->label_block = k2s_realloc_array(a, c->label_block, c->cap, cap, sizeof(*c->label_block));
+  c->cap = cap;
 }
 
-static void set_chain(ptr_ctx *c, uint32_t id, chain v)
+static pval *pv_of(ptr_ctx *c, uint32_t id)
 {
-  if (id >= c->cap) {
-    uint32_t cap = c->cap * 2 > id + 1 ? c->cap * 2 : id + 64;
-    c->ch = k2s_realloc_array(&c->m->arena, c->ch, c->cap, cap, sizeof(chain));
-    c->cap = cap;
-  }
-  v.known = true;
-  c->ch[id] = v;
+  return id < c->cap && c->pv[id].known ? &c->pv[id] : NULL;
 }
+
+static uint32_t new_id(ptr_ctx *c)
+{
+  uint32_t id = k2s_new_id(c->m);
+  grow(c, id);
+  return id;
+}
+
+static k2s_instr *def_type(k2s_module *m, uint32_t type) { return k2s_def(m, type); }
 
 static bool is_pointer_type(k2s_module *m, uint32_t type)
 {
@@ -54,72 +135,10 @@ static bool is_pointer_type(k2s_module *m, uint32_t type)
   return t && t->opcode == SpvOpTypePointer;
 }
 
-/* The type one index step selects inside `type`, or 0. */
-static uint32_t step_type(k2s_module *m, uint32_t type, uint32_t index_id)
+static uint32_t pointee_of(k2s_module *m, uint32_t ptr_type)
 {
-  k2s_instr *t = k2s_def(m, type);
-  if (!t)
-    return 0;
-  switch (t->opcode) {
-  case SpvOpTypeArray:
-  case SpvOpTypeRuntimeArray:
-  case SpvOpTypeVector:
-  case SpvOpTypeMatrix:
-    return t->ops[0];
-  case SpvOpTypeStruct: {
-    uint64_t v;
-    if (!k2s_const_value(m, index_id, &v) || v >= t->n_ops)
-      return 0;
-    return t->ops[v];
-  }
-  default:
-    return 0;
-  }
-}
-
-static uint32_t type_at(k2s_module *m, uint32_t root_pointee, const uint32_t *idx, uint32_t n)
-{
-  uint32_t t = root_pointee;
-  for (uint32_t k = 0; k < n && t; k++)
-    t = step_type(m, t, idx[k]);
-  return t;
-}
-
-static chain extend(ptr_ctx *c, const chain *base, const uint32_t *more, uint32_t n_more)
-{
-  chain r = *base;
-  r.idx = k2s_alloc(&c->m->arena, (base->n + n_more + 1) * sizeof(uint32_t));
-  if (base->n)
-    memcpy(r.idx, base->idx, base->n * sizeof(uint32_t));
-  if (n_more)
-    memcpy(r.idx + base->n, more, n_more * sizeof(uint32_t));
-  r.n = base->n + n_more;
-  r.pointee = type_at(c->m, k2s_def(c->m, k2s_def(c->m, base->root)->type)->ops[1], r.idx, r.n);
-  return r;
-}
-
-static bool is_zero(k2s_module *m, uint32_t id)
-{
-  uint64_t v;
-  return k2s_const_value(m, id, &v) && v == 0;
-}
-
-/* a + b as array indices of possibly different widths (indices are signed). */
-static uint32_t add_index(k2s_builder *b, uint32_t x, uint32_t y)
-{
-  k2s_module *m = b->m;
-  if (is_zero(m, x))
-    return y;
-  if (is_zero(m, y))
-    return x;
-  uint32_t tx = k2s_type_of(m, x), ty = k2s_type_of(m, y);
-  uint32_t wx = k2s_type_width(m, tx), wy = k2s_type_width(m, ty);
-  if (wx < wy)
-    x = k2s_emit(b, SpvOpSConvert, ty, &x, 1);
-  else if (wy < wx)
-    y = k2s_emit(b, SpvOpSConvert, tx, &y, 1);
-  uint32_t ops[2] = {x, y};
-  return k2s_emit(b, SpvOpIAdd, wx < wy ? ty : tx, ops, 2);
+  k2s_instr *t = k2s_def(m, ptr_type);
+  return t && t->opcode == SpvOpTypePointer ? t->ops[1] : 0;
 }
 
 static const char *type_text(k2s_module *m, uint32_t type)
@@ -128,67 +147,305 @@ static const char *type_text(k2s_module *m, uint32_t type)
   return t ? k2s_print_instr(m, t) : "?";
 }
 
-/* Rewrite instruction i (which yields a pointer described by ch) into one
- * OpAccessChain from the root, keeping its result id. */
-static void rewrite_as_chain(ptr_ctx *c, k2s_instr *i, const chain *ch)
+static bool const_sval(k2s_module *m, uint32_t id, int64_t *v)
 {
-  k2s_module *m = c->m;
-  set_chain(c, i->result, *ch);
-  if (ch->n == 0) {
-    k2s_replace_all_uses(m, i->result, ch->root);
-    k2s_instr_delete(m, i);
-    return;
-  }
-  i->opcode = SpvOpAccessChain;
-  i->type = k2s_type_pointer(m, ch->sc, ch->pointee);
-  uint32_t *ops = k2s_alloc(&m->arena, (ch->n + 1) * sizeof(uint32_t));
-  ops[0] = ch->root;
-  memcpy(ops + 1, ch->idx, ch->n * sizeof(uint32_t));
-  k2s_instr_set_ops(m, i, ops, ch->n + 1);
-}
-
-static bool lower_ptr_access_chain(ptr_ctx *c, k2s_instr *i, const chain *base)
-{
-  k2s_module *m = c->m;
-  uint32_t elem = i->ops[1];
-  chain r;
-  if (base->n == 0) {
-    if (!is_zero(m, elem)) {
-      k2s_error(m, i, "pointer arithmetic steps outside the object it points into; logical "
-                      "mode cannot express this yet");
-      return false;
-    }
-    r = extend(c, base, i->ops + 2, i->n_ops - 2);
-  } else {
-    /* The element offset moves the last index, which must index an array. */
-    uint32_t root_pointee = k2s_def(m, k2s_def(m, base->root)->type)->ops[1];
-    uint32_t parent = type_at(m, root_pointee, base->idx, base->n - 1);
-    k2s_instr *pt = k2s_def(m, parent);
-    if (!is_zero(m, elem) &&
-        (!pt || (pt->opcode != SpvOpTypeArray && pt->opcode != SpvOpTypeRuntimeArray))) {
-      k2s_error(m, i, "pointer arithmetic on a pointer that does not point into an array; "
-                      "logical mode cannot express this yet");
-      return false;
-    }
-    chain moved = *base;
-    moved.idx = k2s_alloc(&m->arena, (base->n + 1) * sizeof(uint32_t));
-    memcpy(moved.idx, base->idx, base->n * sizeof(uint32_t)); /* n > 0 here */
-    k2s_builder b = {m, k2s_before(i)};
-    moved.idx[base->n - 1] = add_index(&b, base->idx[base->n - 1], elem);
-    r = extend(c, &moved, i->ops + 2, i->n_ops - 2);
-  }
-  if (!r.pointee) {
-    k2s_error(m, i, "cannot follow this access chain through the pointed-to type");
+  uint64_t u;
+  if (!k2s_const_value(m, id, &u))
     return false;
+  uint32_t w = k2s_type_width(m, k2s_type_of(m, id));
+  if (w && w < 64) {
+    u &= (1ull << w) - 1;
+    if ((u >> (w - 1)) & 1)
+      u |= ~0ull << w;
   }
-  rewrite_as_chain(c, i, &r);
+  *v = (int64_t)u;
   return true;
 }
+
+static uint64_t cl_size(k2s_module *m, uint32_t type)
+{
+  uint64_t s = 0, a = 1;
+  return k2s_cl_layout(m, type, &s, &a) ? s : 0;
+}
+
+static uint64_t cl_align(k2s_module *m, uint32_t type)
+{
+  uint64_t s = 0, a = 1;
+  return k2s_cl_layout(m, type, &s, &a) ? a : 1;
+}
+
+/* ---- linear forms --------------------------------------------------------- */
+
+static lin lin_const(int64_t v) { return (lin){v, 0, NULL}; }
+
+/* a + k·b */
+static lin lin_add(ptr_ctx *c, lin a, lin b, int64_t k)
+{
+  lin r = {a.c + k * b.c, 0, k2s_alloc(&c->m->arena, (a.n + b.n + 1) * sizeof(term))};
+  for (uint32_t i = 0; i < a.n; i++)
+    r.t[r.n++] = a.t[i];
+  for (uint32_t i = 0; i < b.n; i++) {
+    uint32_t j = 0;
+    while (j < r.n && r.t[j].id != b.t[i].id)
+      j++;
+    if (j == r.n)
+      r.t[r.n++] = (term){0, b.t[i].id};
+    r.t[j].coef += k * b.t[i].coef;
+  }
+  uint32_t w = 0;
+  for (uint32_t i = 0; i < r.n; i++)
+    if (r.t[i].coef)
+      r.t[w++] = r.t[i];
+  r.n = w;
+  return r;
+}
+
+static lin lin_term(ptr_ctx *c, uint32_t id, int64_t coef)
+{
+  lin r = {0, 1, k2s_alloc(&c->m->arena, sizeof(term))};
+  r.t[0] = (term){coef, id};
+  return coef ? r : lin_const(0);
+}
+
+/* coef·(value of integer id), looking through constant adds and multiplies
+ * of the same width (the index arithmetic clang emits). */
+static lin lin_of_index(ptr_ctx *c, uint32_t id, int64_t coef, int depth)
+{
+  k2s_module *m = c->m;
+  int64_t v;
+  if (const_sval(m, id, &v))
+    return lin_const(v * coef);
+  k2s_instr *d = k2s_def(m, id);
+  if (d && depth < 8 && d->block && d->n_ops == 2 &&
+      k2s_type_width(m, d->type) == k2s_type_width(m, k2s_type_of(m, d->ops[0]))) {
+    int64_t k;
+    switch (d->opcode) {
+    case SpvOpIAdd:
+      if (const_sval(m, d->ops[1], &k))
+        return lin_add(c, lin_of_index(c, d->ops[0], coef, depth + 1), lin_const(k * coef), 1);
+      break;
+    case SpvOpISub:
+      if (const_sval(m, d->ops[1], &k))
+        return lin_add(c, lin_of_index(c, d->ops[0], coef, depth + 1), lin_const(-k * coef), 1);
+      break;
+    case SpvOpIMul:
+      if (const_sval(m, d->ops[1], &k) && k > 0 && k < (1 << 20))
+        return lin_of_index(c, d->ops[0], coef * k, depth + 1);
+      break;
+    case SpvOpShiftLeftLogical:
+      if (const_sval(m, d->ops[1], &k) && k >= 0 && k < 20)
+        return lin_of_index(c, d->ops[0], coef << k, depth + 1);
+      break;
+    default:
+      break;
+    }
+  }
+  return lin_term(c, id, coef);
+}
+
+static bool lin_terms_divisible(lin a, int64_t s)
+{
+  for (uint32_t i = 0; i < a.n; i++)
+    if (a.t[i].coef % s)
+      return false;
+  return true;
+}
+
+static bool lin_divisible(lin a, int64_t s) { return lin_terms_divisible(a, s) && a.c % s == 0; }
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* a = s·q + r with 0 ≤ r < s (terms divisible by s). */
+static lin lin_div(ptr_ctx *c, lin a, int64_t s, int64_t *rem)
+{
+  lin q = {floor_div(a.c, s), a.n, k2s_alloc(&c->m->arena, (a.n + 1) * sizeof(term))};
+  for (uint32_t i = 0; i < a.n; i++)
+    q.t[i] = (term){a.t[i].coef / s, a.t[i].id};
+  if (rem)
+    *rem = a.c - q.c * s;
+  return q;
+}
+
+
+static uint32_t lin_width(ptr_ctx *c, lin a, uint32_t at_least)
+{
+  uint32_t w = at_least;
+  for (uint32_t i = 0; i < a.n; i++) {
+    uint32_t tw = k2s_type_width(c->m, k2s_type_of(c->m, a.t[i].id));
+    if (tw > w)
+      w = tw;
+  }
+  return w;
+}
+
+static uint32_t cint(k2s_module *m, uint32_t width, int64_t v)
+{
+  uint64_t u = (uint64_t)v;
+  if (width < 64)
+    u &= (1ull << width) - 1;
+  return k2s_const_int(m, k2s_type_int(m, width, false), u);
+}
+
+static uint32_t op2(k2s_builder *b, uint16_t op, uint32_t type, uint32_t x, uint32_t y)
+{
+  uint32_t ops[2] = {x, y};
+  return k2s_emit(b, op, type, ops, 2);
+}
+
+/* The value of a as a `width`-bit integer (ids are sign-extended). */
+static uint32_t materialize(ptr_ctx *c, k2s_builder *b, lin a, uint32_t width)
+{
+  k2s_module *m = c->m;
+  uint32_t t = k2s_type_int(m, width, false), acc = 0;
+  for (uint32_t i = 0; i < a.n; i++) {
+    uint32_t v = a.t[i].id;
+    if (k2s_type_width(m, k2s_type_of(m, v)) != width)
+      v = k2s_emit(b, SpvOpSConvert, t, &v, 1);
+    if (a.t[i].coef == -1)
+      v = k2s_emit(b, SpvOpSNegate, t, &v, 1);
+    else if (a.t[i].coef != 1)
+      v = op2(b, SpvOpIMul, t, v, cint(m, width, a.t[i].coef));
+    acc = acc ? op2(b, SpvOpIAdd, t, acc, v) : v;
+  }
+  if (a.c || !acc) {
+    uint32_t k = cint(m, width, a.c);
+    acc = acc ? op2(b, SpvOpIAdd, t, acc, k) : k;
+  }
+  return acc;
+}
+
+/* floor(a / s) as a value, for offsets OpenCL's alignment rules say are
+ * multiples of s but that the linear form cannot prove so. */
+static uint32_t materialize_div(ptr_ctx *c, k2s_builder *b, lin a, int64_t s, uint32_t width)
+{
+  if (lin_divisible(a, s))
+    return materialize(c, b, lin_div(c, a, s, NULL), width);
+  uint32_t v = materialize(c, b, a, width), t = k2s_type_int(c->m, width, false);
+  if ((s & (s - 1)) == 0) {
+    int sh = 0;
+    while ((1ll << sh) < s)
+      sh++;
+    return op2(b, SpvOpShiftRightArithmetic, t, v, cint(c->m, width, sh));
+  }
+  return op2(b, SpvOpSDiv, t, v, cint(c->m, width, s));
+}
+
+/* ---- roots --------------------------------------------------------------- */
+
+static enum space space_of_sc(uint32_t sc)
+{
+  switch (sc) {
+  case SpvStorageClassStorageBuffer:
+  case SpvStorageClassCrossWorkgroup:
+  case SpvStorageClassPhysicalStorageBuffer:
+    return SP_GLOBAL;
+  case SpvStorageClassUniform:
+  case SpvStorageClassUniformConstant:
+  case SpvStorageClassPushConstant:
+    return SP_CONSTANT;
+  case SpvStorageClassWorkgroup:
+    return SP_LOCAL;
+  case SpvStorageClassFunction:
+  case SpvStorageClassPrivate:
+    return SP_PRIVATE;
+  default:
+    return SP_NONE;
+  }
+}
+
+static uint32_t add_root(ptr_ctx *c, k2s_instr *v)
+{
+  k2s_module *m = c->m;
+  if (c->n_roots + 1 >= c->cap_roots) {
+    uint32_t cap = c->cap_roots ? c->cap_roots * 2 : 16;
+    c->roots = k2s_realloc_array(&m->arena, c->roots, c->cap_roots, cap, sizeof(root));
+    c->cap_roots = cap;
+  }
+  if (!c->n_roots)
+    c->n_roots = 1; /* index 0 is the null pointer */
+  uint32_t r = c->n_roots++;
+  k2s_instr *pt = k2s_def(m, v->type);
+  root *ro = &c->roots[r];
+  memset(ro, 0, sizeof(*ro));
+  ro->var = v->result;
+  ro->sc = pt->ops[0];
+  ro->type = pt->ops[1];
+  /* Buffers: OpenCL's CL_DEVICE_MEM_BASE_ADDR_ALIGN is at least 1024 bits. */
+  ro->align = space_of_sc(ro->sc) == SP_GLOBAL || ro->sc == SpvStorageClassUniform
+                  ? 128
+                  : (uint32_t)cl_align(m, ro->type);
+  grow(c, v->result);
+  c->root_of[v->result] = r;
+  pval p = {.known = true, .pointee = ro->type, .n = 1};
+  p.a = k2s_alloc(&m->arena, sizeof(alt));
+  p.a[0] = (alt){r, lin_const(0)};
+  c->pv[v->result] = p;
+  return r;
+}
+
+static pval single(ptr_ctx *c, uint32_t root_index, lin off, uint32_t pointee)
+{
+  pval p = {.known = true, .pointee = pointee, .n = 1};
+  p.a = k2s_alloc(&c->m->arena, sizeof(alt));
+  p.a[0] = (alt){root_index, off};
+  return p;
+}
+
+/* ---- offsets of access chains ------------------------------------------ */
+
+/* The byte offset `indices` select inside `type`; *out gets the type reached. */
+static bool chain_offset(ptr_ctx *c, uint32_t type, const uint32_t *idx, uint32_t n, lin *off,
+                         uint32_t *out, const k2s_instr *at)
+{
+  k2s_module *m = c->m;
+  lin r = lin_const(0);
+  for (uint32_t k = 0; k < n; k++) {
+    k2s_instr *t = def_type(m, type);
+    if (!t)
+      return false;
+    switch (t->opcode) {
+    case SpvOpTypeStruct: {
+      int64_t v;
+      if (!const_sval(m, idx[k], &v) || v < 0 || (uint64_t)v >= t->n_ops)
+        return false;
+      r = lin_add(c, r, lin_const((int64_t)k2s_cl_member_offset(m, type, (uint32_t)v)), 1);
+      type = t->ops[v];
+      break;
+    }
+    case SpvOpTypeArray:
+    case SpvOpTypeRuntimeArray:
+    case SpvOpTypeVector: {
+      uint32_t e = t->ops[0];
+      uint64_t s = cl_size(m, e);
+      if (!s) {
+        k2s_error(m, at, "cannot tell the size of %s", type_text(m, e));
+        return false;
+      }
+      r = lin_add(c, r, lin_of_index(c, idx[k], (int64_t)s, 0), 1);
+      type = e;
+      break;
+    }
+    default:
+      return false;
+    }
+  }
+  *off = r;
+  *out = type;
+  return true;
+}
+
+/* ---- typed paths --------------------------------------------------------- */
 
 /* Scalars and vectors with the same OpenCL size (int/float, vec3/vec4 of one
  * element type) can be viewed as each other by converting the value. */
 static bool same_size_view(k2s_module *m, uint32_t real, uint32_t view)
 {
+  if (real == view)
+    return true;
   k2s_instr *a = k2s_def(m, real), *b = k2s_def(m, view);
   if (!a || !b)
     return false;
@@ -198,17 +455,14 @@ static bool same_size_view(k2s_module *m, uint32_t real, uint32_t view)
   if (!ea || !eb || (ea->opcode != SpvOpTypeInt && ea->opcode != SpvOpTypeFloat) ||
       (eb->opcode != SpvOpTypeInt && eb->opcode != SpvOpTypeFloat))
     return false;
-  uint64_t za, zb, al;
-  if (!k2s_cl_layout(m, real, &za, &al) || !k2s_cl_layout(m, view, &zb, &al) || za != zb)
+  if (cl_size(m, real) != cl_size(m, view))
     return false;
-  /* Differently sized components need a real reinterpretation (later work). */
   if (va && vb && k2s_vector_size(m, real) != k2s_vector_size(m, view))
     return k2s_type_width(m, sa) == k2s_type_width(m, sb);
   return k2s_type_width(m, real) * k2s_vector_size(m, real) ==
          k2s_type_width(m, view) * k2s_vector_size(m, view);
 }
 
-/* Convert value v of type `from` to type `to` (a same_size_view pair). */
 static uint32_t convert_view(k2s_builder *b, uint32_t v, uint32_t from, uint32_t to)
 {
   k2s_module *m = b->m;
@@ -227,133 +481,783 @@ static uint32_t convert_view(k2s_builder *b, uint32_t v, uint32_t from, uint32_t
   return k2s_emit(b, SpvOpBitcast, to, &v, 1);
 }
 
-/* A load or store through a viewed pointer touches the real type. */
-static bool lower_view_access(ptr_ctx *c, k2s_instr *i, const chain *ch)
+typedef struct step {
+  lin idx;
+  int64_t div; /* 0: idx is the index; else the index is idx / div */
+} step;
+
+typedef struct tpath {
+  uint32_t n, found;
+  step s[MAX_PATH];
+} tpath;
+
+/* Is there an object of type A (or a same-size view of it) at byte offset
+ * `off` in an object of type T? Fills the index path. */
+static bool typed_path(ptr_ctx *c, uint32_t T, lin off, uint32_t A, tpath *p)
 {
   k2s_module *m = c->m;
-  if (i->opcode == SpvOpLoad) {
-    uint32_t old = i->result;
-    i->result = k2s_new_id(m);
-    i->type = ch->pointee;
-    k2s_set_def(m, i->result, i);
-    k2s_builder b = {m, k2s_after(i)};
-    uint32_t v = convert_view(&b, i->result, ch->pointee, ch->view);
-    k2s_replace_all_uses(m, old, v);
-    return true;
+  p->n = 0;
+  for (;;) {
+    if (off.n == 0 && off.c == 0 && same_size_view(m, T, A)) {
+      p->found = T;
+      return true;
+    }
+    k2s_instr *t = def_type(m, T);
+    if (!t || p->n >= MAX_PATH)
+      return false;
+    step *st = &p->s[p->n];
+    switch (t->opcode) {
+    case SpvOpTypeStruct: {
+      /* The member holding the constant part; a dynamic part stays inside
+       * it (C forbids pointer arithmetic across members). */
+      int64_t cpart = off.c;
+      uint32_t k = UINT32_MAX;
+      for (uint32_t j = 0; j < t->n_ops; j++) {
+        int64_t mo = (int64_t)k2s_cl_member_offset(m, T, j);
+        uint64_t ms = cl_size(m, t->ops[j]);
+        k2s_instr *mt = def_type(m, t->ops[j]);
+        bool open = mt && mt->opcode == SpvOpTypeRuntimeArray;
+        if (cpart >= mo && (open || cpart < mo + (int64_t)ms || (ms == 0 && cpart == mo)))
+          k = j;
+      }
+      if (k == UINT32_MAX)
+        return false;
+      st->idx = lin_const(k);
+      st->div = 0;
+      off = lin_add(c, off, lin_const(-(int64_t)k2s_cl_member_offset(m, T, k)), 1);
+      T = t->ops[k];
+      break;
+    }
+    case SpvOpTypeArray:
+    case SpvOpTypeRuntimeArray:
+    case SpvOpTypeVector: {
+      uint32_t e = t->ops[0];
+      int64_t s = (int64_t)cl_size(m, e);
+      if (s <= 0)
+        return false;
+      if (lin_terms_divisible(off, s)) {
+        int64_t rem;
+        st->idx = lin_div(c, off, s, &rem);
+        st->div = 0;
+        off = lin_const(rem);
+        if (t->opcode == SpvOpTypeVector && st->idx.n == 0 &&
+            (st->idx.c < 0 || st->idx.c >= (int64_t)t->ops[1]))
+          return false;
+      } else if (same_size_view(m, e, A)) {
+        st->idx = off; /* OpenCL alignment: a T* is aligned to T */
+        st->div = s;
+        off = lin_const(0);
+      } else {
+        return false;
+      }
+      T = e;
+      break;
+    }
+    default:
+      return false;
+    }
+    p->n++;
   }
-  if (i->opcode == SpvOpStore) {
-    k2s_builder b = {m, k2s_before(i)};
-    i->ops[1] = convert_view(&b, i->ops[1], ch->view, ch->pointee);
-    return true;
-  }
-  k2s_error(m, i, "%s through a pointer cast to another type is not supported yet",
-            k2s_opcode_name(i->opcode));
-  return false;
 }
 
-static bool lower_bitcast(ptr_ctx *c, k2s_instr *i, const chain *base)
+static uint32_t root_index_width(ptr_ctx *c, const root *r)
+{
+  return space_of_sc(r->sc) == SP_GLOBAL || space_of_sc(r->sc) == SP_CONSTANT ? c->addr_width
+                                                                               : 32;
+}
+
+static uint32_t emit_chain(ptr_ctx *c, k2s_builder *b, const root *r, const tpath *p)
 {
   k2s_module *m = c->m;
-  uint32_t want = k2s_def(m, i->type)->ops[1];
-  chain r = *base;
-  /* Walk down through first elements/members until the type matches:
-   * array decay (T[n]* → T*) and struct-to-first-member casts. */
-  for (int depth = 0; depth < 8 && r.pointee != want; depth++) {
-    k2s_instr *t = k2s_def(m, r.pointee);
-    if (!t || (t->opcode != SpvOpTypeArray && t->opcode != SpvOpTypeRuntimeArray &&
-               t->opcode != SpvOpTypeStruct))
-      break;
-    uint32_t zero = k2s_const_uint32(m, 0);
-    r = extend(c, &r, &zero, 1);
+  if (p->n == 0)
+    return r->var;
+  uint32_t *ops = k2s_alloc(&m->arena, (p->n + 1) * sizeof(uint32_t));
+  ops[0] = r->var;
+  uint32_t T = r->type;
+  for (uint32_t k = 0; k < p->n; k++) {
+    k2s_instr *t = def_type(m, T);
+    if (t->opcode == SpvOpTypeStruct) {
+      ops[k + 1] = k2s_const_uint32(m, (uint32_t)p->s[k].idx.c);
+      T = t->ops[p->s[k].idx.c];
+      continue;
+    }
+    uint32_t w = lin_width(c, p->s[k].idx, 32);
+    ops[k + 1] = p->s[k].div ? materialize_div(c, b, p->s[k].idx, p->s[k].div, w)
+                             : materialize(c, b, p->s[k].idx, w);
+    T = t->ops[0];
   }
-  if (r.pointee != want && same_size_view(m, base->pointee, want)) {
-    r = *base;
-    r.view = want;
-  } else if (r.pointee != want) {
-    k2s_error(m, i,
-              "a pointer cast reinterprets memory as another type (%s as %s); logical-mode type "
-              "punning is not supported yet",
-              type_text(m, base->pointee), type_text(m, want));
+  return k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, r->sc, p->found), ops, p->n + 1);
+}
+
+/* ---- composites ------------------------------------------------------------ */
+
+static uint32_t n_children(k2s_module *m, uint32_t A)
+{
+  k2s_instr *t = def_type(m, A);
+  uint64_t len;
+  if (!t)
+    return 0;
+  switch (t->opcode) {
+  case SpvOpTypeStruct:
+    return t->n_ops;
+  case SpvOpTypeVector:
+    return t->ops[1];
+  case SpvOpTypeArray:
+    return k2s_const_value(m, t->ops[1], &len) && len < MAX_LEAVES ? (uint32_t)len : 0;
+  default:
+    return 0;
+  }
+}
+
+static uint32_t child(k2s_module *m, uint32_t A, uint32_t k, int64_t *off)
+{
+  k2s_instr *t = def_type(m, A);
+  if (t->opcode == SpvOpTypeStruct) {
+    *off = (int64_t)k2s_cl_member_offset(m, A, k);
+    return t->ops[k];
+  }
+  *off = (int64_t)(k * cl_size(m, t->ops[0]));
+  return t->ops[0];
+}
+
+/* Can every piece of an A at `off` be reached with typed access? */
+static bool plan_typed(ptr_ctx *c, const root *r, lin off, uint32_t A, uint32_t *budget)
+{
+  tpath p;
+  if (typed_path(c, r->type, off, A, &p))
+    return true;
+  uint32_t n = n_children(c->m, A);
+  if (!n || *budget < n)
     return false;
+  *budget -= n;
+  for (uint32_t k = 0; k < n; k++) {
+    int64_t co;
+    uint32_t ct = child(c->m, A, k, &co);
+    if (!plan_typed(c, r, lin_add(c, off, lin_const(co), 1), ct, budget))
+      return false;
   }
-  rewrite_as_chain(c, i, &r);
   return true;
 }
 
-static bool reject_pointer_use(ptr_ctx *c, k2s_instr *i)
+/* ---- word views (punned roots) ---------------------------------------------- */
+
+static uint32_t word_type(k2s_module *m) { return k2s_type_int(m, 32, false); }
+
+/* A scalar or vector of 1, 2, 4 or 8 bytes that is one piece of words. */
+static bool is_word_leaf(k2s_module *m, uint32_t A)
+{
+  k2s_instr *t = def_type(m, A);
+  if (!t)
+    return false;
+  if (t->opcode == SpvOpTypeVector && t->ops[1] == 3)
+    return false;
+  if (t->opcode != SpvOpTypeInt && t->opcode != SpvOpTypeFloat && t->opcode != SpvOpTypeVector)
+    return false;
+  uint64_t s = cl_size(m, A);
+  uint32_t bits = k2s_type_width(m, A) * k2s_vector_size(m, A);
+  return (s == 1 || s == 2 || s == 4 || s == 8) && bits == s * 8;
+}
+
+static uint32_t word_ptr(ptr_ctx *c, k2s_builder *b, const root *r, uint32_t widx)
 {
   k2s_module *m = c->m;
+  uint32_t ops[3] = {r->var, k2s_const_uint32(m, 0), widx};
+  bool block = def_type(m, r->type)->opcode == SpvOpTypeStruct;
+  if (!block) {
+    ops[1] = widx;
+    return k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, r->sc, word_type(m)), ops, 2);
+  }
+  return k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, r->sc, word_type(m)), ops, 3);
+}
+
+/* Word index and bit shift of byte offset `off`. */
+static void word_at(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint32_t *widx,
+                    uint32_t *shift)
+{
+  k2s_module *m = c->m;
+  uint32_t w = lin_width(c, off, 32);
+  (void)r;
+  if (lin_terms_divisible(off, 4)) {
+    int64_t rem;
+    lin q = lin_div(c, off, 4, &rem);
+    *widx = materialize(c, b, q, w);
+    *shift = k2s_const_uint32(m, (uint32_t)rem * 8);
+    return;
+  }
+  uint32_t t = k2s_type_int(m, w, false);
+  uint32_t v = materialize(c, b, off, w);
+  *widx = op2(b, SpvOpShiftRightArithmetic, t, v, cint(m, w, 2));
+  uint32_t low = op2(b, SpvOpBitwiseAnd, t, v, cint(m, w, 3));
+  if (w != 32)
+    low = k2s_emit(b, SpvOpUConvert, word_type(m), &low, 1);
+  *shift = op2(b, SpvOpShiftLeftLogical, word_type(m), low, k2s_const_uint32(m, 3));
+}
+
+static uint32_t add1(ptr_ctx *c, k2s_builder *b, uint32_t idx)
+{
+  uint32_t w = k2s_type_width(c->m, k2s_type_of(c->m, idx));
+  return op2(b, SpvOpIAdd, k2s_type_int(c->m, w, false), idx, cint(c->m, w, 1));
+}
+
+static uint32_t word_load(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint32_t A)
+{
+  k2s_module *m = c->m;
+  uint32_t u32 = word_type(m), s = (uint32_t)cl_size(m, A), widx, sh;
+  word_at(c, b, r, off, &widx, &sh);
+  uint32_t p = word_ptr(c, b, r, widx);
+  uint32_t w = k2s_emit(b, SpvOpLoad, u32, &p, 1);
+  if (s == 4)
+    return A == u32 ? w : k2s_emit(b, SpvOpBitcast, A, &w, 1);
+  if (s == 8) {
+    uint32_t p2 = word_ptr(c, b, r, add1(c, b, widx));
+    uint32_t parts[2] = {w, k2s_emit(b, SpvOpLoad, u32, &p2, 1)};
+    uint32_t v2 = k2s_emit(b, SpvOpCompositeConstruct, k2s_type_vector(m, u32, 2), parts, 2);
+    return k2s_emit(b, SpvOpBitcast, A, &v2, 1);
+  }
+  uint32_t x = op2(b, SpvOpShiftRightLogical, u32, w, sh);
+  uint32_t it = k2s_type_int(m, s * 8, false);
+  x = k2s_emit(b, SpvOpUConvert, it, &x, 1);
+  return A == it ? x : k2s_emit(b, SpvOpBitcast, A, &x, 1);
+}
+
+static void word_store(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint32_t A,
+                       uint32_t v)
+{
+  k2s_module *m = c->m;
+  uint32_t u32 = word_type(m), s = (uint32_t)cl_size(m, A), widx, sh;
+  word_at(c, b, r, off, &widx, &sh);
+  uint32_t p = word_ptr(c, b, r, widx);
+  if (s == 4) {
+    uint32_t x = A == u32 ? v : k2s_emit(b, SpvOpBitcast, u32, &v, 1);
+    op2(b, SpvOpStore, 0, p, x);
+    return;
+  }
+  if (s == 8) {
+    uint32_t v2 = k2s_emit(b, SpvOpBitcast, k2s_type_vector(m, u32, 2), &v, 1);
+    uint32_t lo[2] = {v2, 0}, hi[2] = {v2, 1};
+    uint32_t a = k2s_emit(b, SpvOpCompositeExtract, u32, lo, 2);
+    uint32_t d = k2s_emit(b, SpvOpCompositeExtract, u32, hi, 2);
+    op2(b, SpvOpStore, 0, p, a);
+    op2(b, SpvOpStore, 0, word_ptr(c, b, r, add1(c, b, widx)), d);
+    return;
+  }
+  uint32_t it = k2s_type_int(m, s * 8, false);
+  uint32_t x = A == it ? v : k2s_emit(b, SpvOpBitcast, it, &v, 1);
+  x = k2s_emit(b, SpvOpUConvert, u32, &x, 1);
+  x = op2(b, SpvOpShiftLeftLogical, u32, x, sh);
+  uint32_t mask = op2(b, SpvOpShiftLeftLogical, u32, k2s_const_uint32(m, s == 1 ? 0xffu : 0xffffu), sh);
+  uint32_t keep = k2s_emit(b, SpvOpNot, u32, &mask, 1);
+  if (r->sc == SpvStorageClassFunction || r->sc == SpvStorageClassPrivate) {
+    uint32_t w = k2s_emit(b, SpvOpLoad, u32, &p, 1);
+    w = op2(b, SpvOpBitwiseOr, u32, op2(b, SpvOpBitwiseAnd, u32, w, keep), x);
+    op2(b, SpvOpStore, 0, p, w);
+    return;
+  }
+  /* Shared memory: other work-items may write the other bytes of the word
+   * at the same time; two atomics change only this one's bits. */
+  uint32_t scope = k2s_const_uint32(m, r->sc == SpvStorageClassWorkgroup ? SpvScopeWorkgroup
+                                                                          : SpvScopeDevice);
+  uint32_t sem = k2s_const_uint32(m, 0);
+  uint32_t a1[4] = {p, scope, sem, keep}, a2[4] = {p, scope, sem, x};
+  k2s_emit(b, SpvOpAtomicAnd, u32, a1, 4);
+  k2s_emit(b, SpvOpAtomicOr, u32, a2, 4);
+}
+
+/* ---- loads and stores of any type through one root ---------------------- */
+
+static uint32_t load_at(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint32_t A,
+                        const k2s_instr *at)
+{
+  k2s_module *m = c->m;
+  if (!r->punned) {
+    tpath p;
+    if (typed_path(c, r->type, off, A, &p)) {
+      uint32_t ptr = emit_chain(c, b, r, &p);
+      uint32_t v = k2s_emit(b, SpvOpLoad, p.found, &ptr, 1);
+      return convert_view(b, v, p.found, A);
+    }
+  } else if (is_word_leaf(m, A)) {
+    return word_load(c, b, r, off, A);
+  }
+  uint32_t n = n_children(m, A);
+  if (!n) {
+    k2s_error(m, at, "cannot read %s at this place of %s", type_text(m, A), type_text(m, r->type));
+    return 0;
+  }
+  uint32_t *parts = k2s_alloc(&m->arena, n * sizeof(uint32_t));
+  for (uint32_t k = 0; k < n; k++) {
+    int64_t co;
+    uint32_t ct = child(m, A, k, &co);
+    parts[k] = load_at(c, b, r, lin_add(c, off, lin_const(co), 1), ct, at);
+    if (!parts[k])
+      return 0;
+  }
+  return k2s_emit(b, SpvOpCompositeConstruct, A, parts, n);
+}
+
+static bool store_at(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint32_t A, uint32_t v,
+                     const k2s_instr *at)
+{
+  k2s_module *m = c->m;
+  if (!r->punned) {
+    tpath p;
+    if (typed_path(c, r->type, off, A, &p)) {
+      uint32_t ptr = emit_chain(c, b, r, &p);
+      op2(b, SpvOpStore, 0, ptr, convert_view(b, v, A, p.found));
+      return true;
+    }
+  } else if (is_word_leaf(m, A)) {
+    word_store(c, b, r, off, A, v);
+    return true;
+  }
+  uint32_t n = n_children(m, A);
+  if (!n) {
+    k2s_error(m, at, "cannot write %s at this place of %s", type_text(m, A),
+              type_text(m, r->type));
+    return false;
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    int64_t co;
+    uint32_t ct = child(m, A, k, &co);
+    uint32_t ex[2] = {v, k};
+    uint32_t part = k2s_emit(b, SpvOpCompositeExtract, ct, ex, 2);
+    if (!store_at(c, b, r, lin_add(c, off, lin_const(co), 1), ct, part, at))
+      return false;
+  }
+  return true;
+}
+
+/* ---- analysis: pointer values ------------------------------------------- */
+
+static bool same_alts(const pval *a, const pval *b)
+{
+  if (a->n != b->n)
+    return false;
+  for (uint32_t i = 0; i < a->n; i++)
+    if (a->a[i].root != b->a[i].root)
+      return false;
+  return true;
+}
+
+static aux *aux_of(ptr_ctx *c, uint32_t id, int64_t g)
+{
+  if (!c->ax[id]) {
+    c->ax[id] = k2s_alloc(&c->m->arena, sizeof(aux));
+    c->ax[id]->g = g > 0 ? g : 1;
+  }
+  return c->ax[id];
+}
+
+static uint32_t aux_id(ptr_ctx *c, aux *x, uint32_t r)
+{
+  for (uint32_t k = 0; k < x->n; k++)
+    if (x->roots[k] == r)
+      return x->ids[k];
+  if (x->n == x->cap) {
+    uint32_t cap = x->cap ? x->cap * 2 : 4;
+    x->roots = k2s_realloc_array(&c->m->arena, x->roots, x->n, cap, sizeof(uint32_t));
+    x->ids = k2s_realloc_array(&c->m->arena, x->ids, x->n, cap, sizeof(uint32_t));
+    x->cap = cap;
+  }
+  x->roots[x->n] = r;
+  x->ids[x->n] = new_id(c);
+  return x->ids[x->n++];
+}
+
+static const alt *alt_of(const pval *p, uint32_t r)
+{
+  for (uint32_t k = 0; p && k < p->n; k++)
+    if (p->a[k].root == r)
+      return &p->a[k];
+  return NULL;
+}
+
+/* A phi or select of pointers: the union of the inputs' roots, each with an
+ * offset kept in a fresh id (units of g bytes), plus a tag when several. */
+static void merge_pval(ptr_ctx *c, k2s_instr *i, const uint32_t *in, uint32_t n_in)
+{
+  k2s_module *m = c->m;
+  uint32_t pointee = pointee_of(m, i->type);
+  aux *x = aux_of(c, i->result, (int64_t)cl_size(m, pointee));
+  uint32_t roots[64], nr = 0;
+  for (uint32_t k = 0; k < n_in; k++) {
+    pval *p = pv_of(c, in[k]);
+    for (uint32_t j = 0; p && j < p->n; j++) {
+      uint32_t q = 0;
+      while (q < nr && roots[q] != p->a[j].root)
+        q++;
+      if (q == nr && nr < 64)
+        roots[nr++] = p->a[j].root;
+    }
+  }
+  if (!nr)
+    return;
+  /* Keep a stable order (by root index). */
+  for (uint32_t a = 1; a < nr; a++)
+    for (uint32_t b2 = a; b2 > 0 && roots[b2 - 1] > roots[b2]; b2--) {
+      uint32_t t = roots[b2];
+      roots[b2] = roots[b2 - 1];
+      roots[b2 - 1] = t;
+    }
+  pval r = {.known = true, .pointee = pointee, .n = nr};
+  r.a = k2s_alloc(&m->arena, nr * sizeof(alt));
+  for (uint32_t k = 0; k < nr; k++)
+    r.a[k] = (alt){roots[k], roots[k] ? lin_term(c, aux_id(c, x, roots[k]), x->g) : lin_const(0)};
+  if (nr > 1) {
+    if (!x->tag)
+      x->tag = new_id(c);
+    r.tag = x->tag;
+  }
+  pval *old = pv_of(c, i->result);
+  if (!old || !same_alts(old, &r) || old->a[0].off.n != r.a[0].off.n ||
+      (r.a[0].off.n && old->a[0].off.t[0].coef != r.a[0].off.t[0].coef))
+    c->iter_changed = true;
+  c->pv[i->result] = r;
+}
+
+static void set_pv(ptr_ctx *c, uint32_t id, pval p)
+{
+  grow(c, id);
+  pval *old = pv_of(c, id);
+  if (!old || !same_alts(old, &p))
+    c->iter_changed = true;
+  c->pv[id] = p;
+}
+
+/* p with every offset moved by `delta`. */
+static pval moved(ptr_ctx *c, const pval *p, lin delta, uint32_t pointee)
+{
+  pval r = *p;
+  r.pointee = pointee;
+  r.hint = 0;
+  r.a = k2s_alloc(&c->m->arena, p->n * sizeof(alt));
+  for (uint32_t k = 0; k < p->n; k++)
+    r.a[k] = (alt){p->a[k].root, p->a[k].root ? lin_add(c, p->a[k].off, delta, 1) : p->a[k].off};
+  return r;
+}
+
+static enum space space_of_root(ptr_ctx *c, uint32_t r)
+{
+  return r ? space_of_sc(c->roots[r].sc) : SP_NONE;
+}
+
+/* Pointer values of one instruction; false after an error. */
+static bool analyze_def(ptr_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  if (!i->result || !is_pointer_type(m, i->type))
+    return true;
+  uint32_t pointee = pointee_of(m, i->type);
   switch (i->opcode) {
-  case SpvOpPhi:
-  case SpvOpSelect:
-    if (is_pointer_type(m, i->type)) {
-      k2s_error(m, i, "a pointer chosen at run time (phi/select of pointers) is not supported "
-                      "in logical mode yet");
+  case SpvOpVariable:
+    if (!c->root_of[i->result])
+      add_root(c, i);
+    return true;
+  case SpvOpAccessChain:
+  case SpvOpInBoundsAccessChain:
+  case SpvOpPtrAccessChain:
+  case SpvOpInBoundsPtrAccessChain: {
+    pval *b = pv_of(c, i->ops[0]);
+    if (!b)
+      return true; /* defined later in a loop: the next round sees it */
+    bool ptr = i->opcode == SpvOpPtrAccessChain || i->opcode == SpvOpInBoundsPtrAccessChain;
+    lin delta = lin_const(0);
+    if (ptr) {
+      uint64_t s = cl_size(m, b->pointee);
+      if (!s) {
+        k2s_error(m, i, "pointer arithmetic on %s, which has no OpenCL size",
+                  type_text(m, b->pointee));
+        return false;
+      }
+      delta = lin_of_index(c, i->ops[1], (int64_t)s, 0);
+    }
+    uint32_t first = ptr ? 2 : 1, reached;
+    lin more;
+    if (!chain_offset(c, b->pointee, i->ops + first, i->n_ops - first, &more, &reached, i)) {
+      if (!m->failed)
+        k2s_error(m, i, "cannot follow this access chain through %s", type_text(m, b->pointee));
       return false;
     }
+    set_pv(c, i->result, moved(c, b, lin_add(c, delta, more, 1), pointee));
     return true;
-  case SpvOpPtrEqual:
-  case SpvOpPtrNotEqual:
-  case SpvOpPtrDiff:
-  case SpvOpConvertPtrToU:
-  case SpvOpConvertUToPtr:
+  }
+  case SpvOpBitcast:
+  case SpvOpCopyObject:
   case SpvOpPtrCastToGeneric:
-  case SpvOpGenericCastToPtr:
-  case SpvOpGenericCastToPtrExplicit:
-    k2s_error(m, i, "%s is not supported in logical mode yet", k2s_opcode_name(i->opcode));
-    return false;
+  case SpvOpGenericCastToPtr: {
+    pval *b = pv_of(c, i->ops[0]);
+    if (!b) {
+      if (!is_pointer_type(m, k2s_type_of(m, i->ops[0]))) {
+        k2s_error(m, i, "an integer becomes a pointer; logical mode cannot tell what it "
+                        "points to (use --pointers=physical on vulkan1.2+)");
+        return false;
+      }
+      return true;
+    }
+    pval r = moved(c, b, lin_const(0), pointee);
+    r.hint = b->hint ? b->hint : b->pointee;
+    set_pv(c, i->result, r);
+    return true;
+  }
+  case SpvOpGenericCastToPtrExplicit: {
+    pval *b = pv_of(c, i->ops[0]);
+    if (!b)
+      return true;
+    enum space want = space_of_sc(i->ops[1]);
+    pval r = moved(c, b, lin_const(0), pointee);
+    uint32_t w = 0;
+    bool any_null = false;
+    for (uint32_t k = 0; k < r.n; k++) {
+      if (space_of_root(c, r.a[k].root) == want)
+        r.a[w++] = r.a[k];
+      else
+        any_null = true;
+    }
+    if (any_null && (!w || r.a[0].root != 0)) {
+      /* The null alternative goes first (root 0). */
+      for (uint32_t k = w; k > 0; k--)
+        r.a[k] = r.a[k - 1];
+      r.a[0] = (alt){0, lin_const(0)};
+      w++;
+    }
+    r.n = w;
+    if (w > 1 && !r.tag) {
+      k2s_error(m, i, "to_global/to_local/to_private on a pointer whose address space is known "
+                      "only at run time is not supported yet");
+      return false;
+    }
+    set_pv(c, i->result, r);
+    return true;
+  }
+  case SpvOpConstantNull:
+  case SpvOpUndef:
+    set_pv(c, i->result, single(c, 0, lin_const(0), pointee));
+    return true;
+  case SpvOpPhi: {
+    uint32_t in[256], n = 0;
+    for (uint32_t k = 0; k + 1 < i->n_ops && n < 256; k += 2)
+      in[n++] = i->ops[k];
+    merge_pval(c, i, in, n);
+    return true;
+  }
+  case SpvOpSelect:
+    merge_pval(c, i, i->ops + 1, 2);
+    return true;
+  case SpvOpConvertUToPtr: {
+    taint *t = i->ops[0] < c->cap ? &c->tn[i->ops[0]] : NULL;
+    if (!t || t->bad || t->k != 1 || !t->root) {
+      k2s_error(m, i, "an integer becomes a pointer; logical mode can only turn back addresses "
+                      "it took from one pointer (use --pointers=physical on vulkan1.2+)");
+      return false;
+    }
+    aux *x = aux_of(c, i->result, 1);
+    set_pv(c, i->result, single(c, t->root, lin_term(c, aux_id(c, x, t->root), 1), pointee));
+    return true;
+  }
+  case SpvOpFunctionParameter:
+  case SpvOpFunctionCall:
+    return true; /* reported at its use */
   default:
     return true;
   }
 }
 
-static bool lower_instr(ptr_ctx *c, k2s_instr *i)
+/* ---- analysis: integers holding addresses ------------------------------- */
+
+static taint taint_of(ptr_ctx *c, uint32_t id)
+{
+  return id < c->cap ? c->tn[id] : (taint){0};
+}
+
+static void set_taint(ptr_ctx *c, uint32_t id, taint t)
+{
+  taint o = c->tn[id];
+  if (o.root != t.root || o.k != t.k || o.bad != t.bad)
+    c->iter_changed = true;
+  c->tn[id] = t;
+}
+
+static bool tainted(ptr_ctx *c, uint32_t id)
+{
+  taint t = taint_of(c, id);
+  return t.bad || t.k != 0;
+}
+
+/* Forward propagation of pseudo-address multiplicities through integer code. */
+static void analyze_taint(ptr_ctx *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
-  switch (i->opcode) {
-  case SpvOpVariable: {
-    k2s_instr *pt = k2s_def(m, i->type);
-    set_chain(c, i->result, (chain){.root = i->result, .sc = pt->ops[0], .pointee = pt->ops[1]});
-    return true;
+  if (!i->result || i->result >= c->cap)
+    return;
+  if (i->opcode == SpvOpConvertPtrToU) {
+    pval *p = pv_of(c, i->ops[0]);
+    if (p && p->n == 1 && p->a[0].root)
+      set_taint(c, i->result, (taint){p->a[0].root, 1, false});
+    return;
   }
+  bool any = false;
+  if (i->opcode == SpvOpPhi) {
+    for (uint32_t k = 0; k < i->n_ops; k += 2)
+      any |= tainted(c, i->ops[k]);
+  } else {
+    uint32_t first = i->opcode == SpvOpSelect ? 1 : 0;
+    for (uint32_t k = first; k < i->n_ops && k < first + 2; k++)
+      any |= tainted(c, i->ops[k]);
+  }
+  if (!any || is_pointer_type(m, i->type))
+    return;
+  taint a = taint_of(c, i->opcode == SpvOpSelect ? i->ops[1] : i->ops[0]);
+  taint b2 = i->n_ops > 1 ? taint_of(c, i->opcode == SpvOpSelect ? i->ops[2] : i->ops[1])
+                          : (taint){0};
+  taint r = {a.root ? a.root : b2.root, 0, a.bad || b2.bad};
+  if (a.root && b2.root && a.root != b2.root && a.k && b2.k)
+    r.bad = true;
+  int64_t k;
+  switch (i->opcode) {
+  case SpvOpIAdd:
+    r.k = a.k + b2.k;
+    break;
+  case SpvOpISub:
+    r.k = a.k - b2.k;
+    break;
+  case SpvOpIMul:
+    if (const_sval(m, i->ops[1], &k))
+      r.k = a.k * k;
+    else if (const_sval(m, i->ops[0], &k))
+      r.k = b2.k * k;
+    else
+      r.bad = true;
+    break;
+  case SpvOpUConvert:
+  case SpvOpSConvert:
+  case SpvOpBitcast:
+  case SpvOpCopyObject:
+    r.k = a.k;
+    r.bad = a.bad;
+    break;
+  case SpvOpBitwiseAnd: {
+    uint64_t mask;
+    uint32_t w = k2s_type_width(m, i->type);
+    uint64_t all = w >= 64 ? ~0ull : (1ull << w) - 1;
+    uint32_t other = tainted(c, i->ops[0]) ? i->ops[1] : i->ops[0];
+    r.k = tainted(c, i->ops[0]) ? a.k : b2.k;
+    if (tainted(c, i->ops[0]) && tainted(c, i->ops[1]))
+      r.bad = true;
+    else if (k2s_const_value(m, other, &mask)) {
+      uint32_t al = c->roots[r.root].align;
+      if ((mask & all) < al)
+        r.k = 0; /* only bits below the base's alignment: the exact value */
+      else if ((~mask & all) >= al)
+        r.bad = true;
+    } else {
+      r.bad = true;
+    }
+    break;
+  }
+  case SpvOpPhi: {
+    taint first_t = {0};
+    bool set = false;
+    for (uint32_t j = 0; j + 1 < i->n_ops; j += 2) {
+      taint t = taint_of(c, i->ops[j]);
+      if (!set) {
+        first_t = t;
+        set = true;
+      } else if (t.k != first_t.k || (t.k && t.root != first_t.root) || t.bad) {
+        first_t.bad = true;
+      }
+    }
+    r = first_t;
+    break;
+  }
+  case SpvOpSelect:
+    if (a.k != b2.k || (a.k && a.root != b2.root))
+      r.bad = true;
+    r.k = a.k;
+    break;
+  default:
+    return; /* uses are checked in check_taint_use() */
+  }
+  if (r.k == 0 && !r.bad)
+    r.root = 0;
+  set_taint(c, i->result, r);
+}
+
+static bool is_comparison(uint16_t op)
+{
+  switch (op) {
+  case SpvOpIEqual:
+  case SpvOpINotEqual:
+  case SpvOpULessThan:
+  case SpvOpULessThanEqual:
+  case SpvOpUGreaterThan:
+  case SpvOpUGreaterThanEqual:
+  case SpvOpSLessThan:
+  case SpvOpSLessThanEqual:
+  case SpvOpSGreaterThan:
+  case SpvOpSGreaterThanEqual:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool propagates_taint(uint16_t op)
+{
+  switch (op) {
+  case SpvOpIAdd:
+  case SpvOpISub:
+  case SpvOpIMul:
+  case SpvOpUConvert:
+  case SpvOpSConvert:
+  case SpvOpBitcast:
+  case SpvOpCopyObject:
+  case SpvOpBitwiseAnd:
+  case SpvOpPhi:
+  case SpvOpSelect:
+  case SpvOpConvertUToPtr:
+    return true;
+  default:
+    return is_comparison(op);
+  }
+}
+
+typedef struct use_check {
+  ptr_ctx *c;
+  k2s_instr *bad_ptr, *bad_int;
+} use_check;
+
+static bool handles_pointer_operands(uint16_t op)
+{
+  switch (op) {
+  case SpvOpLoad:
+  case SpvOpStore:
   case SpvOpAccessChain:
   case SpvOpInBoundsAccessChain:
   case SpvOpPtrAccessChain:
   case SpvOpInBoundsPtrAccessChain:
   case SpvOpBitcast:
-  case SpvOpCopyObject: {
-    if (!is_pointer_type(m, i->type))
-      return true;
-    chain *base = chain_of(c, i->ops[0]);
-    if (!base) {
-      k2s_error(m, i, "cannot tell which variable or buffer this pointer points into");
-      return false;
-    }
-    chain b = *base;
-    if (b.view && (i->opcode == SpvOpAccessChain || i->opcode == SpvOpInBoundsAccessChain ||
-                   ((i->opcode == SpvOpPtrAccessChain || i->opcode == SpvOpInBoundsPtrAccessChain) &&
-                    i->n_ops > 2))) {
-      k2s_error(m, i, "indexing into memory viewed as another type is not supported yet");
-      return false;
-    }
-    if (i->opcode == SpvOpAccessChain || i->opcode == SpvOpInBoundsAccessChain) {
-      chain r = extend(c, &b, i->ops + 1, i->n_ops - 1);
-      rewrite_as_chain(c, i, &r);
-      return true;
-    }
-    if (i->opcode == SpvOpCopyObject) {
-      rewrite_as_chain(c, i, &b);
-      return true;
-    }
-    if (i->opcode == SpvOpBitcast)
-      return lower_bitcast(c, i, &b);
-    return lower_ptr_access_chain(c, i, &b);
-  }
-  case SpvOpLoad:
-  case SpvOpStore:
+  case SpvOpCopyObject:
+  case SpvOpPtrCastToGeneric:
+  case SpvOpGenericCastToPtr:
+  case SpvOpGenericCastToPtrExplicit:
+  case SpvOpGenericPtrMemSemantics:
+  case SpvOpPhi:
+  case SpvOpSelect:
+  case SpvOpCopyMemory:
+  case SpvOpCopyMemorySized:
+  case SpvOpLifetimeStart:
+  case SpvOpLifetimeStop:
+  case SpvOpPtrEqual:
+  case SpvOpPtrNotEqual:
+  case SpvOpPtrDiff:
+  case SpvOpConvertPtrToU:
+  case SpvOpExtInst:
   case SpvOpAtomicLoad:
   case SpvOpAtomicStore:
   case SpvOpAtomicExchange:
+  case SpvOpAtomicCompareExchange:
+  case SpvOpAtomicIIncrement:
+  case SpvOpAtomicIDecrement:
   case SpvOpAtomicIAdd:
   case SpvOpAtomicISub:
   case SpvOpAtomicSMin:
@@ -363,18 +1267,823 @@ static bool lower_instr(ptr_ctx *c, k2s_instr *i)
   case SpvOpAtomicAnd:
   case SpvOpAtomicOr:
   case SpvOpAtomicXor:
-  case SpvOpAtomicCompareExchange:
-  case SpvOpAtomicIIncrement:
-  case SpvOpAtomicIDecrement: {
-    chain *ch = i->n_ops ? chain_of(c, i->ops[0]) : NULL;
-    if (ch && ch->view)
-      return lower_view_access(c, i, ch);
+  case SpvOpAtomicFAddEXT:
+  case SpvOpAtomicFMinEXT:
+  case SpvOpAtomicFMaxEXT:
     return true;
-  }
   default:
-    return reject_pointer_use(c, i);
+    return false;
   }
 }
+
+static void check_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  use_check *u = ud;
+  ptr_ctx *c = u->c;
+  if (*id >= c->cap)
+    return;
+  if (c->pv[*id].known && !handles_pointer_operands(in->opcode) && !u->bad_ptr)
+    u->bad_ptr = in;
+  taint t = c->tn[*id];
+  if ((t.k || t.bad) && !propagates_taint(in->opcode) && !u->bad_int)
+    u->bad_int = in;
+}
+
+/* ---- analysis: accesses ------------------------------------------------------ */
+
+static void mark_punned(ptr_ctx *c, uint32_t r, const k2s_instr *why)
+{
+  if (!c->roots[r].punned) {
+    c->roots[r].punned = true;
+    c->roots[r].pun_why = why;
+  }
+}
+
+static void plan_access(ptr_ctx *c, const pval *p, uint32_t A, const k2s_instr *at)
+{
+  for (uint32_t k = 0; k < p->n; k++) {
+    uint32_t r = p->a[k].root;
+    if (!r)
+      continue;
+    uint32_t budget = MAX_LEAVES;
+    if (!plan_typed(c, &c->roots[r], p->a[k].off, A, &budget))
+      mark_punned(c, r, at);
+  }
+}
+
+static uint32_t copy_type(ptr_ctx *c, k2s_instr *i, const pval *dst, const pval *src)
+{
+  k2s_module *m = c->m;
+  if (i->opcode == SpvOpCopyMemory)
+    return dst->pointee;
+  int64_t size;
+  if (!const_sval(m, i->ops[2], &size) || size <= 0) {
+    k2s_error(m, i, "a memory copy whose size is known only at run time is not supported in "
+                    "logical mode");
+    return 0;
+  }
+  uint32_t hints[4] = {dst->hint, src->hint, dst->pointee, src->pointee};
+  for (int k = 0; k < 4; k++)
+    if (hints[k] && cl_size(m, hints[k]) == (uint64_t)size)
+      return hints[k];
+  bool words = size % 4 == 0;
+  for (uint32_t k = 0; k < dst->n && words; k++)
+    words = lin_divisible(dst->a[k].off, 4);
+  for (uint32_t k = 0; k < src->n && words; k++)
+    words = lin_divisible(src->a[k].off, 4);
+  uint32_t e = words ? word_type(m) : k2s_type_int(m, 8, false);
+  return k2s_type_array(m, e, k2s_const_uint32(m, (uint32_t)(words ? size / 4 : size)));
+}
+
+static bool is_atomic(uint16_t op)
+{
+  switch (op) {
+  case SpvOpAtomicLoad:
+  case SpvOpAtomicStore:
+  case SpvOpAtomicExchange:
+  case SpvOpAtomicCompareExchange:
+  case SpvOpAtomicIIncrement:
+  case SpvOpAtomicIDecrement:
+  case SpvOpAtomicIAdd:
+  case SpvOpAtomicISub:
+  case SpvOpAtomicSMin:
+  case SpvOpAtomicUMin:
+  case SpvOpAtomicSMax:
+  case SpvOpAtomicUMax:
+  case SpvOpAtomicAnd:
+  case SpvOpAtomicOr:
+  case SpvOpAtomicXor:
+  case SpvOpAtomicFAddEXT:
+  case SpvOpAtomicFMinEXT:
+  case SpvOpAtomicFMaxEXT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static void mark_written(ptr_ctx *c, const pval *p, const k2s_instr *at)
+{
+  for (uint32_t k = 0; p && k < p->n; k++)
+    if (p->a[k].root && !c->roots[p->a[k].root].written) {
+      c->roots[p->a[k].root].written = true;
+      c->roots[p->a[k].root].write_why = at;
+    }
+}
+
+static bool analyze_use(ptr_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  switch (i->opcode) {
+  case SpvOpLoad:
+  case SpvOpStore: {
+    pval *p = pv_of(c, i->ops[0]);
+    if (!p)
+      return true;
+    if (i->opcode == SpvOpStore && pv_of(c, i->ops[1])) {
+      k2s_error(m, i, "a pointer is stored in memory; logical mode cannot express that (use "
+                      "--pointers=physical on vulkan1.2+)");
+      return false;
+    }
+    if (i->opcode == SpvOpStore)
+      mark_written(c, p, i);
+    plan_access(c, p, p->pointee, i);
+    return true;
+  }
+  case SpvOpCopyMemory:
+  case SpvOpCopyMemorySized: {
+    pval *d = pv_of(c, i->ops[0]), *s = pv_of(c, i->ops[1]);
+    if (!d || !s)
+      return true;
+    uint32_t A = copy_type(c, i, d, s);
+    if (!A)
+      return false;
+    mark_written(c, d, i);
+    plan_access(c, d, A, i);
+    plan_access(c, s, A, i);
+    return true;
+  }
+  case SpvOpExtInst:
+    for (uint32_t k = 2; k < i->n_ops; k++) {
+      pval *p = pv_of(c, i->ops[k]);
+      for (uint32_t j = 0; p && j < p->n; j++)
+        if (p->a[j].root) {
+          c->roots[p->a[j].root].needs_typed = true;
+          c->roots[p->a[j].root].typed_why = i;
+          mark_written(c, p, i);
+        }
+    }
+    return true;
+  default:
+    if (is_atomic(i->opcode)) {
+      pval *p = pv_of(c, i->ops[0]);
+      if (p)
+        mark_written(c, p, i);
+    }
+    return true;
+  }
+}
+
+/* ---- rewriting ----------------------------------------------------------- */
+
+static void kill(ptr_ctx *c, k2s_instr *i)
+{
+  if (c->n_dead == c->cap_dead) {
+    uint32_t cap = c->cap_dead ? c->cap_dead * 2 : 64;
+    c->dead = k2s_realloc_array(&c->m->arena, c->dead, c->n_dead, cap, sizeof(k2s_instr *));
+    c->cap_dead = cap;
+  }
+  c->dead[c->n_dead++] = i;
+}
+
+/* Give value v the result id of `old` (which is going away). */
+static void take_result(ptr_ctx *c, k2s_builder *b, k2s_instr *old, uint32_t v)
+{
+  k2s_module *m = c->m;
+  uint32_t id = old->result;
+  old->result = 0;
+  k2s_instr *d = k2s_def(m, v);
+  if (d && d->offset == K2S_NEW_OFFSET && d->block && d->result == v && d->type == old->type) {
+    m->def[v] = NULL;
+    d->result = id;
+    k2s_set_def(m, id, d);
+    return;
+  }
+  k2s_instr *cp = k2s_emit_instr(b, SpvOpCopyObject, old->type, &v, 1);
+  m->def[cp->result] = NULL;
+  cp->result = id;
+  k2s_set_def(m, id, cp);
+}
+
+static k2s_block *block_of(ptr_ctx *c, uint32_t label)
+{
+  return label < c->cap && c->label_block[label] ? c->label_block[label]
+                                                 : k2s_block_of_label(c->m, label);
+}
+
+static void retarget_phis(k2s_block *succ, uint32_t from, uint32_t to)
+{
+  k2s_foreach_instr(i, &succ->body) {
+    if (i->opcode != SpvOpPhi)
+      break;
+    for (uint32_t k = 1; k < i->n_ops; k += 2)
+      if (i->ops[k] == from)
+        i->ops[k] = to;
+  }
+}
+
+/* Move everything after `at` in its block into a new block that follows. */
+static k2s_block *split_after(ptr_ctx *c, k2s_instr *at)
+{
+  k2s_module *m = c->m;
+  k2s_block *b = at->block;
+  k2s_block *cont = k2s_block_new(m, b->func, new_id(c));
+  for (k2s_instr *i = at->next, *n; i; i = n) {
+    n = i->next;
+    k2s_list_remove(&b->body, i);
+    i->block = cont;
+    k2s_list_append(&cont->body, i);
+  }
+  k2s_instr *t = k2s_block_terminator(cont);
+  if (t) {
+    uint32_t labels[512], n = 0;
+    if (t->opcode == SpvOpBranch)
+      labels[n++] = t->ops[0];
+    else if (t->opcode == SpvOpBranchConditional) {
+      labels[n++] = t->ops[1];
+      labels[n++] = t->ops[2];
+    } else if (t->opcode == SpvOpSwitch) {
+      uint32_t lit = k2s_type_width(m, k2s_type_of(m, t->ops[0])) == 64 ? 2 : 1;
+      labels[n++] = t->ops[1];
+      for (uint32_t k = 2 + lit; k < t->n_ops && n < 512; k += lit + 1)
+        labels[n++] = t->ops[k];
+    }
+    for (uint32_t k = 0; k < n; k++) {
+      k2s_block *s = block_of(c, labels[k]);
+      if (s)
+        retarget_phis(s, b->label->result, cont->label->result);
+    }
+  }
+  k2s_function_insert_block_after(b->func, b, cont);
+  c->label_block[cont->label->result] = cont;
+  m->uses_valid = false;
+  return cont;
+}
+
+typedef uint32_t (*alt_fn)(ptr_ctx *c, k2s_builder *b, const root *r, lin off, void *ud);
+
+/* Run fn for the alternative the pointer has at run time: a switch on the
+ * tag with one block per alternative, joined by a phi of fn's results. */
+static uint32_t dispatch(ptr_ctx *c, k2s_instr *at, const pval *p, uint32_t result_type,
+                         alt_fn fn, void *ud)
+{
+  k2s_module *m = c->m;
+  if (p->n == 1 || !p->tag) {
+    if (!p->a[0].root) {
+      k2s_error(m, at, "this access goes through a null pointer");
+      return 0;
+    }
+    k2s_builder b = {m, k2s_before(at)};
+    return fn(c, &b, &c->roots[p->a[0].root], p->a[0].off, ud);
+  }
+  k2s_block *head = at->block;
+  k2s_builder b = {m, k2s_before(at)};
+  /* Make `at` the first instruction of the join block. */
+  k2s_instr *prev = at->prev;
+  k2s_block *join;
+  if (prev) {
+    join = split_after(c, prev);
+  } else {
+    k2s_instr *nop = k2s_emit_instr(&b, SpvOpNop, 0, NULL, 0);
+    join = split_after(c, nop);
+    k2s_instr_delete(m, nop);
+  }
+  uint32_t *cases = k2s_alloc(&m->arena, (2 * p->n + 2) * sizeof(uint32_t));
+  uint32_t *phi = k2s_alloc(&m->arena, (2 * p->n + 2) * sizeof(uint32_t));
+  uint32_t n_cases = 0, n_phi = 0, deflt = 0;
+  k2s_block *pos = head;
+  for (uint32_t k = 0; k < p->n; k++) {
+    if (!p->a[k].root)
+      continue; /* null: undefined behaviour; taken by the default below */
+    k2s_block *blk = k2s_block_new(m, head->func, new_id(c));
+    c->label_block[blk->label->result] = blk;
+    k2s_function_insert_block_after(head->func, pos, blk);
+    pos = blk;
+    k2s_builder bb = {m, k2s_block_append(blk)};
+    uint32_t v = fn(c, &bb, &c->roots[p->a[k].root], p->a[k].off, ud);
+    if (m->failed)
+      return 0;
+    uint32_t jl = join->label->result;
+    k2s_emit(&bb, SpvOpBranch, 0, &jl, 1);
+    if (!deflt)
+      deflt = blk->label->result;
+    else {
+      cases[2 * n_cases] = p->a[k].root;
+      cases[2 * n_cases + 1] = blk->label->result;
+      n_cases++;
+    }
+    if (result_type) {
+      phi[2 * n_phi] = v;
+      phi[2 * n_phi + 1] = blk->label->result;
+      n_phi++;
+    }
+  }
+  k2s_builder hb = {m, k2s_block_append(head)};
+  uint32_t *sw = k2s_alloc(&m->arena, (2 + 2 * n_cases) * sizeof(uint32_t));
+  sw[0] = p->tag;
+  sw[1] = deflt;
+  memcpy(sw + 2, cases, 2 * n_cases * sizeof(uint32_t));
+  k2s_emit(&hb, SpvOpSwitch, 0, sw, 2 + 2 * n_cases);
+  if (!result_type)
+    return 0;
+  k2s_builder jb = {m, k2s_block_start(join)};
+  jb.cursor = (k2s_cursor){K2S_CURSOR_BEFORE, join->body.first, join};
+  return k2s_emit(&jb, SpvOpPhi, result_type, phi, 2 * n_phi);
+}
+
+typedef struct access_ud {
+  uint32_t type, value;
+  const k2s_instr *at;
+} access_ud;
+
+static uint32_t do_load(ptr_ctx *c, k2s_builder *b, const root *r, lin off, void *ud)
+{
+  access_ud *a = ud;
+  return load_at(c, b, r, off, a->type, a->at);
+}
+
+static uint32_t do_store(ptr_ctx *c, k2s_builder *b, const root *r, lin off, void *ud)
+{
+  access_ud *a = ud;
+  store_at(c, b, r, off, a->type, a->value, a->at);
+  return 0;
+}
+
+static bool check_root_retypable(ptr_ctx *c, root *r)
+{
+  k2s_module *m = c->m;
+  k2s_instr *v = k2s_def(m, r->var);
+  if (r->needs_typed) {
+    k2s_error(m, r->typed_why,
+              "this builtin needs a typed pointer into memory that the kernel also accesses as "
+              "other types (first at: %s); logical mode cannot give it one",
+              k2s_print_instr(m, r->pun_why));
+    return false;
+  }
+  if (r->sc != SpvStorageClassStorageBuffer && r->sc != SpvStorageClassWorkgroup &&
+      r->sc != SpvStorageClassFunction && r->sc != SpvStorageClassPrivate) {
+    k2s_error(m, r->pun_why,
+              "memory in storage class %s is accessed as several types (%s); logical mode can "
+              "only re-type storage buffers and workgroup/private memory",
+              k2s_enumerant_name(K2S_OK_STORAGE_CLASS, r->sc), k2s_print_instr(m, v));
+    return false;
+  }
+  return true;
+}
+
+/* Bytes of a constant in OpenCL layout (false for what it cannot encode). */
+static bool const_bytes(k2s_module *m, uint32_t id, uint8_t *out, uint64_t size)
+{
+  k2s_instr *d = k2s_def(m, id);
+  if (!d)
+    return false;
+  if (d->opcode == SpvOpConstantNull || d->opcode == SpvOpUndef) {
+    memset(out, 0, size);
+    return true;
+  }
+  k2s_instr *t = def_type(m, d->type);
+  if (d->opcode == SpvOpConstant) {
+    uint64_t s = cl_size(m, d->type), v = d->ops[0] | (d->n_ops > 1 ? (uint64_t)d->ops[1] << 32 : 0);
+    for (uint64_t k = 0; k < s && k < size && k < 8; k++)
+      out[k] = (uint8_t)(v >> (8 * k));
+    return true;
+  }
+  if (d->opcode == SpvOpConstantTrue || d->opcode == SpvOpConstantFalse) {
+    out[0] = d->opcode == SpvOpConstantTrue;
+    return true;
+  }
+  if (d->opcode != SpvOpConstantComposite || !t)
+    return false;
+  memset(out, 0, size);
+  for (uint32_t k = 0; k < d->n_ops; k++) {
+    int64_t off = 0;
+    uint32_t ct = child(m, d->type, k, &off);
+    uint64_t cs = cl_size(m, ct);
+    if ((uint64_t)off + cs > size || !const_bytes(m, d->ops[k], out + off, cs))
+      return false;
+  }
+  return true;
+}
+
+/* A punned root becomes an array of 32-bit words (in a Block for buffers). */
+static bool retype_root(ptr_ctx *c, root *r)
+{
+  k2s_module *m = c->m;
+  k2s_instr *v = k2s_def(m, r->var);
+  uint32_t u32 = word_type(m);
+  if (!check_root_retypable(c, r))
+    return false;
+  uint32_t nt;
+  if (r->sc == SpvStorageClassStorageBuffer) {
+    uint32_t arr = k2s_type_runtime_array(m, u32);
+    if (!k2s_find_decoration(m, arr, SpvDecorationArrayStride)) {
+      uint32_t four = 4;
+      k2s_decorate(m, arr, SpvDecorationArrayStride, &four, 1);
+    }
+    nt = k2s_type_struct(m, &arr, 1);
+    uint32_t zero = 0;
+    k2s_decorate(m, nt, SpvDecorationBlock, NULL, 0);
+    k2s_member_decorate(m, nt, 0, SpvDecorationOffset, &zero, 1);
+  } else {
+    k2s_instr *t = def_type(m, r->type);
+    uint64_t size = cl_size(m, r->type), len;
+    uint32_t len_id;
+    if (size) {
+      len_id = k2s_const_uint32(m, (uint32_t)((size + 3) / 4));
+    } else if (t && t->opcode == SpvOpTypeArray && !k2s_const_value(m, t->ops[1], &len)) {
+      /* A local argument sized by a spec constant: (n·size + 3) / 4 words. */
+      uint64_t es = cl_size(m, t->ops[0]);
+      uint32_t mul[3] = {SpvOpIMul, t->ops[1], k2s_const_uint32(m, (uint32_t)es)};
+      uint32_t bytes = k2s_intern(m, SpvOpSpecConstantOp, u32, mul, 3);
+      uint32_t add[3] = {SpvOpIAdd, bytes, k2s_const_uint32(m, 3)};
+      uint32_t up = k2s_intern(m, SpvOpSpecConstantOp, u32, add, 3);
+      uint32_t dv[3] = {SpvOpUDiv, up, k2s_const_uint32(m, 4)};
+      len_id = k2s_intern(m, SpvOpSpecConstantOp, u32, dv, 3);
+    } else {
+      k2s_error(m, v, "cannot re-type %s as words: its size is unknown", type_text(m, r->type));
+      return false;
+    }
+    nt = k2s_type_array(m, u32, len_id);
+    if (v->n_ops >= 2) {
+      /* The initializer, re-encoded as words. */
+      uint64_t n = (size + 3) / 4;
+      uint8_t *bytes = k2s_alloc(&m->arena, n * 4 + 8);
+      if (!const_bytes(m, v->ops[1], bytes, size)) {
+        k2s_error(m, v, "cannot re-encode this variable's initializer as words");
+        return false;
+      }
+      uint32_t *words = k2s_alloc(&m->arena, n * sizeof(uint32_t));
+      for (uint64_t k = 0; k < n; k++)
+        words[k] = k2s_const_uint32(m, (uint32_t)bytes[4 * k] | (uint32_t)bytes[4 * k + 1] << 8 |
+                                           (uint32_t)bytes[4 * k + 2] << 16 |
+                                           (uint32_t)bytes[4 * k + 3] << 24);
+      uint32_t init = k2s_const_composite(m, nt, words, (uint32_t)n);
+      v->ops[1] = init;
+    }
+  }
+  v->type = k2s_type_pointer(m, r->sc, nt);
+  r->type = nt;
+  if (!v->block) {
+    /* The new types went to the end of the globals: follow them. */
+    k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v);
+    k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
+  }
+  m->uses_valid = false;
+  return true;
+}
+
+static uint32_t idx_width(ptr_ctx *c, const aux *x, uint32_t r)
+{
+  (void)x;
+  return root_index_width(c, &c->roots[r]);
+}
+
+/* Offset (in units of x->g) of alternative root r of pointer p, or 0. */
+static uint32_t alt_offset_value(ptr_ctx *c, k2s_builder *b, const pval *p, uint32_t r,
+                                 int64_t g, uint32_t width)
+{
+  const alt *a = alt_of(p, r);
+  if (!a)
+    return cint(c->m, width, 0);
+  return materialize_div(c, b, a->off, g, width);
+}
+
+static uint32_t tag_value(ptr_ctx *c, const pval *p)
+{
+  if (!p || !p->n)
+    return k2s_const_uint32(c->m, 0);
+  if (p->tag)
+    return p->tag;
+  return k2s_const_uint32(c->m, p->a[0].root);
+}
+
+static k2s_instr *define(ptr_ctx *c, k2s_builder *b, uint16_t op, uint32_t type, uint32_t id,
+                         const uint32_t *ops, uint32_t n)
+{
+  k2s_instr *i = k2s_instr_new(c->m, op, type, id, ops, n);
+  (void)b;
+  return i;
+}
+
+static void insert_phi(k2s_block *blk, k2s_instr *i)
+{
+  i->block = blk;
+  k2s_list_insert_after(&blk->body, NULL, i);
+}
+
+static bool rewrite_merge(ptr_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  aux *x = c->ax[i->result];
+  pval *me = pv_of(c, i->result);
+  if (!x || !me)
+    return true;
+  uint32_t u32 = word_type(m);
+  if (i->opcode == SpvOpSelect) {
+    k2s_builder b = {m, k2s_before(i)};
+    pval *pa = pv_of(c, i->ops[1]), *pb = pv_of(c, i->ops[2]);
+    for (uint32_t k = 0; k < x->n; k++) {
+      uint32_t w = idx_width(c, x, x->roots[k]), t = k2s_type_int(m, w, false);
+      uint32_t ops[3] = {i->ops[0], alt_offset_value(c, &b, pa, x->roots[k], x->g, w),
+                         alt_offset_value(c, &b, pb, x->roots[k], x->g, w)};
+      k2s_instr *s = define(c, &b, SpvOpSelect, t, x->ids[k], ops, 3);
+      k2s_list_insert_before(&i->block->body, i, s);
+      s->block = i->block;
+    }
+    if (x->tag) {
+      uint32_t ops[3] = {i->ops[0], tag_value(c, pa), tag_value(c, pb)};
+      k2s_instr *s = define(c, &b, SpvOpSelect, u32, x->tag, ops, 3);
+      k2s_list_insert_before(&i->block->body, i, s);
+      s->block = i->block;
+    }
+    return true;
+  }
+  /* A phi: each incoming edge computes its offsets at the end of its block. */
+  uint32_t n_in = i->n_ops / 2;
+  uint32_t **vals = k2s_alloc(&m->arena, (x->n + 1) * sizeof(uint32_t *));
+  for (uint32_t k = 0; k <= x->n; k++)
+    vals[k] = k2s_alloc(&m->arena, 2 * n_in * sizeof(uint32_t));
+  for (uint32_t e = 0; e < n_in; e++) {
+    uint32_t label = i->ops[2 * e + 1];
+    k2s_block *pred = block_of(c, label);
+    pval *pin = pv_of(c, i->ops[2 * e]);
+    k2s_builder b = {m, k2s_block_end(pred)};
+    for (uint32_t k = 0; k < x->n; k++) {
+      uint32_t w = idx_width(c, x, x->roots[k]);
+      vals[k][2 * e] = alt_offset_value(c, &b, pin, x->roots[k], x->g, w);
+      vals[k][2 * e + 1] = label;
+    }
+    vals[x->n][2 * e] = tag_value(c, pin);
+    vals[x->n][2 * e + 1] = label;
+  }
+  for (uint32_t k = 0; k < x->n; k++) {
+    uint32_t w = idx_width(c, x, x->roots[k]);
+    insert_phi(i->block, define(c, NULL, SpvOpPhi, k2s_type_int(m, w, false), x->ids[k], vals[k],
+                                2 * n_in));
+  }
+  if (x->tag)
+    insert_phi(i->block, define(c, NULL, SpvOpPhi, u32, x->tag, vals[x->n], 2 * n_in));
+  return true;
+}
+
+static uint64_t pseudo_base(ptr_ctx *c, uint32_t r, uint32_t width)
+{
+  (void)c;
+  return width >= 64 ? (uint64_t)r << 32 : (uint64_t)r << 24;
+}
+
+static uint32_t fence_of(enum space s)
+{
+  switch (s) {
+  case SP_LOCAL:
+    return SpvMemorySemanticsWorkgroupMemoryMask;
+  case SP_GLOBAL:
+  case SP_CONSTANT:
+    return SpvMemorySemanticsCrossWorkgroupMemoryMask;
+  default:
+    return 0;
+  }
+}
+
+static bool pointer_operand_ok(ptr_ctx *c, k2s_instr *i, pval *p)
+{
+  if (!p->n) {
+    k2s_error(c->m, i, "cannot tell which variable or buffer this pointer points into");
+    return false;
+  }
+  return true;
+}
+
+static bool rewrite_compare(ptr_ctx *c, k2s_instr *i, pval *a, pval *b2)
+{
+  k2s_module *m = c->m;
+  k2s_builder b = {m, k2s_before(i)};
+  bool eq = i->opcode == SpvOpPtrEqual;
+  if (a->n != 1 || b2->n != 1) {
+    k2s_error(m, i, "comparing pointers whose object is known only at run time is not "
+                    "supported yet");
+    return false;
+  }
+  uint32_t v;
+  if (a->a[0].root != b2->a[0].root) {
+    v = k2s_const_bool(m, !eq);
+  } else if (!a->a[0].root) {
+    v = k2s_const_bool(m, eq);
+  } else {
+    uint32_t w = root_index_width(c, &c->roots[a->a[0].root]);
+    uint32_t x = materialize(c, &b, a->a[0].off, w), y = materialize(c, &b, b2->a[0].off, w);
+    v = op2(&b, eq ? SpvOpIEqual : SpvOpINotEqual, i->type, x, y);
+  }
+  take_result(c, &b, i, v);
+  kill(c, i);
+  return true;
+}
+
+static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  switch (i->opcode) {
+  case SpvOpLoad:
+  case SpvOpStore: {
+    pval *p = pv_of(c, i->ops[0]);
+    if (!p)
+      return true;
+    if (!pointer_operand_ok(c, i, p))
+      return false;
+    bool is_load = i->opcode == SpvOpLoad;
+    uint32_t A = p->pointee;
+    /* The common case: one root, plain typed access: only the pointer changes. */
+    if (p->n == 1 && p->a[0].root && !c->roots[p->a[0].root].punned) {
+      const root *r = &c->roots[p->a[0].root];
+      tpath path;
+      if (typed_path(c, r->type, p->a[0].off, A, &path) && path.found == A) {
+        k2s_builder b = {m, k2s_before(i)};
+        uint32_t ptr = emit_chain(c, &b, r, &path);
+        if (ptr != i->ops[0]) {
+          i->ops[0] = ptr;
+          m->uses_valid = false;
+          c->changed = true;
+        }
+        return true;
+      }
+    }
+    c->changed = true;
+    access_ud ud = {A, is_load ? 0 : i->ops[1], i};
+    uint32_t v = dispatch(c, i, p, is_load ? A : 0, is_load ? do_load : do_store, &ud);
+    if (m->failed)
+      return false;
+    if (is_load) {
+      k2s_builder b = {m, k2s_before(i)};
+      take_result(c, &b, i, v);
+    }
+    kill(c, i);
+    return true;
+  }
+  case SpvOpCopyMemory:
+  case SpvOpCopyMemorySized: {
+    pval *d = pv_of(c, i->ops[0]), *s = pv_of(c, i->ops[1]);
+    if (!d || !s)
+      return true;
+    if (!pointer_operand_ok(c, i, d) || !pointer_operand_ok(c, i, s))
+      return false;
+    uint32_t A = copy_type(c, i, d, s);
+    if (!A)
+      return false;
+    access_ud lu = {A, 0, i};
+    uint32_t v = dispatch(c, i, s, A, do_load, &lu);
+    if (m->failed)
+      return false;
+    access_ud su = {A, v, i};
+    dispatch(c, i, d, 0, do_store, &su);
+    kill(c, i);
+    c->changed = true;
+    return !m->failed;
+  }
+  case SpvOpLifetimeStart:
+  case SpvOpLifetimeStop:
+    kill(c, i);
+    c->changed = true;
+    return true;
+  case SpvOpPtrEqual:
+  case SpvOpPtrNotEqual: {
+    pval *a = pv_of(c, i->ops[0]), *b2 = pv_of(c, i->ops[1]);
+    if (!a || !b2)
+      return true;
+    c->changed = true;
+    return rewrite_compare(c, i, a, b2);
+  }
+  case SpvOpPtrDiff: {
+    pval *a = pv_of(c, i->ops[0]), *b2 = pv_of(c, i->ops[1]);
+    if (!a || !b2)
+      return true;
+    if (a->n != 1 || b2->n != 1 || a->a[0].root != b2->a[0].root || !a->a[0].root) {
+      k2s_error(m, i, "the difference of pointers into different objects is undefined");
+      return false;
+    }
+    k2s_builder b = {m, k2s_before(i)};
+    uint64_t s = cl_size(m, a->pointee);
+    lin d = lin_add(c, a->a[0].off, b2->a[0].off, -1);
+    uint32_t w = k2s_type_width(m, i->type);
+    take_result(c, &b, i, materialize_div(c, &b, d, s ? (int64_t)s : 1, w));
+    kill(c, i);
+    c->changed = true;
+    return true;
+  }
+  case SpvOpConvertPtrToU: {
+    pval *p = pv_of(c, i->ops[0]);
+    if (!p)
+      return true;
+    if (p->n != 1) {
+      k2s_error(m, i, "the address of a pointer whose object is known only at run time cannot "
+                      "be taken in logical mode");
+      return false;
+    }
+    k2s_builder b = {m, k2s_before(i)};
+    uint32_t w = k2s_type_width(m, i->type), v;
+    if (!p->a[0].root) {
+      v = cint(m, w, 0);
+    } else {
+      v = materialize(c, &b, p->a[0].off, w);
+      v = op2(&b, SpvOpIAdd, i->type, v, cint(m, w, (int64_t)pseudo_base(c, p->a[0].root, w)));
+    }
+    take_result(c, &b, i, v);
+    kill(c, i);
+    c->changed = true;
+    return true;
+  }
+  case SpvOpConvertUToPtr: {
+    aux *x = c->ax[i->result];
+    pval *p = pv_of(c, i->result);
+    if (!x || !p)
+      return true;
+    uint32_t w = k2s_type_width(m, k2s_type_of(m, i->ops[0]));
+    uint32_t ops[2] = {i->ops[0], cint(m, w, (int64_t)pseudo_base(c, x->roots[0], w))};
+    k2s_instr *s = k2s_instr_new(m, SpvOpISub, k2s_type_int(m, w, false), x->ids[0], ops, 2);
+    k2s_list_insert_before(&i->block->body, i, s);
+    s->block = i->block;
+    kill(c, i);
+    c->changed = true;
+    return true;
+  }
+  case SpvOpGenericPtrMemSemantics: {
+    pval *p = pv_of(c, i->ops[0]);
+    if (!p)
+      return true;
+    uint32_t sem = 0;
+    for (uint32_t k = 0; k < p->n; k++)
+      sem |= fence_of(space_of_root(c, p->a[k].root));
+    k2s_builder b = {m, k2s_before(i)};
+    take_result(c, &b, i, cint(m, k2s_type_width(m, i->type), sem));
+    kill(c, i);
+    c->changed = true;
+    return true;
+  }
+  case SpvOpExtInst:
+    for (uint32_t k = 2; k < i->n_ops; k++) {
+      pval *p = pv_of(c, i->ops[k]);
+      if (!p)
+        continue;
+      if (p->n != 1 || !p->a[0].root) {
+        k2s_error(m, i, "a builtin takes a pointer whose object is known only at run time");
+        return false;
+      }
+      const root *r = &c->roots[p->a[0].root];
+      tpath path;
+      /* A same-size view (a ushort buffer as half*) is the builtin's to convert. */
+      if (!typed_path(c, r->type, p->a[0].off, p->pointee, &path)) {
+        k2s_error(m, i, "this builtin's pointer does not point at a %s in %s",
+                  type_text(m, p->pointee), type_text(m, r->type));
+        return false;
+      }
+      k2s_builder b = {m, k2s_before(i)};
+      uint32_t ptr = emit_chain(c, &b, r, &path);
+      if (ptr != i->ops[k]) {
+        i->ops[k] = ptr;
+        m->uses_valid = false;
+        c->changed = true;
+      }
+    }
+    return true;
+  case SpvOpPhi:
+  case SpvOpSelect:
+    if (is_pointer_type(m, i->type)) {
+      rewrite_merge(c, i);
+      kill(c, i);
+      c->changed = true;
+    }
+    return true;
+  default:
+    if (is_atomic(i->opcode)) {
+      pval *p = pv_of(c, i->ops[0]);
+      if (!p)
+        return true;
+      if (p->n != 1 || !p->a[0].root) {
+        k2s_error(m, i, "an atomic through a pointer whose object is known only at run time is "
+                        "not supported yet");
+        return false;
+      }
+      const root *r = &c->roots[p->a[0].root];
+      uint32_t A = p->pointee, ptr = 0;
+      k2s_builder b = {m, k2s_before(i)};
+      tpath path;
+      if (!r->punned && typed_path(c, r->type, p->a[0].off, A, &path) && path.found == A) {
+        ptr = emit_chain(c, &b, r, &path);
+      } else if (r->punned && A == word_type(m) && lin_divisible(p->a[0].off, 4)) {
+        uint32_t widx, sh;
+        word_at(c, &b, r, p->a[0].off, &widx, &sh);
+        ptr = word_ptr(c, &b, r, widx);
+      } else {
+        k2s_error(m, i, "an atomic on %s at a place the memory does not hold one", type_text(m, A));
+        return false;
+      }
+      if (ptr != i->ops[0]) {
+        i->ops[0] = ptr;
+        m->uses_valid = false;
+        c->changed = true;
+      }
+      return true;
+    }
+    if (i->result && pv_of(c, i->result) && i->opcode != SpvOpVariable) {
+      if (i->opcode == SpvOpConvertUToPtr)
+        return true;
+      kill(c, i);
+      c->changed = true;
+    }
+    return true;
+  }
+}
+
+/* ---- module-scope variables ---------------------------------------------- */
 
 static bool constant_data_to_private(k2s_module *m)
 {
@@ -390,41 +2099,187 @@ static bool constant_data_to_private(k2s_module *m)
       k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v);
       k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
       changed = true;
-    } else if (v->ops[0] == SpvStorageClassCrossWorkgroup) {
-      k2s_error(m, v, "program-scope global variables are not supported yet");
-      return changed;
     } else if (v->ops[0] == SpvStorageClassGeneric) {
-      k2s_error(m, v, "generic-address-space variables are not supported yet");
+      k2s_error(m, v, "generic-address-space variables are not supported");
       return changed;
     }
   }
   return changed;
 }
 
+/* Program-scope `global` variables (OpenCL C 2.0) that no kernel writes are
+ * exact as Private copies of their initializer. */
+static bool program_scope_to_private(ptr_ctx *c)
+{
+  k2s_module *m = c->m;
+  for (uint32_t r = 1; r < c->n_roots; r++) {
+    root *ro = &c->roots[r];
+    if (ro->sc != SpvStorageClassCrossWorkgroup)
+      continue;
+    k2s_instr *v = k2s_def(m, ro->var);
+    if (ro->written) {
+      k2s_error(m, ro->write_why,
+                "this writes the program-scope variable %s; logical mode makes such variables "
+                "read-only Private copies (a storage buffer shared between kernels and launches "
+                "is not supported yet)",
+                k2s_name_of(m, ro->var) ? k2s_name_of(m, ro->var) : "(unnamed)");
+      return false;
+    }
+    v->type = k2s_type_pointer(m, SpvStorageClassPrivate, ro->type);
+    v->ops[0] = SpvStorageClassPrivate;
+    if (v->n_ops < 2) /* OpenCL zero-initialises program-scope variables */
+      k2s_instr_push_op(m, v, k2s_const_null(m, ro->type));
+    ro->sc = SpvStorageClassPrivate;
+    k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v);
+    k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
+    c->changed = true;
+  }
+  return true;
+}
+
+/* ---- driver ------------------------------------------------------------ */
+
+typedef struct fn_order {
+  k2s_function *f;
+  k2s_instr **ins;
+  uint32_t n;
+} fn_order;
+
+static fn_order order_of(ptr_ctx *c, k2s_function *f)
+{
+  k2s_module *m = c->m;
+  k2s_arena scratch = {0};
+  k2s_cfg *cfg = k2s_cfg_build(m, &scratch, f);
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < cfg->n_rpo; r++)
+    k2s_foreach_instr(i, &cfg->blocks[cfg->rpo[r]]->body) n++;
+  fn_order o = {f, k2s_alloc(&m->arena, (n + 1) * sizeof(k2s_instr *)), 0};
+  /* Reverse post-order visits definitions before uses whatever the block
+   * order in the binary (llvm-spirv 15 emits blocks before their dominator). */
+  for (uint32_t r = 0; r < cfg->n_rpo; r++)
+    k2s_foreach_instr(i, &cfg->blocks[cfg->rpo[r]]->body) o.ins[o.n++] = i;
+  k2s_arena_free(&scratch);
+  return o;
+}
+
 bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
 {
-  (void)o;
   bool changed = constant_data_to_private(m);
   if (m->failed)
     return changed;
-  ptr_ctx c = {m, k2s_alloc(&m->arena, m->bound * sizeof(chain)), m->bound};
+  ptr_ctx c = {.m = m, .o = o};
+  grow(&c, m->bound + 64);
+  c.addr_width = 64;
+  k2s_foreach_instr(mm, &m->sec[K2S_SEC_MEMORY_MODEL])
+    if (mm->n_ops && mm->ops[0] == SpvAddressingModelPhysical32)
+      c.addr_width = 32;
   k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL])
     if (v->opcode == SpvOpVariable)
-      lower_instr(&c, v);
+      add_root(&c, v);
+    else if (v->result && is_pointer_type(m, v->type) &&
+             (v->opcode == SpvOpConstantNull || v->opcode == SpvOpUndef))
+      analyze_def(&c, v);
+
+  uint32_t n_fn = 0;
+  k2s_foreach_function(f, m) n_fn++;
+  fn_order *fo = k2s_alloc(&m->arena, (n_fn + 1) * sizeof(fn_order));
+  uint32_t nf = 0;
   k2s_foreach_function(f, m) {
-    k2s_arena scratch = {0};
-    k2s_cfg *cfg = k2s_cfg_build(m, &scratch, f);
-    /* Reverse post-order visits definitions before uses in a valid module
-     * whatever the block order in the binary (llvm-spirv 15 sometimes emits
-     * a block before its dominator). */
-    for (uint32_t r = 0; r < cfg->n_rpo && !m->failed; r++)
-      k2s_foreach_instr_safe(i, &cfg->blocks[cfg->rpo[r]]->body)
-        if (!lower_instr(&c, i))
-          break;
-    k2s_arena_free(&scratch);
-    if (m->failed)
-      return true;
-    changed = true;
+    if (f->first)
+      fo[nf++] = order_of(&c, f);
   }
-  return changed;
+
+  /* 1. Pointer values and address-holding integers, to a fixed point. */
+  for (uint32_t f = 0; f < nf && !m->failed; f++) {
+    for (int round = 0; round < 16; round++) {
+      c.iter_changed = false;
+      for (uint32_t k = 0; k < fo[f].n && !m->failed; k++) {
+        analyze_taint(&c, fo[f].ins[k]);
+        if (!analyze_def(&c, fo[f].ins[k]))
+          break;
+      }
+      if (!c.iter_changed)
+        break;
+    }
+  }
+  if (m->failed)
+    return true;
+
+  /* 2. Every use of a pointer or address must be one this pass rewrites. */
+  for (uint32_t f = 0; f < nf; f++)
+    for (uint32_t k = 0; k < fo[f].n; k++) {
+      k2s_instr *i = fo[f].ins[k];
+      use_check u = {&c, NULL, NULL};
+      k2s_foreach_id_operand(m, i, check_operand, &u);
+      if (u.bad_ptr) {
+        if (u.bad_ptr->opcode == SpvOpFunctionCall)
+          k2s_error(m, u.bad_ptr, "a pointer is passed to a function that was not inlined");
+        else if (u.bad_ptr->opcode == SpvOpReturnValue)
+          k2s_error(m, u.bad_ptr, "a function returns a pointer and was not inlined");
+        else
+          k2s_error(m, u.bad_ptr, "%s on a pointer has no logical-mode translation",
+                    k2s_opcode_name(u.bad_ptr->opcode));
+        return true;
+      }
+      if (u.bad_int) {
+        k2s_error(m, u.bad_int,
+                  "an address taken from a pointer is used as a number here; logical mode can "
+                  "only use addresses for alignment masks, differences and comparisons (use "
+                  "--pointers=physical on vulkan1.2+)");
+        return true;
+      }
+      if (i->opcode == SpvOpConvertPtrToU || is_comparison(i->opcode) ||
+          i->opcode == SpvOpConvertUToPtr)
+        continue;
+      if (i->result && i->result < c.cap && c.tn[i->result].bad && !is_pointer_type(m, i->type)) {
+        k2s_error(m, i,
+                  "this arithmetic on an address taken from a pointer cannot be resolved in "
+                  "logical mode (use --pointers=physical on vulkan1.2+)");
+        return true;
+      }
+      if (is_pointer_type(m, i->type) && i->result && !pv_of(&c, i->result) &&
+          i->opcode != SpvOpFunctionParameter && i->opcode != SpvOpFunctionCall) {
+        if (i->opcode == SpvOpLoad)
+          k2s_error(m, i, "a pointer is loaded from memory; logical mode cannot express pointers "
+                          "stored in memory (use --pointers=physical on vulkan1.2+)");
+        else
+          k2s_error(m, i, "cannot tell which variable or buffer this pointer points into");
+        return true;
+      }
+    }
+
+  /* 3. Which roots are accessed with several layouts. */
+  for (uint32_t f = 0; f < nf && !m->failed; f++)
+    for (uint32_t k = 0; k < fo[f].n && !m->failed; k++)
+      analyze_use(&c, fo[f].ins[k]);
+  if (m->failed)
+    return true;
+  if (!program_scope_to_private(&c))
+    return true;
+  for (uint32_t r = 1; r < c.n_roots; r++)
+    if (c.roots[r].punned) {
+      if (!retype_root(&c, &c.roots[r]))
+        return true;
+      c.changed = true;
+      if (o->verbose)
+        k2s_diag(m, K2S_NOTE, c.roots[r].pun_why,
+                 "%s is accessed as several types: it is now an array of 32-bit words",
+                 k2s_name_of(m, c.roots[r].var) ? k2s_name_of(m, c.roots[r].var) : "memory");
+    }
+
+  /* 4. Rewrite. */
+  for (uint32_t f = 0; f < nf && !m->failed; f++) {
+    k2s_foreach_block(b, fo[f].f) c.label_block[b->label->result] = b;
+    for (uint32_t k = 0; k < fo[f].n && !m->failed; k++)
+      if (!fo[f].ins[k]->dead && fo[f].ins[k]->block)
+        rewrite_instr(&c, fo[f].ins[k]);
+    k2s_foreach_block(b, fo[f].f) c.label_block[b->label->result] = NULL;
+  }
+  if (m->failed)
+    return true;
+  for (uint32_t k = 0; k < c.n_dead; k++)
+    if (!c.dead[k]->dead)
+      k2s_instr_delete(m, c.dead[k]);
+  m->uses_valid = false;
+  return changed || c.changed;
 }
