@@ -2,6 +2,7 @@
  * k2s-ulp: the MPFR side of the precision tool (tests/precision/run_precision.py drives it).
  *
  *   k2s-ulp list                               the function table as JSON lines
+ *   k2s-ulp selftest                           known right and wrong results, judged
  *   k2s-ulp gen FUNC TYPE COUNT SEED DIR       write DIR/in0.bin.. (special values first,
  *                                              then random inputs; COUNT 0 = special only)
  *   k2s-ulp gen-exhaustive FUNC TYPE FIRST COUNT DIR
@@ -999,6 +1000,171 @@ static int cmd_gen_exhaustive(const func *f, const fmt *t, uint64_t first, size_
   return 0;
 }
 
+/* Measures every input of the batch (threads in parallel); the worst case and counts. */
+static result check_batch(const batch *bt, int threads)
+{
+  const func *f = bt->f;
+  const fmt *t = bt->t;
+  size_t n = bt->n;
+  int nargs = (int)strlen(f->args);
+  double bound = bound_of(f, t);
+  if (bound == ABS_BOUND)
+    bound = -1; /* handled below */
+  if (threads < 1)
+    threads = 1;
+  if ((size_t)threads > n / 256 + 1)
+    threads = (int)(n / 256 + 1);
+  job *jobs = calloc((size_t)threads, sizeof(job));
+  pthread_t *tid = calloc((size_t)threads, sizeof(pthread_t));
+  for (int k = 0; k < threads; k++) {
+    jobs[k].bt = bt;
+    jobs[k].lo = n * (size_t)k / (size_t)threads;
+    jobs[k].hi = n * (size_t)(k + 1) / (size_t)threads;
+    jobs[k].bound = bound;
+    pthread_create(&tid[k], NULL, run_job, &jobs[k]);
+  }
+  result tot = {0};
+  tot.max_err = -1;
+  for (int k = 0; k < threads; k++) {
+    pthread_join(tid[k], NULL);
+    result *r = &jobs[k].res;
+    if (jobs[k].hi == jobs[k].lo)
+      continue;
+    tot.over += r->over;
+    tot.rule_fail += r->rule_fail;
+    if (r->max_err > tot.max_err) {
+      tot.max_err = r->max_err;
+      tot.worst = r->worst;
+      tot.why = r->why;
+      tot.worst_out = r->worst_out;
+    }
+  }
+  if (tot.max_err < 0)
+    tot.max_err = 0;
+
+  /* Absolute bounds (mix, smoothstep): measure |got - exact| instead. */
+  double abs_err = -1;
+  size_t abs_worst = 0, abs_over = 0;
+  if (f->bound[t->idx] == ABS_BOUND) {
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
+    worker w;
+    worker_init(&w, f, t);
+    for (size_t i = 0; i < n; i++) {
+      for (int a = 0; a < nargs; a++)
+        mpfr_set_d(w.x[a], bt->in[a][i], MPFR_RNDN), w.xd[a] = bt->in[a][i];
+      long nn[3] = {0, 0, 0};
+      eval(&w, nn);
+      double e = isnan(bt->out[0][i]) ? INFINITY : fabs(bt->out[0][i] - mpfr_get_d(w.r.y[0], MPFR_RNDN));
+      if (e > f->abs_bound)
+        abs_over++;
+      if (e > abs_err) {
+        abs_err = e;
+        abs_worst = i;
+      }
+    }
+    worker_clear(&w);
+    tot.max_err = abs_err;
+    tot.worst = abs_worst;
+    tot.over = abs_over;
+    tot.why = OK;
+    tot.worst_out = 0;
+  }
+  free(jobs);
+  free(tid);
+  return tot;
+}
+
+/* ---- self test: the comparison itself must catch what it is meant to catch ------------ */
+
+static int st_fail;
+
+/* Runs a 1..3-input, one-output case and checks the verdict. */
+static void st_case(const char *what, const char *fname, const char *tname, size_t n,
+                    const double *in0, const double *in1, const double *out, int want_over,
+                    int want_rule, double max_lo, double max_hi)
+{
+  const func *f = find_func(fname);
+  const fmt *t = find_fmt(tname);
+  batch bt = {.f = f, .t = t, .n = n};
+  bt.in[0] = (double *)in0;
+  bt.in[1] = (double *)in1;
+  bt.out[0] = bt.out[1] = (double *)out;
+  result r = check_batch(&bt, 1);
+  int ok = (want_over < 0 || (want_over ? r.over > 0 : r.over == 0)) &&
+           (want_rule < 0 || (want_rule ? r.rule_fail > 0 : r.rule_fail == 0)) &&
+           r.max_err >= max_lo && r.max_err <= max_hi;
+  printf("%s %s: %s %s: max %g, over %zu, edge %zu\n", ok ? "ok  " : "FAIL", what, fname, tname,
+         r.max_err, r.over, r.rule_fail);
+  st_fail += !ok;
+}
+
+static int cmd_selftest(void)
+{
+  enum { N = 4096 };
+  static double x[N], y[N], o[N];
+  uint64_t s = 7;
+  /* sqrt, float, glibc's correctly rounded sqrtf: within 0.5 ulp */
+  for (int i = 0; i < N; i++) {
+    x[i] = from_bits(&FORMATS[1], splitmix(&s) % 0x7f800000u);
+    o[i] = sqrtf((float)x[i]);
+  }
+  st_case("correctly rounded", "sqrt", "float", N, x, NULL, o, 0, 0, 0.25, 0.5);
+  /* one ulp off: more than 0.5, at most 1.5; over the double bound (correctly rounded) */
+  for (int i = 0; i < N; i++) {
+    x[i] = from_bits(&FORMATS[2], splitmix(&s) % 0x7ff0000000000000ull);
+    o[i] = nextafter(sqrt(x[i]), INFINITY);
+  }
+  st_case("one ulp up", "sqrt", "double", N, x, NULL, o, 1, 0, 0.5, 1.5);
+  /* half: rounded from double: correctly rounded */
+  for (int i = 0; i < N; i++) {
+    x[i] = from_bits(&FORMATS[0], i % 0x7c00);
+    o[i] = round_to(&FORMATS[0], sqrt(x[i]));
+  }
+  st_case("correctly rounded", "sqrt", "half", N, x, NULL, o, 0, 0, 0.25, 0.5);
+  /* sin(-0) must be -0 */
+  x[0] = -0.0, o[0] = 0.0;
+  st_case("zero sign", "sin", "float", 1, x, NULL, o, -1, 1, INFINITY, INFINITY);
+  /* exp(1) = NaN is wrong; exp(NaN) = 1 is wrong */
+  x[0] = 1, o[0] = NAN;
+  st_case("NaN for a number", "exp", "float", 1, x, NULL, o, -1, 1, INFINITY, INFINITY);
+  x[0] = NAN, o[0] = 1;
+  st_case("number for NaN", "exp", "float", 1, x, NULL, o, -1, 1, INFINITY, INFINITY);
+  /* cos(0) = 1 exactly, prescribed: one ulp below is wrong even within 4 ulp */
+  x[0] = 0, o[0] = nextafterf(1.0f, 0.0f);
+  st_case("prescribed value", "cos", "float", 1, x, NULL, o, -1, 1, INFINITY, INFINITY);
+  /* ... but 1 ulp below the correctly rounded cos(1e-3) is fine under a 4 ulp bound */
+  x[0] = (float)1e-3, o[0] = nextafterf(cosf((float)1e-3), 0.0f);
+  st_case("within bound", "cos", "float", 1, x, NULL, o, 0, 0, 0.5, 1.5);
+  /* float may flush subnormal inputs and results; double and half may not */
+  x[0] = ldexp(1, -149), o[0] = 0.0;
+  x[1] = ldexp(1, -140), o[1] = -0.0;
+  st_case("flush to zero allowed", "sqrt", "float", 1, x, NULL, o, 0, 0, 0, 0);
+  x[0] = ldexp(1, -100), o[0] = 0.0; /* exp(-100 * ln2)-like: result subnormal */
+  st_case("flushed result allowed", "exp2", "float", 1, (double[]){-140}, NULL, o, 0, 0, 0, 0);
+  x[0] = ldexp(1, -1074), o[0] = 0.0;
+  st_case("no flushing for double", "sqrt", "double", 1, x, NULL, o, 1, -1, 1e6, INFINITY);
+  x[0] = ldexp(1, -24), o[0] = 0.0;
+  st_case("no flushing for half", "sqrt", "half", 1, x, NULL, o, 1, -1, 1, INFINITY);
+  /* overflow: inf for a finite result beyond the format is the correct rounding */
+  x[0] = 89, o[0] = INFINITY;
+  st_case("correct overflow", "exp", "float", 1, x, NULL, o, 0, 0, 0, 0);
+  /* pow(1, NaN) = 1 and pow(x, ±0) = 1 are prescribed */
+  x[0] = 1, y[0] = NAN, o[0] = NAN;
+  st_case("pow(1, NaN)", "pow", "float", 1, x, y, o, -1, 1, INFINITY, INFINITY);
+  x[0] = 3, y[0] = 0, o[0] = 1;
+  st_case("pow(3, 0)", "pow", "float", 1, x, y, o, 0, 0, 0, 0);
+  /* fmax(+0, -0): either zero */
+  x[0] = 0.0, y[0] = -0.0, o[0] = -0.0;
+  x[1] = -0.0, y[1] = 0.0, o[1] = -0.0;
+  st_case("fmax of zeros", "fmax", "float", 2, x, y, o, 0, 0, 0, 0);
+  /* fract(-0) = -0 */
+  x[0] = -0.0, o[0] = 0.0;
+  st_case("fract(-0)", "fract", "float", 1, x, NULL, o, -1, 1, INFINITY, INFINITY);
+  printf("%s\n", st_fail ? "selftest FAILED" : "selftest passed");
+  return st_fail ? 1 : 0;
+}
+
 static int cmd_check(const func *f, const fmt *t, const char *dir, int threads, size_t nspecial)
 {
   int nargs = (int)strlen(f->args), nouts = (int)strlen(f->outs);
@@ -1037,69 +1203,7 @@ static int cmd_check(const func *f, const fmt *t, const char *dir, int threads, 
     free(buf);
   }
   bt.n = n;
-  double bound = bound_of(f, t);
-  if (bound == ABS_BOUND)
-    bound = -1; /* handled below */
-  if (threads < 1)
-    threads = 1;
-  if ((size_t)threads > n / 256 + 1)
-    threads = (int)(n / 256 + 1);
-  job *jobs = calloc((size_t)threads, sizeof(job));
-  pthread_t *tid = calloc((size_t)threads, sizeof(pthread_t));
-  for (int k = 0; k < threads; k++) {
-    jobs[k].bt = &bt;
-    jobs[k].lo = n * (size_t)k / (size_t)threads;
-    jobs[k].hi = n * (size_t)(k + 1) / (size_t)threads;
-    jobs[k].bound = bound;
-    pthread_create(&tid[k], NULL, run_job, &jobs[k]);
-  }
-  result tot = {0};
-  tot.max_err = -1;
-  for (int k = 0; k < threads; k++) {
-    pthread_join(tid[k], NULL);
-    result *r = &jobs[k].res;
-    if (jobs[k].hi == jobs[k].lo)
-      continue;
-    tot.over += r->over;
-    tot.rule_fail += r->rule_fail;
-    if (r->max_err > tot.max_err) {
-      tot.max_err = r->max_err;
-      tot.worst = r->worst;
-      tot.why = r->why;
-      tot.worst_out = r->worst_out;
-    }
-  }
-  if (tot.max_err < 0)
-    tot.max_err = 0;
-
-  /* Absolute bounds (mix, smoothstep): measure |got - exact| instead. */
-  double abs_err = -1;
-  size_t abs_worst = 0, abs_over = 0;
-  if (f->bound[t->idx] == ABS_BOUND) {
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
-    worker w;
-    worker_init(&w, f, t);
-    for (size_t i = 0; i < n; i++) {
-      for (int a = 0; a < nargs; a++)
-        mpfr_set_d(w.x[a], bt.in[a][i], MPFR_RNDN), w.xd[a] = bt.in[a][i];
-      long nn[3] = {0, 0, 0};
-      eval(&w, nn);
-      double e = isnan(bt.out[0][i]) ? INFINITY : fabs(bt.out[0][i] - mpfr_get_d(w.r.y[0], MPFR_RNDN));
-      if (e > f->abs_bound)
-        abs_over++;
-      if (e > abs_err) {
-        abs_err = e;
-        abs_worst = i;
-      }
-    }
-    worker_clear(&w);
-    tot.max_err = abs_err;
-    tot.worst = abs_worst;
-    tot.over = abs_over;
-    tot.why = OK;
-    tot.worst_out = 0;
-  }
+  result tot = check_batch(&bt, threads);
 
   /* the worst input, the result and the expected value */
   char ibuf[3][64], gbuf[64], wbuf[64];
@@ -1153,6 +1257,8 @@ int main(int argc, char **argv)
     usage();
   if (!strcmp(argv[1], "list"))
     return cmd_list();
+  if (!strcmp(argv[1], "selftest"))
+    return cmd_selftest();
   if (argc < 4)
     usage();
   const func *f = find_func(argv[2]);
