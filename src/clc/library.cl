@@ -10,3 +10,4 @@
 #include "exp.cl"
 #include "log.cl"
 #include "trig.cl"
+#include "atrig.cl"
