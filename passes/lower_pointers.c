@@ -99,6 +99,7 @@ typedef struct ptr_ctx {
   uint32_t addr_width;
   bool changed, iter_changed;
   k2s_block **label_block; /* by id, for the function being rewritten */
+  uint8_t *aux_width;      /* by id: width of offset ids defined only later */
 } ptr_ctx;
 
 static void grow(ptr_ctx *c, uint32_t need)
@@ -112,6 +113,7 @@ static void grow(ptr_ctx *c, uint32_t need)
   c->ax = k2s_realloc_array(a, c->ax, c->cap, cap, sizeof(*c->ax));
   c->tn = k2s_realloc_array(a, c->tn, c->cap, cap, sizeof(*c->tn));
   c->label_block = k2s_realloc_array(a, c->label_block, c->cap, cap, sizeof(*c->label_block));
+  c->aux_width = k2s_realloc_array(a, c->aux_width, c->cap, cap, 1);
   c->cap = cap;
 }
 
@@ -125,6 +127,13 @@ static uint32_t new_id(ptr_ctx *c)
   uint32_t id = k2s_new_id(c->m);
   grow(c, id);
   return id;
+}
+
+static uint32_t id_width(ptr_ctx *c, uint32_t id)
+{
+  if (id < c->cap && c->aux_width[id])
+    return c->aux_width[id];
+  return k2s_type_width(c->m, k2s_type_of(c->m, id));
 }
 
 static k2s_instr *def_type(k2s_module *m, uint32_t type) { return k2s_def(m, type); }
@@ -275,7 +284,7 @@ static uint32_t lin_width(ptr_ctx *c, lin a, uint32_t at_least)
 {
   uint32_t w = at_least;
   for (uint32_t i = 0; i < a.n; i++) {
-    uint32_t tw = k2s_type_width(c->m, k2s_type_of(c->m, a.t[i].id));
+    uint32_t tw = id_width(c, a.t[i].id);
     if (tw > w)
       w = tw;
   }
@@ -303,7 +312,7 @@ static uint32_t materialize(ptr_ctx *c, k2s_builder *b, lin a, uint32_t width)
   uint32_t t = k2s_type_int(m, width, false), acc = 0;
   for (uint32_t i = 0; i < a.n; i++) {
     uint32_t v = a.t[i].id;
-    if (k2s_type_width(m, k2s_type_of(m, v)) != width)
+    if (id_width(c, v) != width)
       v = k2s_emit(b, SpvOpSConvert, t, &v, 1);
     if (a.t[i].coef == -1)
       v = k2s_emit(b, SpvOpSNegate, t, &v, 1);
@@ -848,7 +857,7 @@ static aux *aux_of(ptr_ctx *c, uint32_t id, int64_t g)
   return c->ax[id];
 }
 
-static uint32_t aux_id(ptr_ctx *c, aux *x, uint32_t r)
+static uint32_t aux_id(ptr_ctx *c, aux *x, uint32_t r, uint32_t width)
 {
   for (uint32_t k = 0; k < x->n; k++)
     if (x->roots[k] == r)
@@ -861,6 +870,7 @@ static uint32_t aux_id(ptr_ctx *c, aux *x, uint32_t r)
   }
   x->roots[x->n] = r;
   x->ids[x->n] = new_id(c);
+  c->aux_width[x->ids[x->n]] = (uint8_t)width;
   return x->ids[x->n++];
 }
 
@@ -902,7 +912,7 @@ static void merge_pval(ptr_ctx *c, k2s_instr *i, const uint32_t *in, uint32_t n_
   pval r = {.known = true, .pointee = pointee, .n = nr};
   r.a = k2s_alloc(&m->arena, nr * sizeof(alt));
   for (uint32_t k = 0; k < nr; k++)
-    r.a[k] = (alt){roots[k], roots[k] ? lin_term(c, aux_id(c, x, roots[k]), x->g) : lin_const(0)};
+    r.a[k] = (alt){roots[k], roots[k] ? lin_term(c, aux_id(c, x, roots[k], root_index_width(c, &c->roots[roots[k]])), x->g) : lin_const(0)};
   if (nr > 1) {
     if (!x->tag)
       x->tag = new_id(c);
@@ -1051,7 +1061,8 @@ static bool analyze_def(ptr_ctx *c, k2s_instr *i)
       return false;
     }
     aux *x = aux_of(c, i->result, 1);
-    set_pv(c, i->result, single(c, t->root, lin_term(c, aux_id(c, x, t->root), 1), pointee));
+    uint32_t w = k2s_type_width(m, k2s_type_of(m, i->ops[0]));
+    set_pv(c, i->result, single(c, t->root, lin_term(c, aux_id(c, x, t->root, w), 1), pointee));
     return true;
   }
   case SpvOpFunctionParameter:
