@@ -189,9 +189,11 @@ K2S_INLINE ff asin_poly(float uh, float ul, float z)
   return fast_two_sum(uh, ul + uh * (z * g));
 }
 
-/* sqrt(w) as a float-float, w > 0 normal */
+/* sqrt(w) as a float-float, w = 0 or normal */
 K2S_INLINE ff sqrt_ff(float w)
 {
+  if (w == 0.0f)
+    return ff_make(0.0f, 0.0f);
   float s = sqrt(w);
   ff p = two_prod(s, s);
   float r = ((w - p.hi) - p.lo) * (0.5f / s);

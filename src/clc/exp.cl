@@ -90,6 +90,27 @@ float __k2s_exp10_f32(float x)
   return exp_finish(r.hi, r.lo, (int)k);
 }
 
+/* exp(x) = v 2^k, v a float-float near [0.7, 1.5], for finite |x| < 104 */
+K2S_INLINE ff exp_parts(float x, int *k)
+{
+  float kf = rint(x * LOG2E);
+  ff r = two_sum(x - kf * LN2_HI, -(kf * LN2_LO));
+  float e = expm1_poly(r.hi);
+  *k = (int)kf;
+  return fast_two_sum(1.0f, e + r.lo * (1.0f + e));
+}
+
+/* expm1(x) as a float-float for finite -17.5 <= x <= 60 */
+K2S_INLINE ff expm1_ff(float x)
+{
+  if (fabs(x) <= 0.34f)
+    return ff_make(expm1_poly(x), 0.0f);
+  int ki;
+  ff em = exp_parts(x, &ki);
+  ff v = ff_mul_f(em, pow2i(ki)); /* exact scaling */
+  return ff_add_f(v, -1.0f);
+}
+
 float __k2s_expm1_f32(float x)
 {
   if (is_nan(x))
@@ -98,21 +119,13 @@ float __k2s_expm1_f32(float x)
     return K2S_INF;
   if (x < -17.5f)
     return -1.0f; /* exp(x) < 2^-25: -1 + tiny rounds to -1 */
-  if (fabs(x) <= 0.34f)
-    return x == 0.0f ? x : expm1_poly(x); /* keeps the sign of zero */
-  float k = rint(x * LOG2E);
-  float hi = x - k * LN2_HI;
-  float lo = k * LN2_LO;
-  ff r = two_sum(hi, -lo);
-  /* exp(r) = 1 + e, e carried as a float-float so 2^k * (1 + e) - 1 cancels safely */
-  float e = expm1_poly(r.hi);
-  ff em = fast_two_sum(1.0f, e);
-  em.lo += r.lo * (1.0f + e);
-  int ki = (int)k;
-  if (ki > 60) /* 2^k (1 + e) alone; the -1 is far below its last place */
+  if (x == 0.0f)
+    return x; /* keeps -0 */
+  if (x > 60.0f) { /* 2^k (1 + e) alone; the -1 is far below its last place */
+    int ki;
+    ff em = exp_parts(x, &ki);
     return scale2(em.hi + em.lo, ki);
-  float s = pow2i(ki);
-  ff v = ff_mul_f(em, s); /* exact scaling */
-  v = ff_add_f(v, -1.0f);
+  }
+  ff v = expm1_ff(x);
   return v.hi + v.lo;
 }

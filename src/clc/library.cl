@@ -11,3 +11,4 @@
 #include "log.cl"
 #include "trig.cl"
 #include "atrig.cl"
+#include "hyp.cl"

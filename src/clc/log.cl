@@ -115,6 +115,20 @@ float __k2s_log10_f32(float x)
   return l.hi + l.lo;
 }
 
+/* log1p(x) as a float-float for finite x > -1 */
+K2S_INLINE ff log1p_ff(float x)
+{
+  if (x >= -0.2929f && x <= 0.4142f)
+    return log1p_core(x);
+  /* 1 + x = u.hi + u.lo exactly; log(u.hi) + u.lo / u.hi */
+  ff u = two_sum(1.0f, x);
+  if (fabs(u.hi) > 1e30f)
+    u.lo = 0.0f;
+  ff l = log_ff(u.hi);
+  float corr = u.lo / u.hi; /* a correction below ulp(result): its division error is negligible */
+  return ff_add_f(l, corr);
+}
+
 float __k2s_log1p_f32(float x)
 {
   if (is_nan(x))
@@ -123,21 +137,9 @@ float __k2s_log1p_f32(float x)
     return K2S_NAN;
   if (x == -1.0f)
     return -K2S_INF;
-  if (is_inf(x))
-    return x;
-  if (x >= -0.2929f && x <= 0.4142f) {
-    if (x == 0.0f)
-      return x; /* keeps -0 */
-    ff l = log1p_core(x);
-    return l.hi + l.lo;
-  }
-  /* 1 + x = u.hi + u.lo exactly; log(u.hi) + u.lo / u.hi */
-  ff u = two_sum(1.0f, x);
-  if (fabs(u.hi) > 1e30f)
-    u.lo = 0.0f;
-  ff l = log_ff(u.hi);
-  float corr = u.lo / u.hi; /* a correction below ulp(result): its division error is negligible */
-  l = ff_add_f(l, corr);
+  if (is_inf(x) || x == 0.0f)
+    return x; /* keeps -0 */
+  ff l = log1p_ff(x);
   return l.hi + l.lo;
 }
 
