@@ -79,9 +79,11 @@ typedef struct aux {
 
 /* How many pseudo-address bases an integer holds (ConvertPtrToU). */
 typedef struct taint {
-  uint32_t root;
+  uint32_t root; /* (the first of) the roots the address comes from */
   int64_t k;
   bool bad;
+  bool multi;     /* from a pointer with several possible roots */
+  uint32_t align; /* what the bases are known to be aligned to */
 } taint;
 
 typedef struct ptr_ctx {
@@ -1055,7 +1057,7 @@ static bool analyze_def(ptr_ctx *c, k2s_instr *i)
     return true;
   case SpvOpConvertUToPtr: {
     taint *t = i->ops[0] < c->cap ? &c->tn[i->ops[0]] : NULL;
-    if (!t || t->bad || t->k != 1 || !t->root) {
+    if (!t || t->bad || t->k != 1 || !t->root || t->multi) {
       k2s_error(m, i, "an integer becomes a pointer; logical mode can only turn back addresses "
                       "it took from one pointer (use --pointers=physical on vulkan1.2+)");
       return false;
@@ -1083,7 +1085,7 @@ static taint taint_of(ptr_ctx *c, uint32_t id)
 static void set_taint(ptr_ctx *c, uint32_t id, taint t)
 {
   taint o = c->tn[id];
-  if (o.root != t.root || o.k != t.k || o.bad != t.bad)
+  if (o.root != t.root || o.k != t.k || o.bad != t.bad || o.multi != t.multi)
     c->iter_changed = true;
   c->tn[id] = t;
 }
@@ -1102,8 +1104,16 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
     return;
   if (i->opcode == SpvOpConvertPtrToU) {
     pval *p = pv_of(c, i->ops[0]);
-    if (p && p->n == 1 && p->a[0].root)
-      set_taint(c, i->result, (taint){p->a[0].root, 1, false});
+    taint t = {0, 1, false, p && p->n > 1, UINT32_MAX};
+    for (uint32_t k = 0; p && k < p->n; k++)
+      if (p->a[k].root) {
+        if (!t.root)
+          t.root = p->a[k].root;
+        if (c->roots[p->a[k].root].align < t.align)
+          t.align = c->roots[p->a[k].root].align;
+      }
+    if (t.root)
+      set_taint(c, i->result, t);
     return;
   }
   bool any = false;
@@ -1120,7 +1130,12 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
   taint a = taint_of(c, i->opcode == SpvOpSelect ? i->ops[1] : i->ops[0]);
   taint b2 = i->n_ops > 1 ? taint_of(c, i->opcode == SpvOpSelect ? i->ops[2] : i->ops[1])
                           : (taint){0};
-  taint r = {a.root ? a.root : b2.root, 0, a.bad || b2.bad};
+  taint r = {a.root ? a.root : b2.root, 0, a.bad || b2.bad, a.multi || b2.multi,
+             a.align < b2.align ? a.align : b2.align};
+  if (!a.k && !a.bad)
+    r.align = b2.align;
+  else if (!b2.k && !b2.bad)
+    r.align = a.align;
   if (a.root && b2.root && a.root != b2.root && a.k && b2.k)
     r.bad = true;
   int64_t k;
@@ -1143,8 +1158,7 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
   case SpvOpSConvert:
   case SpvOpBitcast:
   case SpvOpCopyObject:
-    r.k = a.k;
-    r.bad = a.bad;
+    r = a;
     break;
   case SpvOpBitwiseAnd: {
     uint64_t mask;
@@ -1155,7 +1169,7 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
     if (tainted(c, i->ops[0]) && tainted(c, i->ops[1]))
       r.bad = true;
     else if (k2s_const_value(m, other, &mask)) {
-      uint32_t al = c->roots[r.root].align;
+      uint32_t al = r.align;
       if ((mask & all) < al)
         r.k = 0; /* only bits below the base's alignment: the exact value */
       else if ((~mask & all) >= al)
@@ -1189,7 +1203,7 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
     return; /* uses are checked in check_taint_use() */
   }
   if (r.k == 0 && !r.bad)
-    r.root = 0;
+    r = (taint){0};
   set_taint(c, i->result, r);
 }
 
@@ -1974,18 +1988,23 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
     pval *p = pv_of(c, i->ops[0]);
     if (!p)
       return true;
-    if (p->n != 1) {
-      k2s_error(m, i, "the address of a pointer whose object is known only at run time cannot "
-                      "be taken in logical mode");
-      return false;
-    }
     k2s_builder b = {m, k2s_before(i)};
-    uint32_t w = k2s_type_width(m, i->type), v;
-    if (!p->a[0].root) {
-      v = cint(m, w, 0);
-    } else {
-      v = materialize(c, &b, p->a[0].off, w);
-      v = op2(&b, SpvOpIAdd, i->type, v, cint(m, w, (int64_t)pseudo_base(c, p->a[0].root, w)));
+    uint32_t w = k2s_type_width(m, i->type), v = 0;
+    /* Several roots: the pseudo-address of the one the tag names. */
+    for (uint32_t k = 0; k < p->n; k++) {
+      uint32_t x = cint(m, w, 0);
+      if (p->a[k].root) {
+        x = materialize(c, &b, p->a[k].off, w);
+        x = op2(&b, SpvOpIAdd, i->type, x, cint(m, w, (int64_t)pseudo_base(c, p->a[k].root, w)));
+      }
+      if (!v) {
+        v = x;
+        continue;
+      }
+      uint32_t is = op2(&b, SpvOpIEqual, k2s_type_bool(m), p->tag,
+                        k2s_const_uint32(m, p->a[k].root));
+      uint32_t ops[3] = {is, x, v};
+      v = k2s_emit(&b, SpvOpSelect, i->type, ops, 3);
     }
     take_result(c, &b, i, v);
     kill(c, i);
@@ -2010,11 +2029,20 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
     pval *p = pv_of(c, i->ops[0]);
     if (!p)
       return true;
-    uint32_t sem = 0;
-    for (uint32_t k = 0; k < p->n; k++)
-      sem |= fence_of(space_of_root(c, p->a[k].root));
     k2s_builder b = {m, k2s_before(i)};
-    take_result(c, &b, i, cint(m, k2s_type_width(m, i->type), sem));
+    uint32_t w = k2s_type_width(m, i->type), v = 0;
+    for (uint32_t k = 0; k < p->n; k++) {
+      uint32_t x = cint(m, w, fence_of(space_of_root(c, p->a[k].root)));
+      if (!v || x == v) {
+        v = x;
+        continue;
+      }
+      uint32_t is = op2(&b, SpvOpIEqual, k2s_type_bool(m), p->tag,
+                        k2s_const_uint32(m, p->a[k].root));
+      uint32_t ops[3] = {is, x, v};
+      v = k2s_emit(&b, SpvOpSelect, i->type, ops, 3);
+    }
+    take_result(c, &b, i, v);
     kill(c, i);
     c->changed = true;
     return true;
