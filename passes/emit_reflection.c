@@ -59,6 +59,8 @@ static const char *kind_name(uint32_t k)
   case K2S_ARG_POD: return "pod";
   case K2S_ARG_POD_UBO: return "pod_ubo";
   case K2S_ARG_POD_PUSH_CONSTANT: return "pod_pushconstant";
+  case K2S_ARG_POINTER_PUSH_CONSTANT: return "pointer_pushconstant";
+  case K2S_ARG_POINTER_UBO: return "pointer_ubo";
   default: return "local";
   }
 }
@@ -84,17 +86,23 @@ static void emit_embedded(refl_ctx *c, k2s_reflection *r)
         break;
       }
       case K2S_ARG_POD:
-      case K2S_ARG_POD_UBO: {
+      case K2S_ARG_POD_UBO:
+      case K2S_ARG_POINTER_UBO: {
         uint32_t ops[7] = {decl, u32(m, g->ordinal), u32(m, g->set), u32(m, g->binding),
                            u32(m, g->offset), u32(m, g->size), info};
-        ext(c, g->kind == K2S_ARG_POD ? K2S_CLSPV_REFLECTION_ArgumentPodStorageBuffer
-                                      : K2S_CLSPV_REFLECTION_ArgumentPodUniform,
+        ext(c, g->kind == K2S_ARG_POD       ? K2S_CLSPV_REFLECTION_ArgumentPodStorageBuffer
+               : g->kind == K2S_ARG_POD_UBO ? K2S_CLSPV_REFLECTION_ArgumentPodUniform
+                                            : K2S_CLSPV_REFLECTION_ArgumentPointerUniform,
             ops, 7);
         break;
       }
-      case K2S_ARG_POD_PUSH_CONSTANT: {
+      case K2S_ARG_POD_PUSH_CONSTANT:
+      case K2S_ARG_POINTER_PUSH_CONSTANT: {
         uint32_t ops[5] = {decl, u32(m, g->ordinal), u32(m, g->offset), u32(m, g->size), info};
-        ext(c, K2S_CLSPV_REFLECTION_ArgumentPodPushConstant, ops, 5);
+        ext(c, g->kind == K2S_ARG_POD_PUSH_CONSTANT
+                   ? K2S_CLSPV_REFLECTION_ArgumentPodPushConstant
+                   : K2S_CLSPV_REFLECTION_ArgumentPointerPushConstant,
+            ops, 5);
         break;
       }
       default: {
@@ -173,9 +181,10 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
       k2s_sb_printf(&sb, ", \"ordinal\": %u, \"kind\": \"%s\"", g->ordinal, kind_name(g->kind));
       if (g->kind == K2S_ARG_LOCAL)
         k2s_sb_printf(&sb, ", \"spec_id\": %u, \"elem_size\": %u", g->spec_id, g->elem_size);
-      else if (g->kind == K2S_ARG_POD_PUSH_CONSTANT)
+      else if (g->kind == K2S_ARG_POD_PUSH_CONSTANT || g->kind == K2S_ARG_POINTER_PUSH_CONSTANT)
         k2s_sb_printf(&sb, ", \"offset\": %u, \"size\": %u", g->offset, g->size);
-      else if (g->kind == K2S_ARG_POD || g->kind == K2S_ARG_POD_UBO)
+      else if (g->kind == K2S_ARG_POD || g->kind == K2S_ARG_POD_UBO ||
+               g->kind == K2S_ARG_POINTER_UBO)
         k2s_sb_printf(&sb, ", \"set\": %u, \"binding\": %u, \"offset\": %u, \"size\": %u", g->set,
                       g->binding, g->offset, g->size);
       else
@@ -233,10 +242,13 @@ static char *emit_csv(k2s_module *m, k2s_reflection *r)
                       g->spec_id);
         break;
       case K2S_ARG_POD_PUSH_CONSTANT:
-        k2s_sb_printf(&sb, "offset,%u,argKind,pod_pushconstant,argSize,%u\n", g->offset, g->size);
+      case K2S_ARG_POINTER_PUSH_CONSTANT:
+        k2s_sb_printf(&sb, "offset,%u,argKind,%s,argSize,%u\n", g->offset, kind_name(g->kind),
+                      g->size);
         break;
       case K2S_ARG_POD:
       case K2S_ARG_POD_UBO:
+      case K2S_ARG_POINTER_UBO:
         k2s_sb_printf(&sb, "descriptorSet,%u,binding,%u,offset,%u,argKind,%s,argSize,%u\n", g->set,
                       g->binding, g->offset, kind_name(g->kind), g->size);
         break;

@@ -21,6 +21,7 @@ typedef struct arg_ctx {
   const k2s_options *o;
   uint32_t kernel_index;
   uint32_t set, next_binding;
+  k2s_pod_mode pod_mode; /* this kernel's: physical pointers move the default to push constants */
   k2s_builder b;
 } arg_ctx;
 
@@ -142,7 +143,8 @@ typedef struct pod {
   k2s_instr *param;
   k2s_refl_arg *arg;
   uint32_t type;
-  bool byval; /* a struct passed as a Function pointer (llvm's byval) */
+  bool byval;   /* a struct passed as a Function pointer (llvm's byval) */
+  bool address; /* a physical pointer passed as a 64-bit address (type is ulong) */
 } pod;
 
 /* Replace the parameter by the POD value, or for a byval struct by a
@@ -150,6 +152,11 @@ typedef struct pod {
 static void replace_pod(arg_ctx *c, pod *p, uint32_t value)
 {
   k2s_module *m = c->m;
+  if (p->address) {
+    k2s_replace_all_uses(m, p->param->result, k2s_emit(&c->b, SpvOpConvertUToPtr, p->param->type,
+                                                       &value, 1));
+    return;
+  }
   if (!p->byval) {
     k2s_replace_all_uses(m, p->param->result, value);
     return;
@@ -179,11 +186,12 @@ static bool lower_pods(arg_ctx *c, k2s_refl_kernel *k, pod *pods, uint32_t n)
   const k2s_options *o = c->o;
   if (!n)
     return true;
-  if (o->pod_mode == K2S_POD_PUSH_CONSTANT) {
+  if (c->pod_mode == K2S_POD_PUSH_CONSTANT) {
     for (uint32_t i = 0; i < n; i++) {
       uint32_t off;
       uint32_t member = k2s_kernel_push_constant(m, k, pods[i].type, &off);
-      pods[i].arg->kind = K2S_ARG_POD_PUSH_CONSTANT;
+      pods[i].arg->kind =
+          pods[i].address ? K2S_ARG_POINTER_PUSH_CONSTANT : K2S_ARG_POD_PUSH_CONSTANT;
       pods[i].arg->offset = off;
       uint32_t v = load_member(c, k->pc_var, SpvStorageClassPushConstant, member, pods[i].type);
       replace_pod(c, &pods[i], v);
@@ -198,7 +206,7 @@ static bool lower_pods(arg_ctx *c, k2s_refl_kernel *k, pod *pods, uint32_t n)
     }
     return true;
   }
-  bool ubo = o->pod_mode == K2S_POD_UBO;
+  bool ubo = c->pod_mode == K2S_POD_UBO;
   uint32_t sc = ubo ? SpvStorageClassUniform : SpvStorageClassStorageBuffer;
   uint32_t kind = ubo ? K2S_ARG_POD_UBO : K2S_ARG_POD;
   uint32_t groups = o->cluster_pod_args ? 1 : n;
@@ -221,7 +229,7 @@ static bool lower_pods(arg_ctx *c, k2s_refl_kernel *k, pod *pods, uint32_t n)
       if (!k2s_decorate_layout(m, types[mem], pods[i].param))
         return false;
       pods[i].arg->offset = o32;
-      pods[i].arg->kind = kind;
+      pods[i].arg->kind = pods[i].address ? K2S_ARG_POINTER_UBO : kind;
       off += s;
     }
     uint32_t var = k2s_global_variable(m, k2s_type_pointer(m, sc, st), sc, 0);
@@ -236,6 +244,36 @@ static bool lower_pods(arg_ctx *c, k2s_refl_kernel *k, pod *pods, uint32_t n)
     }
   }
   return true;
+}
+
+/* clspv's reflection has no storage-buffer kind for pointer arguments: a kernel with
+ * physical pointers keeps its PODs and addresses in push constants when they fit
+ * (-max-pushconstant-size, after the work-item values), else in a uniform buffer;
+ * -pod-ubo and -pod-pushconstant are honoured as given. */
+static k2s_pod_mode pod_mode_of(arg_ctx *c, k2s_refl_kernel *k, k2s_function *f)
+{
+  k2s_module *m = c->m;
+  if (!f->physical || c->o->pod_mode != K2S_POD_SSBO)
+    return c->o->pod_mode;
+  uint64_t end = k2s_kernel_push_constant_size(m, k);
+  k2s_foreach_instr(p, &f->head) {
+    if (p->opcode != SpvOpFunctionParameter)
+      continue;
+    k2s_instr *t = k2s_def(m, p->type);
+    uint32_t type = p->type;
+    if (t->opcode == SpvOpTypePointer) {
+      if (t->ops[0] == SpvStorageClassPhysicalStorageBuffer)
+        type = k2s_type_int(m, 64, false);
+      else if (t->ops[0] == SpvStorageClassFunction)
+        type = t->ops[1];
+      else
+        continue;
+    }
+    uint64_t s = 0, a = 1;
+    k2s_cl_layout(m, type, &s, &a);
+    end = (end + a - 1) / a * a + s;
+  }
+  return end <= c->o->max_push_constant_size ? K2S_POD_PUSH_CONSTANT : K2S_POD_UBO;
 }
 
 static const char *arg_name(k2s_module *m, k2s_instr *p, uint32_t ordinal)
@@ -260,6 +298,7 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
   c->b = (k2s_builder){m, k2s_block_start(f->first)};
   c->set = c->o->distinct_kernel_sets ? c->kernel_index : 0;
   c->next_binding = 0;
+  c->pod_mode = pod_mode_of(c, k, f);
   bool ok = true;
   k2s_foreach_instr(p, &f->head) {
     if (p->opcode != SpvOpFunctionParameter)
@@ -277,12 +316,22 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
         ok &= lower_buffer(c, p, a, elem, true);
       else if (sc == SpvStorageClassWorkgroup)
         ok &= lower_local(c, p, a, elem);
+      else if (sc == SpvStorageClassPhysicalStorageBuffer) {
+        /* physical-pointers made it a 64-bit address, passed like a POD. */
+        a->size = 8;
+        pods[n_pods++] = (pod){p, a, k2s_type_int(m, 64, false), false, true};
+        if (!c->o->cluster_pod_args && c->pod_mode != K2S_POD_PUSH_CONSTANT) {
+          if (!lower_pods(c, k, &pods[n_pods - 1], 1))
+            return false;
+          n_pods--;
+        }
+      }
       else if (sc == SpvStorageClassFunction && !contains_bool_or_pointer(m, elem)) {
         uint64_t s = 0, al = 1;
         k2s_cl_layout(m, elem, &s, &al);
         a->size = (uint32_t)s;
-        pods[n_pods++] = (pod){p, a, elem, true};
-        if (!c->o->cluster_pod_args && c->o->pod_mode != K2S_POD_PUSH_CONSTANT) {
+        pods[n_pods++] = (pod){p, a, elem, true, false};
+        if (!c->o->cluster_pod_args && c->pod_mode != K2S_POD_PUSH_CONSTANT) {
           if (!lower_pods(c, k, &pods[n_pods - 1], 1))
             return false;
           n_pods--;
@@ -308,9 +357,9 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
       uint64_t s = 0, al = 1;
       k2s_cl_layout(m, p->type, &s, &al);
       a->size = (uint32_t)s;
-      pods[n_pods++] = (pod){p, a, p->type, false};
+      pods[n_pods++] = (pod){p, a, p->type, false, false};
       /* Unclustered PODs take their binding in argument order. */
-      if (!c->o->cluster_pod_args && c->o->pod_mode != K2S_POD_PUSH_CONSTANT) {
+      if (!c->o->cluster_pod_args && c->pod_mode != K2S_POD_PUSH_CONSTANT) {
         if (!lower_pods(c, k, &pods[n_pods - 1], 1))
           return false;
         n_pods--;

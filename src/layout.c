@@ -3,6 +3,12 @@
  * ArrayStride decorations Vulkan needs to see that exact layout. */
 #include "k2s_internal.h"
 
+static bool physical32(const k2s_module *m)
+{
+  k2s_instr *mm = m->sec[K2S_SEC_MEMORY_MODEL].first;
+  return mm && mm->n_ops && mm->ops[0] == SpvAddressingModelPhysical32;
+}
+
 static bool packed(const k2s_module *m, uint32_t st)
 {
   return k2s_find_decoration(m, st, SpvDecorationCPacked) != NULL;
@@ -16,6 +22,11 @@ bool k2s_cl_layout(const k2s_module *m, uint32_t type, uint64_t *size, uint64_t 
   switch (t->opcode) {
   case SpvOpTypeBool:
     *size = *align = 1;
+    return true;
+  case SpvOpTypePointer:
+    /* A pointer stored in memory: 8 bytes as a PhysicalStorageBuffer64 address,
+     * else the module's own address size (Physical32: 4). */
+    *size = *align = t->ops[0] != SpvStorageClassPhysicalStorageBuffer && physical32(m) ? 4 : 8;
     return true;
   case SpvOpTypeInt:
   case SpvOpTypeFloat:
@@ -119,7 +130,12 @@ bool k2s_decorate_layout(k2s_module *m, uint32_t type, const k2s_instr *why)
         return false;
     return true;
   case SpvOpTypePointer:
-    k2s_error(m, why, "a pointer stored in memory needs physical pointers (not supported yet)");
+    /* A physical pointer is an 8-byte address; what it points to is laid out
+     * when the pointer type is made (PhysicalStorageBuffer pointees need it). */
+    if (t->ops[0] == SpvStorageClassPhysicalStorageBuffer)
+      return true;
+    k2s_error(m, why, "a pointer stored in memory needs physical pointers (--pointers=physical "
+                      "on vulkan1.2+)");
     return false;
   default:
     return true;

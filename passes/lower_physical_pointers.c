@@ -1,0 +1,575 @@
+/*
+ * physical-pointers: global/constant pointers → PhysicalStorageBuffer64 pointers.
+ *
+ * With --pointers=physical (Vulkan 1.2+: bufferDeviceAddress is core) OpenCL global and
+ * constant pointers keep their meaning as 64-bit addresses instead of being modelled as
+ * (buffer, index): pointer arithmetic stays OpPtrAccessChain (the pointer type carries the
+ * ArrayStride), casts between pointer types stay bitcasts, pointer↔integer casts become
+ * OpConvertPtrToU/OpConvertUToPtr on 64-bit integers, pointers can be stored in memory
+ * (8 bytes, pointees explicitly laid out as OpenCL lays them out), compared, selected and
+ * passed to functions, and NULL is address 0. Every load and store through such a pointer
+ * carries an Aligned operand (Vulkan requires it), the OpenCL alignment when the input has
+ * none. Function, Private and Workgroup pointers are left to the pointers pass; module
+ * `constant` data is not a buffer and keeps its logical pointers.
+ * Runs after inlining and work-items, before kernel-args, which then passes each pointer
+ * parameter as a 64-bit address (push constants, or the POD uniform buffer when they do
+ * not fit). Marks each function it lowers (k2s_function.physical). Options: --pointers,
+ * --target-env (vulkan1.1 is refused).
+ */
+#include <string.h>
+
+#include "k2s_builder_ops.h"
+#include "k2s_internal.h"
+
+typedef struct phys_ctx {
+  k2s_module *m;
+  const k2s_options *o;
+  uint32_t *deep; /* type id → the type with every global/constant pointer physical */
+  uint8_t *state; /* value id: 1 physical pointer, 2 logical (constant data) pointer */
+  uint8_t *busy;  /* type id: being mapped (a recursive type) */
+  uint32_t cap;
+  const k2s_instr *why; /* for diagnostics while mapping types */
+  bool failed;
+} phys_ctx;
+
+enum { V_NONE, V_PHYS, V_LOGICAL };
+
+static void grow(phys_ctx *c)
+{
+  uint32_t need = c->m->bound + 1;
+  if (need <= c->cap)
+    return;
+  uint32_t cap = need * 2;
+  c->deep = k2s_realloc_array(&c->m->arena, c->deep, c->cap, cap, sizeof(uint32_t));
+  c->state = k2s_realloc_array(&c->m->arena, c->state, c->cap, cap, 1);
+  c->busy = k2s_realloc_array(&c->m->arena, c->busy, c->cap, cap, 1);
+  c->cap = cap;
+}
+
+static bool is_global_sc(uint32_t sc)
+{
+  return sc == SpvStorageClassCrossWorkgroup || sc == SpvStorageClassUniformConstant;
+}
+
+static k2s_instr *pointer_type(k2s_module *m, uint32_t type)
+{
+  k2s_instr *t = k2s_def(m, type);
+  return t && t->opcode == SpvOpTypePointer ? t : NULL;
+}
+
+static bool is_global_pointer_type(k2s_module *m, uint32_t type)
+{
+  k2s_instr *t = pointer_type(m, type);
+  return t && is_global_sc(t->ops[0]);
+}
+
+static bool physical32(k2s_module *m)
+{
+  k2s_instr *mm = m->sec[K2S_SEC_MEMORY_MODEL].first;
+  return mm && mm->n_ops && mm->ops[0] == SpvAddressingModelPhysical32;
+}
+
+static void fail(phys_ctx *c, const k2s_instr *at, const char *msg)
+{
+  if (!c->failed)
+    k2s_error(c->m, at, "%s", msg);
+  c->failed = true;
+}
+
+/* ---- types ---------------------------------------------------------------------------------- */
+
+static uint32_t deep_type(phys_ctx *c, uint32_t type);
+
+static uint32_t physical_pointer(phys_ctx *c, uint32_t pointee)
+{
+  k2s_module *m = c->m;
+  uint32_t p = k2s_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, pointee);
+  /* Vulkan wants every PhysicalStorageBuffer pointee explicitly laid out. */
+  k2s_instr *pt = k2s_def(m, pointee);
+  if (pt && pt->opcode != SpvOpTypeVoid && !k2s_decorate_layout(m, pointee, c->why))
+    c->failed = true;
+  return p;
+}
+
+static uint32_t map_struct(phys_ctx *c, uint32_t type, k2s_instr *t)
+{
+  k2s_module *m = c->m;
+  uint32_t *mem = k2s_alloc(&m->arena, (t->n_ops + 1) * sizeof(uint32_t));
+  bool changed = false;
+  for (uint32_t k = 0; k < t->n_ops; k++) {
+    mem[k] = deep_type(c, t->ops[k]);
+    changed |= mem[k] != t->ops[k];
+  }
+  if (!changed)
+    return type;
+  uint32_t st = k2s_type_struct(m, mem, t->n_ops);
+  if (k2s_find_decoration(m, type, SpvDecorationCPacked))
+    k2s_decorate(m, st, SpvDecorationCPacked, NULL, 0);
+  const char *name = k2s_name_of(m, type);
+  if (name)
+    k2s_set_name(m, st, name);
+  return st;
+}
+
+/* `type` with every global/constant pointer in it made physical (memoized). */
+static uint32_t deep_type(phys_ctx *c, uint32_t type)
+{
+  k2s_module *m = c->m;
+  grow(c);
+  if (type >= c->cap)
+    return type;
+  if (c->deep[type])
+    return c->deep[type];
+  k2s_instr *t = k2s_def(m, type);
+  if (!t)
+    return type;
+  if (c->busy[type]) {
+    fail(c, c->why,
+         "a recursive type holding global pointers (a linked structure) is not "
+         "supported in physical mode yet");
+    return type;
+  }
+  c->busy[type] = 1;
+  uint32_t r = type;
+  switch (t->opcode) {
+  case SpvOpTypePointer: {
+    uint32_t pointee = deep_type(c, t->ops[1]);
+    if (is_global_sc(t->ops[0]))
+      r = physical_pointer(c, pointee);
+    else if (pointee != t->ops[1])
+      r = k2s_type_pointer(m, t->ops[0], pointee);
+    break;
+  }
+  case SpvOpTypeStruct: r = map_struct(c, type, t); break;
+  case SpvOpTypeArray: {
+    uint32_t e = deep_type(c, t->ops[0]);
+    if (e != t->ops[0])
+      r = k2s_type_array(m, e, t->ops[1]);
+    break;
+  }
+  case SpvOpTypeRuntimeArray: {
+    uint32_t e = deep_type(c, t->ops[0]);
+    if (e != t->ops[0])
+      r = k2s_type_runtime_array(m, e);
+    break;
+  }
+  case SpvOpTypeFunction: {
+    uint32_t n = t->n_ops;
+    uint32_t *ops = k2s_alloc(&m->arena, (n + 1) * sizeof(uint32_t));
+    bool changed = false;
+    for (uint32_t k = 0; k < n; k++) {
+      ops[k] = deep_type(c, t->ops[k]);
+      changed |= ops[k] != t->ops[k];
+    }
+    if (changed)
+      r = k2s_type_function(m, ops[0], ops + 1, n - 1);
+    break;
+  }
+  default: break;
+  }
+  grow(c);
+  c->busy[type] = 0;
+  c->deep[type] = r;
+  return r;
+}
+
+/* The new type of a value: a logical pointer (constant data) keeps its storage class. */
+static uint32_t value_type(phys_ctx *c, uint32_t id, uint32_t type)
+{
+  k2s_instr *t = pointer_type(c->m, type);
+  if (t && is_global_sc(t->ops[0]) && id < c->cap && c->state[id] == V_LOGICAL)
+    return k2s_type_pointer(c->m, t->ops[0], deep_type(c, t->ops[1]));
+  return deep_type(c, type);
+}
+
+/* ---- which pointers are physical ----------------------------------------------------------- */
+
+static uint8_t state_of(phys_ctx *c, uint32_t id)
+{
+  return id < c->cap ? c->state[id] : V_NONE;
+}
+
+static bool set_state(phys_ctx *c, uint32_t id, uint8_t s, const k2s_instr *at)
+{
+  grow(c);
+  if (s == V_NONE || c->state[id] == s)
+    return false;
+  if (c->state[id] != V_NONE) {
+    fail(c, at,
+         "a pointer here may point either into a buffer or into program-scope constant "
+         "data; physical mode cannot express that");
+    return false;
+  }
+  c->state[id] = s;
+  return true;
+}
+
+/* Forward propagation over one instruction; returns whether a state changed. */
+static bool classify(phys_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  if (!i->result || !is_global_pointer_type(m, i->type))
+    return false;
+  switch (i->opcode) {
+  case SpvOpFunctionParameter:
+  case SpvOpConvertUToPtr:
+  case SpvOpLoad:
+  case SpvOpAtomicLoad:
+  case SpvOpFunctionCall:
+  case SpvOpCompositeExtract:
+  case SpvOpBitcast: /* from an integer (pointer↔pointer casts are handled below) */
+    if (i->opcode == SpvOpBitcast && pointer_type(m, k2s_type_of(m, i->ops[0])))
+      return set_state(c, i->result, state_of(c, i->ops[0]), i);
+    return set_state(c, i->result, V_PHYS, i);
+  case SpvOpVariable: return set_state(c, i->result, V_LOGICAL, i);
+  case SpvOpAccessChain:
+  case SpvOpInBoundsAccessChain:
+  case SpvOpPtrAccessChain:
+  case SpvOpInBoundsPtrAccessChain:
+  case SpvOpCopyObject: return set_state(c, i->result, state_of(c, i->ops[0]), i);
+  case SpvOpSelect:
+    return set_state(c, i->result, state_of(c, i->ops[1]), i) |
+           set_state(c, i->result, state_of(c, i->ops[2]), i);
+  case SpvOpPhi: {
+    bool changed = false;
+    for (uint32_t k = 0; k + 1 < i->n_ops; k += 2)
+      changed |= set_state(c, i->result, state_of(c, i->ops[k]), i);
+    return changed;
+  }
+  default: return false;
+  }
+}
+
+/* ---- rewriting ------------------------------------------------------------------------------ */
+
+static uint32_t u64(k2s_module *m)
+{
+  return k2s_type_int(m, 64, false);
+}
+
+static uint32_t pointee_size(phys_ctx *c, uint32_t ptr_type, uint64_t *align)
+{
+  uint64_t s = 0, a = 1;
+  k2s_instr *t = pointer_type(c->m, ptr_type);
+  if (!t || !k2s_cl_layout(c->m, t->ops[1], &s, &a))
+    s = 0, a = 1;
+  if (align)
+    *align = a;
+  return (uint32_t)s;
+}
+
+/* Vulkan requires Aligned on every PhysicalStorageBuffer access: add the OpenCL
+ * alignment of the pointee when the producer gave none. mask_word is where the
+ * memory-operand mask is (or would be). */
+static void ensure_aligned(phys_ctx *c, k2s_instr *i, uint32_t mask_word, uint32_t ptr)
+{
+  k2s_module *m = c->m;
+  uint64_t align = 1;
+  pointee_size(c, k2s_type_of(m, ptr), &align);
+  if (i->n_ops <= mask_word) {
+    k2s_instr_push_op(m, i, SpvMemoryAccessAlignedMask);
+    k2s_instr_push_op(m, i, (uint32_t)align);
+    return;
+  }
+  if (i->ops[mask_word] & SpvMemoryAccessAlignedMask)
+    return;
+  /* Aligned's literal comes first: only Volatile (no operand) has a lower bit. */
+  uint32_t n = i->n_ops + 1;
+  uint32_t *ops = k2s_alloc(&m->arena, n * sizeof(uint32_t));
+  memcpy(ops, i->ops, (mask_word + 1) * sizeof(uint32_t));
+  ops[mask_word] |= SpvMemoryAccessAlignedMask;
+  ops[mask_word + 1] = (uint32_t)align;
+  memcpy(ops + mask_word + 2, i->ops + mask_word + 1,
+         (i->n_ops - mask_word - 1) * sizeof(uint32_t));
+  k2s_instr_set_ops(m, i, ops, n);
+}
+
+static bool is_phys_value(phys_ctx *c, uint32_t id)
+{
+  k2s_instr *t = pointer_type(c->m, k2s_type_of(c->m, id));
+  return t && t->ops[0] == SpvStorageClassPhysicalStorageBuffer;
+}
+
+/* A pointer as a 64-bit integer. */
+static uint32_t address_of(k2s_builder *b, uint32_t ptr)
+{
+  return k2s_b_convert_ptr_to_u(b, u64(b->m), ptr);
+}
+
+/* OpPtrAccessChain needs an ArrayStride on its base pointer type (the element step). */
+static bool decorate_stride(phys_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  uint32_t bt = k2s_type_of(m, i->ops[0]);
+  if (k2s_find_decoration(m, bt, SpvDecorationArrayStride))
+    return true;
+  uint32_t stride = pointee_size(c, bt, NULL);
+  if (!stride) {
+    fail(c, i, "pointer arithmetic on a pointer to a type without an OpenCL size");
+    return false;
+  }
+  k2s_decorate(m, bt, SpvDecorationArrayStride, &stride, 1);
+  return true;
+}
+
+static bool lower_copy_sized(phys_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  uint64_t size;
+  if (!k2s_const_value(m, i->ops[2], &size) || size > 4096) {
+    fail(c, i,
+         "a memory copy of a run-time (or over 4 KiB) size through physical pointers is "
+         "not supported yet");
+    return false;
+  }
+  uint32_t align = i->n_ops > 4 && (i->ops[3] & SpvMemoryAccessAlignedMask) ? i->ops[4] : 1;
+  uint32_t unit = align >= 4 && size % 4 == 0 ? 4 : align >= 2 && size % 2 == 0 ? 2 : 1;
+  if (size / unit > 256) {
+    fail(c, i,
+         "a memory copy of more than 256 pieces through physical pointers is not "
+         "supported yet");
+    return false;
+  }
+  k2s_builder b = {m, k2s_before(i)};
+  uint32_t ut = k2s_type_int(m, unit * 8, false);
+  uint32_t pt = physical_pointer(c, ut);
+  uint32_t stride = unit;
+  if (!k2s_find_decoration(m, pt, SpvDecorationArrayStride))
+    k2s_decorate(m, pt, SpvDecorationArrayStride, &stride, 1);
+  uint32_t dst = i->ops[0], src = i->ops[1];
+  if (!is_phys_value(c, dst) || !is_phys_value(c, src)) {
+    fail(c, i,
+         "a memory copy between a buffer and private or local memory is not supported "
+         "in physical mode yet");
+    return false;
+  }
+  dst = k2s_b_bitcast(&b, pt, dst);
+  src = k2s_b_bitcast(&b, pt, src);
+  for (uint64_t k = 0; k < size / unit; k++) {
+    uint32_t idx = k2s_const_uint32(m, (uint32_t)k);
+    uint32_t sops[2] = {src, idx}, dops[2] = {dst, idx};
+    uint32_t sp = k ? k2s_emit(&b, SpvOpPtrAccessChain, pt, sops, 2) : src;
+    uint32_t dp = k ? k2s_emit(&b, SpvOpPtrAccessChain, pt, dops, 2) : dst;
+    uint32_t lops[3] = {sp, SpvMemoryAccessAlignedMask, unit};
+    uint32_t v = k2s_emit(&b, SpvOpLoad, ut, lops, 3);
+    uint32_t st[4] = {dp, v, SpvMemoryAccessAlignedMask, unit};
+    k2s_emit(&b, SpvOpStore, 0, st, 4);
+  }
+  k2s_instr_delete(m, i);
+  return true;
+}
+
+/* Operand ids of i that are NULL/undef global pointers become physical ones. */
+typedef struct null_fix {
+  phys_ctx *c;
+  k2s_function *f;
+} null_fix;
+
+static uint32_t physical_null(phys_ctx *c, k2s_function *f, uint32_t type)
+{
+  k2s_module *m = c->m;
+  k2s_builder b = {m, k2s_block_start(f->first)};
+  return k2s_b_convert_uto_ptr(&b, type, k2s_const_int(m, u64(m), 0));
+}
+
+static void fix_null_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  null_fix *nf = ud;
+  phys_ctx *c = nf->c;
+  k2s_module *m = c->m;
+  k2s_instr *d = k2s_def(m, *id);
+  if (!d || d->block || (d->opcode != SpvOpConstantNull && d->opcode != SpvOpUndef) ||
+      !is_global_pointer_type(m, d->type))
+    return;
+  (void)in; /* a phi's NULL too: the entry block dominates every predecessor */
+  uint32_t t = deep_type(c, d->type);
+  *id = d->opcode == SpvOpUndef ? k2s_undef(m, t) : physical_null(c, nf->f, t);
+}
+
+static bool rewrite(phys_ctx *c, k2s_function *f, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  null_fix nf = {c, f};
+  k2s_foreach_id_operand(m, i, fix_null_operand, &nf);
+  if (i->type)
+    i->type = value_type(c, i->result, i->type);
+  switch (i->opcode) {
+  case SpvOpInBoundsPtrAccessChain:
+  case SpvOpPtrAccessChain:
+    if (!is_phys_value(c, i->ops[0]))
+      return true;
+    i->opcode = SpvOpPtrAccessChain; /* InBounds needs Addresses */
+    return decorate_stride(c, i);
+  case SpvOpLoad:
+    if (is_phys_value(c, i->ops[0]))
+      ensure_aligned(c, i, 1, i->ops[0]);
+    return true;
+  case SpvOpStore:
+    if (is_phys_value(c, i->ops[0]))
+      ensure_aligned(c, i, 2, i->ops[0]);
+    return true;
+  case SpvOpCopyMemory: {
+    if (!is_phys_value(c, i->ops[0]) && !is_phys_value(c, i->ops[1]))
+      return true;
+    k2s_builder b = {m, k2s_before(i)};
+    uint32_t t = k2s_def(m, k2s_type_of(m, i->ops[1]))->ops[1];
+    uint64_t al = 1, sz;
+    k2s_cl_layout(m, t, &sz, &al);
+    uint32_t lops[3] = {i->ops[1], SpvMemoryAccessAlignedMask, (uint32_t)al};
+    uint32_t v = k2s_emit(&b, SpvOpLoad, t, lops, is_phys_value(c, i->ops[1]) ? 3 : 1);
+    uint32_t sops[4] = {i->ops[0], v, SpvMemoryAccessAlignedMask, (uint32_t)al};
+    k2s_emit(&b, SpvOpStore, 0, sops, is_phys_value(c, i->ops[0]) ? 4 : 2);
+    k2s_instr_delete(m, i);
+    return true;
+  }
+  case SpvOpCopyMemorySized:
+    if (!is_phys_value(c, i->ops[0]) && !is_phys_value(c, i->ops[1]))
+      return true;
+    return lower_copy_sized(c, i);
+  case SpvOpPtrEqual:
+  case SpvOpPtrNotEqual:
+  case SpvOpPtrDiff: {
+    if (!is_phys_value(c, i->ops[0]))
+      return true;
+    k2s_builder b = {m, k2s_before(i)};
+    uint32_t x = address_of(&b, i->ops[0]), y = address_of(&b, i->ops[1]);
+    uint32_t ops[2] = {x, y};
+    if (i->opcode != SpvOpPtrDiff) {
+      i->opcode = i->opcode == SpvOpPtrEqual ? SpvOpIEqual : SpvOpINotEqual;
+      k2s_instr_set_ops(m, i, ops, 2);
+      return true;
+    }
+    /* OpPtrDiff counts elements: the byte difference over the element size. */
+    uint32_t bytes = k2s_emit(&b, SpvOpISub, u64(m), ops, 2);
+    uint32_t size = pointee_size(c, k2s_type_of(m, i->ops[0]), NULL);
+    uint32_t dops[2] = {bytes, k2s_const_int(m, u64(m), size ? size : 1)};
+    uint32_t elems = k2s_emit(&b, SpvOpSDiv, u64(m), dops, 2);
+    if (k2s_type_width(m, i->type) != 64) {
+      i->opcode = SpvOpUConvert;
+      k2s_instr_set_ops(m, i, &elems, 1);
+    } else {
+      i->opcode = SpvOpCopyObject;
+      k2s_instr_set_ops(m, i, &elems, 1);
+    }
+    return true;
+  }
+  case SpvOpConvertPtrToU:
+    if (!is_phys_value(c, i->ops[0]) || k2s_type_width(m, i->type) == 64)
+      return true;
+    {
+      /* spir (32-bit) size_t: convert the 64-bit address, then narrow. */
+      k2s_builder b = {m, k2s_before(i)};
+      uint32_t a = address_of(&b, i->ops[0]);
+      i->opcode = SpvOpUConvert;
+      k2s_instr_set_ops(m, i, &a, 1);
+    }
+    return true;
+  case SpvOpConvertUToPtr:
+    if (!is_phys_value(c, i->result) || k2s_type_width(m, k2s_type_of(m, i->ops[0])) == 64)
+      return true;
+    {
+      k2s_builder b = {m, k2s_before(i)};
+      i->ops[0] = k2s_b_uconvert(&b, u64(m), i->ops[0]);
+    }
+    return true;
+  case SpvOpBitcast: {
+    bool from_ptr = pointer_type(m, k2s_type_of(m, i->ops[0])) != NULL;
+    bool to_ptr = pointer_type(m, i->type) != NULL;
+    if (from_ptr && !to_ptr && is_phys_value(c, i->ops[0])) {
+      /* Kernel SPIR-V may bitcast a pointer to an integer; Vulkan converts. */
+      i->opcode = SpvOpConvertPtrToU;
+      return true;
+    }
+    if (!from_ptr && to_ptr && is_phys_value(c, i->result)) {
+      i->opcode = SpvOpConvertUToPtr;
+      return true;
+    }
+    return true;
+  }
+  case SpvOpPtrCastToGeneric:
+  case SpvOpGenericCastToPtr:
+  case SpvOpGenericCastToPtrExplicit:
+    if (is_phys_value(c, i->ops[0]) || is_phys_value(c, i->result)) {
+      fail(c, i, "generic pointers are not supported in physical mode yet");
+      return false;
+    }
+    return true;
+  default: return true;
+  }
+}
+
+bool k2s_physical_lower_function(k2s_module *m, k2s_function *f, const k2s_options *o)
+{
+  if (f->physical)
+    return true;
+  phys_ctx c = {.m = m, .o = o, .why = f->def};
+  grow(&c);
+  /* Classify pointers to a fixed point (phis may name later values). */
+  for (int round = 0, changed = 1; changed && round < 64; round++) {
+    changed = 0;
+    k2s_foreach_instr(p, &f->head) changed |= classify(&c, p);
+    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body) changed |= classify(&c, i);
+    if (c.failed)
+      return false;
+  }
+  f->def->ops[1] = deep_type(&c, f->def->ops[1]);
+  f->def->type = deep_type(&c, f->def->type);
+  k2s_foreach_instr(p, &f->head)
+  {
+    c.why = p;
+    if (p->type)
+      p->type = value_type(&c, p->result, p->type);
+  }
+  k2s_foreach_block(b, f) k2s_foreach_instr_safe(i, &b->body)
+  {
+    c.why = i;
+    if (!rewrite(&c, f, i) || c.failed) {
+      if (!c.failed)
+        c.failed = true;
+      return false;
+    }
+  }
+  if (c.failed)
+    return false;
+  if (physical32(m)) {
+    /* Pointers stored in memory are 8 bytes here but 4 in the OpenCL layout. */
+    k2s_foreach_block(b, f)
+        k2s_foreach_instr(i, &b->body) if (i->opcode == SpvOpLoad && pointer_type(m, i->type) &&
+                                           is_phys_value(&c, i->result))
+    {
+      k2s_error(m, i,
+                "a 32-bit (spir) module stores pointers in memory as 4 bytes; "
+                "physical mode has 8-byte addresses, so it cannot keep that layout");
+      return false;
+    }
+  }
+  f->physical = true;
+  return true;
+}
+
+bool k2s_lower_physical_pointers(k2s_module *m, const k2s_options *o)
+{
+  if (o->pointers != K2S_POINTERS_PHYSICAL)
+    return false;
+  if (o->target_env == K2S_ENV_VULKAN_1_1) {
+    k2s_error(m, m->sec[K2S_SEC_MEMORY_MODEL].first,
+              "--pointers=physical needs --target-env vulkan1.2 or later (PhysicalStorageBuffer64 "
+              "addresses and bufferDeviceAddress are Vulkan 1.2 features)");
+    return false;
+  }
+  if (o->missing_features & K2S_FEATURE_INT64) {
+    k2s_error(m, m->sec[K2S_SEC_MEMORY_MODEL].first,
+              "--pointers=physical needs 64-bit integers for addresses (drop --no-int64)");
+    return false;
+  }
+  bool changed = false;
+  k2s_foreach_function(f, m)
+  {
+    if (!f->first)
+      continue;
+    if (!k2s_physical_lower_function(m, f, o))
+      return true;
+    changed = true;
+  }
+  return changed;
+}
