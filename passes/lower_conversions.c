@@ -282,14 +282,22 @@ static uint32_t mode_up(conv *c, int mode, uint32_t neg, uint32_t lsb, uint32_t 
   case SpvFPRoundingModeRTZ: return cbool(c, bt, false);
   case SpvFPRoundingModeRTP:
   case SpvFPRoundingModeRTN: {
+    if (!neg && mode == SpvFPRoundingModeRTN)
+      return cbool(c, bt, false);
     uint32_t away = round_up(c, MAG_UP, lsb, rem, halfway);
     if (!neg)
-      return mode == SpvFPRoundingModeRTP ? away : cbool(c, bt, false);
+      return away;
     uint32_t on_side = mode == SpvFPRoundingModeRTN ? neg : op1(c, SpvOpLogicalNot, bt, neg);
     return and_(c, on_side, away);
   }
   default: return round_up(c, MAG_NEAREST, lsb, rem, halfway);
   }
+}
+
+/* Whether a mode never rounds a magnitude up (neg 0: no negative lanes). */
+static bool never_up(int mode, uint32_t neg)
+{
+  return mode == SpvFPRoundingModeRTZ || (mode == SpvFPRoundingModeRTN && !neg);
 }
 
 /* Whether a sign-aware mode truncates the magnitude (overflow gives the
@@ -339,14 +347,21 @@ static uint32_t int_to_float_wide(conv *c, uint32_t x, bool src_signed, uint32_t
   uint32_t one = cint(c, it, 1);
   uint32_t unit = bin(c, SpvOpShiftLeftLogical, one, k);
   uint32_t mask = bin(c, SpvOpISub, unit, one);
-  uint32_t rem = bin(c, SpvOpBitwiseAnd, a, mask);
   uint32_t tr = bin(c, SpvOpBitwiseAnd, a, op1(c, SpvOpNot, it, mask));
-  uint32_t halfway = shr_c(c, unit, 1);
-  uint32_t lsb = cmp(c, SpvOpINotEqual, bin(c, SpvOpBitwiseAnd, tr, unit), cint(c, it, 0));
-  uint32_t up = mode_up(c, mode, neg, lsb, rem, halfway);
   uint32_t fbits_t = uint_like(c, ft, wf);
-  uint32_t bits = bitcast(c, fbits_t, op1(c, SpvOpConvertUToF, ft, tr)); /* exact */
-  bits = bin(c, SpvOpIAdd, bits, one_if(c, fbits_t, up)); /* the next float up */
+  uint32_t exact = op1(c, SpvOpConvertUToF, ft, tr);
+  if (!neg && never_up(mode, neg))
+    return exact;
+  uint32_t bits = bitcast(c, fbits_t, exact);
+  if (!never_up(mode, neg)) {
+    uint32_t rem = bin(c, SpvOpBitwiseAnd, a, mask), lsb = 0, halfway = 0;
+    if (mode == SpvFPRoundingModeRTE) {
+      lsb = cmp(c, SpvOpINotEqual, bin(c, SpvOpBitwiseAnd, tr, unit), cint(c, it, 0));
+      halfway = shr_c(c, unit, 1);
+    }
+    uint32_t up = mode_up(c, mode, neg, lsb, rem, halfway);
+    bits = bin(c, SpvOpIAdd, bits, one_if(c, fbits_t, up)); /* the next float up */
+  }
   if (neg)
     bits = bin(c, SpvOpBitwiseOr, bits, sel(c, neg, cint(c, fbits_t, 1ull << (wf - 1)), cint(c, fbits_t, 0)));
   return bitcast(c, ft, bits);
@@ -401,9 +416,14 @@ static uint32_t narrow_float(conv *c, uint32_t x, uint32_t dt, int mode)
   uint32_t unit = bin(c, SpvOpShiftLeftLogical, cint(c, it, 1), sh);
   uint32_t q = bin(c, SpvOpShiftRightLogical, sig, sh);
   uint32_t rem = bin(c, SpvOpBitwiseAnd, sig, bin(c, SpvOpISub, unit, cint(c, it, 1)));
-  uint32_t lsb = cmp(c, SpvOpINotEqual, and_c(c, q, 1), zero);
-  uint32_t up = mode_up(c, mode, neg, lsb, rem, shr_c(c, unit, 1));
-  q = bin(c, SpvOpIAdd, q, one_if(c, it, up));
+  if (mode != SpvFPRoundingModeRTZ) {
+    uint32_t lsb = 0, halfway = 0;
+    if (mode == SpvFPRoundingModeRTE) {
+      lsb = cmp(c, SpvOpINotEqual, and_c(c, q, 1), zero);
+      halfway = shr_c(c, unit, 1);
+    }
+    q = bin(c, SpvOpIAdd, q, one_if(c, it, mode_up(c, mode, neg, lsb, rem, halfway)));
+  }
   /* biased target exponent less one (0 for subnormal results), then the bits */
   uint32_t base = bin(c, SpvOpISub, smax_c(c, bin(c, SpvOpISub, e1, cint(c, it, rebase)), 1),
                       cint(c, it, 1));
