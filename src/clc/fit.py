@@ -26,7 +26,26 @@ def g_asin(z):   # asin(u) = u + u z g(z), z = u^2 in [0, 1/4]
     return (mp.asin(u) / u - 1) / z
 
 
+def g_erf(z):    # erf(u) = u g(u^2), z = u^2 in [0, 1]
+    if z == 0:
+        return 2 / mp.sqrt(mp.pi)
+    u = mp.sqrt(z)
+    return mp.erf(u) / u
+
+
+def h_erfc(t):   # erfc(x) = exp(-x^2) h(1/x) / x, t = 1/x
+    if t == 0:
+        return 1 / mp.sqrt(mp.pi)
+    x = 1 / t
+    return mp.erfc(x) * mp.exp(x * x) * x
+
+
 FITS = {
+    "erf": (g_erf, (0, 1), 7),
+    # erfc: polynomials in s = t - centre (small coefficients, no cancellation)
+    "erfc_a": (lambda s: h_erfc(s + mp.mpf(3) / 4), (-mp.mpf(1) / 4, mp.mpf(1) / 4), 9),
+    "erfc_b": (lambda s: h_erfc(s + mp.mpf(3) / 8), (-mp.mpf(1) / 8, mp.mpf(1) / 8), 8),
+    "erfc_c": (lambda s: h_erfc(s + mp.mpf(1) / 8), (-mp.mpf(1) / 8, mp.mpf(1) / 8), 7),
     "atan": (g_atan, (0, mp.tan(mp.pi / 8) ** 2), 5),
     "asin": (g_asin, (0, mp.mpf(1) / 4), 6),
 }

@@ -12,3 +12,4 @@
 #include "trig.cl"
 #include "atrig.cl"
 #include "hyp.cl"
+#include "special.cl"
