@@ -618,6 +618,407 @@ static uint32_t glsl_native(lower *c, uint32_t fn, uint32_t x, uint32_t y)
   return wide ? op1(c, SpvOpFConvert, t, r) : r;
 }
 
+/* ---- exact float functions on the bit patterns ---------------------------- */
+
+static uint32_t pointee_of(lower *c, uint32_t ptr_type);
+
+/* fmod, remainder, remquo, frexp, ldexp, ilogb, logb and nextafter are exact
+ * in OpenCL (0 ulp). No Vulkan instruction is (GLSL's Mod is x - y * floor(x /
+ * y), with a rounded division), and Vulkan may flush subnormals in float
+ * arithmetic, so these work on the IEEE bit patterns with integer arithmetic
+ * only. */
+
+typedef struct fmt {
+  uint32_t w, mant, bias, emax; /* width, fraction bits, exponent bias, all-ones exponent */
+} fmt;
+
+static fmt fmt_of(lower *c, uint32_t t)
+{
+  uint32_t w = width(c, t);
+  return w == 16 ? (fmt){16, 10, 15, 31} : w == 32 ? (fmt){32, 23, 127, 255}
+                                                   : (fmt){64, 52, 1023, 2047};
+}
+
+/* x's bits as unsigned integers of width ww (>= x's width). */
+static uint32_t fbits(lower *c, uint32_t x, uint32_t ww)
+{
+  uint32_t t = type_of(c, x);
+  return iconv(c, bitcast(c, int_like(c, t, width(c, t)), x), ww, false);
+}
+
+static uint32_t from_fbits(lower *c, uint32_t t, uint32_t b)
+{
+  return bitcast(c, t, iconv(c, b, width(c, t), false));
+}
+
+static uint32_t ucmp(lower *c, uint16_t op, uint32_t a, uint64_t v)
+{
+  return cmp(c, op, a, cint(c, type_of(c, a), v));
+}
+
+static uint32_t sel_c(lower *c, uint32_t cond, uint64_t v, uint32_t b)
+{
+  return sel(c, cond, cint(c, type_of(c, b), v), b);
+}
+
+/* The most significant set bit of integer v (32 or 64 bits), as a value of
+ * v's type; all ones (-1) for 0. */
+static uint32_t msb(lower *c, uint32_t v)
+{
+  uint32_t t = type_of(c, v), w = width(c, t);
+  if (w == 32)
+    return glsl1(c, K2S_GLSL_STD_450_FindUMsb, v);
+  uint32_t lo, hi;
+  halves(c, v, &lo, &hi);
+  uint32_t m = sel(c, ucmp(c, SpvOpINotEqual, hi, 0),
+                   add_c(c, glsl1(c, K2S_GLSL_STD_450_FindUMsb, hi), 32),
+                   glsl1(c, K2S_GLSL_STD_450_FindUMsb, lo));
+  return iconv(c, m, 64, true);
+}
+
+/* The parts of a finite float: sign bit, exponent E >= 1 and integer
+ * mantissa M (implicit bit included) with |x| = M * 2^(E - bias - mant);
+ * a subnormal has E = 1 and no implicit bit. All in width ww. */
+typedef struct parts {
+  uint32_t sign, abs, e, m;
+} parts;
+
+static parts split_float(lower *c, uint32_t x, uint32_t ww, fmt f)
+{
+  parts p;
+  uint32_t b = fbits(c, x, ww);
+  p.sign = and_c(c, b, 1ull << (f.w - 1));
+  p.abs = and_c(c, b, (1ull << (f.w - 1)) - 1);
+  uint32_t e = shr_u(c, p.abs, f.mant);
+  uint32_t frac = and_c(c, p.abs, (1ull << f.mant) - 1);
+  uint32_t normal = ucmp(c, SpvOpINotEqual, e, 0);
+  p.m = sel(c, normal, add_c(c, frac, 1ull << f.mant), frac);
+  p.e = sel(c, normal, e, cint(c, type_of(c, e), 1));
+  return p;
+}
+
+/* The float sign * m * 2^(e - bias - mant) for m < 2^(mant + 1), e >= 1: m
+ * is normalised, or left subnormal where e runs out; exact (the value is a
+ * multiple of the smallest subnormal by construction). Width ww ints in. */
+static uint32_t join_float(lower *c, uint32_t t, fmt f, uint32_t sign, uint32_t e, uint32_t m)
+{
+  uint32_t it = type_of(c, m);
+  uint32_t room = bin(c, SpvOpISub, cint(c, it, f.mant), msb(c, m));
+  uint32_t sl = imin(c, true, room, add_c(c, e, (uint64_t)-1));
+  uint32_t m2 = bin(c, SpvOpShiftLeftLogical, m, sl);
+  uint32_t e2 = bin(c, SpvOpISub, e, sl);
+  uint32_t normal = ucmp(c, SpvOpINotEqual, shr_u(c, m2, f.mant), 0);
+  uint32_t field = sel_c(c, op1(c, SpvOpLogicalNot, type_of(c, normal), normal), 0, e2);
+  uint32_t bits = bin(c, SpvOpBitwiseOr, sign, shl(c, field, f.mant));
+  bits = bin(c, SpvOpBitwiseOr, bits, and_c(c, m2, (1ull << f.mant) - 1));
+  return from_fbits(c, t, bits);
+}
+
+static uint32_t quiet_nan(lower *c, uint32_t t)
+{
+  uint32_t w = width(c, t);
+  return cfbits(c, t, w == 16 ? 0x7e00u : w == 32 ? 0x7fc00000u : 0x7ff8000000000000ull);
+}
+
+/* Splits the block of c->at before c->at into: the code so far, a loop
+ * header, a loop body, and the rest (c->at onwards). Unstructured: the
+ * structurize pass, which runs later, places merges. Phis naming the old
+ * block as a predecessor are re-pointed at the rest. */
+typedef struct loop {
+  k2s_block *pre, *head, *body, *rest;
+} loop;
+
+static void split_for_loop(lower *c, loop *l)
+{
+  k2s_module *m = c->m;
+  k2s_block *b = c->at->block;
+  k2s_function *f = b->func;
+  l->pre = b;
+  l->head = k2s_block_new(m, f, k2s_new_id(m));
+  l->body = k2s_block_new(m, f, k2s_new_id(m));
+  l->rest = k2s_block_new(m, f, k2s_new_id(m));
+  k2s_set_def(m, l->head->label->result, l->head->label);
+  k2s_set_def(m, l->body->label->result, l->body->label);
+  k2s_set_def(m, l->rest->label->result, l->rest->label);
+  k2s_function_insert_block_after(f, b, l->head);
+  k2s_function_insert_block_after(f, l->head, l->body);
+  k2s_function_insert_block_after(f, l->body, l->rest);
+  uint32_t old = b->label->result, now = l->rest->label->result;
+  k2s_foreach_block(s, f) k2s_foreach_instr(i, &s->body)
+  {
+    if (i->opcode != SpvOpPhi)
+      break;
+    for (uint32_t k = 1; k < i->n_ops; k += 2)
+      if (i->ops[k] == old)
+        i->ops[k] = now;
+  }
+  for (k2s_instr *i = c->at, *next; i; i = next) {
+    next = i->next;
+    k2s_list_remove(&b->body, i);
+    k2s_list_append(&l->rest->body, i);
+    i->block = l->rest;
+  }
+  uint32_t head = l->head->label->result;
+  c->b = (k2s_builder){m, k2s_block_append(b)};
+  k2s_emit(&c->b, SpvOpBranch, 0, &head, 1);
+  m->uses_valid = false;
+}
+
+/* |x| rem |y| for finite x, y != 0 with ex >= ey, by long division of the
+ * mantissas in 64-bit integers: r = mx mod my, then r = (r << s) mod my
+ * with s up to 62 - mant bits a step until d = ex - ey bits are done:
+ * unrolled for half and float, a loop (until every lane is done) for double.
+ * q gets the low 7 bits of the integer quotient. */
+static void mantissa_rem(lower *c, fmt f, uint32_t mx, uint32_t my, uint32_t d, uint32_t *r,
+                         uint32_t *q)
+{
+  uint32_t t = type_of(c, mx);
+  uint32_t r0 = bin(c, SpvOpUMod, mx, my);
+  uint32_t q0 = and_c(c, bin(c, SpvOpUDiv, mx, my), 127);
+  uint32_t k_bits = 62 - f.mant;
+  if (f.w <= 32) {
+    /* d <= emax - 2: a few steps (float 7, half 1), unrolled; lanes whose
+     * steps ran out shift by 0, which keeps r and q */
+    uint32_t n = (f.emax - 2 + k_bits - 1) / k_bits;
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t s = imin(c, true, d, cint(c, t, k_bits));
+      uint32_t num = bin(c, SpvOpShiftLeftLogical, r0, s);
+      r0 = bin(c, SpvOpUMod, num, my);
+      q0 = and_c(c, bin(c, SpvOpIAdd, bin(c, SpvOpShiftLeftLogical, q0, s), bin(c, SpvOpUDiv, num, my)),
+                 127);
+      d = bin(c, SpvOpISub, d, s);
+    }
+    *r = r0;
+    *q = q0;
+    return;
+  }
+  uint32_t n = lanes(c, t);
+  if (n > 1) {
+    /* Workaround: on lavapipe (Mesa 22.3, LLVM 15) such a loop over 64-bit
+     * vectors gives wrong results when invocations need different trip
+     * counts (the same loop written in OpenCL C does too); per-lane scalar
+     * loops run right. One loop per lane. */
+    uint32_t st = k2s_scalar_type(c->m, t), rs[16], qs[16];
+    for (uint32_t k = 0; k < n && k < 16; k++)
+      mantissa_rem(c, f, extract(c, st, mx, k), extract(c, st, my, k), extract(c, st, d, k),
+                   &rs[k], &qs[k]);
+    *r = k2s_emit(&c->b, SpvOpCompositeConstruct, t, rs, n);
+    *q = k2s_emit(&c->b, SpvOpCompositeConstruct, t, qs, n);
+    return;
+  }
+  loop l;
+  split_for_loop(c, &l);
+  /* head: phis, then leave when no lane has steps left */
+  c->b = (k2s_builder){c->m, k2s_block_append(l.head)};
+  uint32_t pre = l.pre->label->result, body = l.body->label->result;
+  uint32_t ops[4] = {r0, pre, 0, body};
+  k2s_instr *pr = k2s_emit_instr(&c->b, SpvOpPhi, t, ops, 4);
+  ops[0] = q0;
+  k2s_instr *pq = k2s_emit_instr(&c->b, SpvOpPhi, t, ops, 4);
+  ops[0] = d;
+  k2s_instr *pd = k2s_emit_instr(&c->b, SpvOpPhi, t, ops, 4);
+  uint32_t more = ucmp(c, SpvOpSGreaterThan, pd->result, 0);
+  if (lanes(c, t) > 1)
+    more = op1(c, SpvOpAny, k2s_type_bool(c->m), more);
+  uint32_t br[3] = {more, body, l.rest->label->result};
+  k2s_emit(&c->b, SpvOpBranchConditional, 0, br, 3);
+  /* body: one step; lanes with no steps left shift by 0 and keep r and q */
+  c->b = (k2s_builder){c->m, k2s_block_append(l.body)};
+  uint32_t s = imin(c, true, pd->result, cint(c, t, k_bits));
+  uint32_t num = bin(c, SpvOpShiftLeftLogical, pr->result, s);
+  uint32_t nr = bin(c, SpvOpUMod, num, my);
+  uint32_t nq = and_c(
+      c, bin(c, SpvOpIAdd, bin(c, SpvOpShiftLeftLogical, pq->result, s), bin(c, SpvOpUDiv, num, my)),
+      127);
+  uint32_t nd = bin(c, SpvOpISub, pd->result, s);
+  uint32_t head = l.head->label->result;
+  k2s_emit(&c->b, SpvOpBranch, 0, &head, 1);
+  pr->ops[2] = nr;
+  pq->ops[2] = nq;
+  pd->ops[2] = nd;
+  c->b = (k2s_builder){c->m, k2s_before(c->at)};
+  *r = pr->result;
+  *q = pq->result;
+}
+
+/* fmod (kind 0), remainder (1) and remquo (2, *quo gets the quotient's sign
+ * and low 7 bits). */
+static uint32_t lower_fmod(lower *c, int kind, uint32_t x, uint32_t y, uint32_t quo_ptr)
+{
+  uint32_t t = type_of(c, x);
+  fmt f = fmt_of(c, t);
+  uint32_t it = int_like(c, t, 64);
+  parts px = split_float(c, x, 64, f), py = split_float(c, y, 64, f);
+  uint64_t inf = (uint64_t)f.emax << f.mant;
+  uint32_t bad = bin(c, SpvOpLogicalOr, ucmp(c, SpvOpUGreaterThanEqual, px.abs, inf),
+                     ucmp(c, SpvOpUGreaterThan, py.abs, inf));
+  bad = bin(c, SpvOpLogicalOr, bad, ucmp(c, SpvOpIEqual, py.abs, 0));
+  uint32_t y_inf = ucmp(c, SpvOpIEqual, py.abs, inf);
+  uint32_t d = bin(c, SpvOpISub, px.e, py.e);
+  uint32_t steps = imax(c, true, d, cint(c, it, 0));
+  /* lanes that return x (y infinite, |x| < |y|) or NaN divide 1 by 1 */
+  uint32_t my = sel_c(c, ucmp(c, SpvOpIEqual, py.m, 0), 1, py.m);
+  uint32_t mx = sel_c(c, ucmp(c, SpvOpSLessThan, d, 0), 0, px.m);
+  steps = sel_c(c, bin(c, SpvOpLogicalOr, bad, y_inf), 0, steps);
+  uint32_t r, q;
+  mantissa_rem(c, f, mx, my, steps, &r, &q);
+  uint32_t keep_x = bin(c, SpvOpLogicalOr, y_inf, ucmp(c, SpvOpSLessThan, d, 0));
+  uint32_t res, zero = cint(c, it, 0);
+  if (kind == 0) {
+    res = join_float(c, t, f, px.sign, py.e, r);
+  } else {
+    /* d == -1: |y|/2 <= |x| < |y| can still round the quotient up to 1 */
+    uint32_t d_m1 = ucmp(c, SpvOpIEqual, d, (uint64_t)-1);
+    uint32_t r0 = sel(c, d_m1, px.m, r);
+    uint32_t big = sel(c, d_m1, shl(c, py.m, 1), py.m);
+    uint32_t e = sel(c, d_m1, px.e, py.e);
+    q = sel(c, d_m1, zero, q);
+    uint32_t twice = shl(c, r0, 1);
+    uint32_t up = bin(c, SpvOpLogicalOr, cmp(c, SpvOpUGreaterThan, twice, big),
+                      bin(c, SpvOpLogicalAnd, cmp(c, SpvOpIEqual, twice, big),
+                          ucmp(c, SpvOpINotEqual, and_c(c, q, 1), 0)));
+    uint32_t mag = sel(c, up, bin(c, SpvOpISub, big, r0), r0);
+    uint32_t sign = sel(c, up, bin(c, SpvOpBitwiseXor, px.sign, cint(c, it, 1ull << (f.w - 1))),
+                        px.sign);
+    q = sel(c, up, add_c(c, q, 1), q);
+    res = join_float(c, t, f, sign, e, mag);
+    keep_x = bin(c, SpvOpLogicalOr, y_inf, ucmp(c, SpvOpSLessThan, d, (uint64_t)-1));
+  }
+  res = sel(c, keep_x, x, res);
+  res = sel(c, bad, quiet_nan(c, t), res);
+  if (kind == 2) {
+    /* quo: sign of x / y, magnitude the quotient's low 7 bits; 0 when the
+     * result is x itself (quotient 0) or NaN */
+    q = and_c(c, q, 127);
+    q = sel(c, bin(c, SpvOpLogicalOr, bad, keep_x), zero, q);
+    uint32_t neg = cmp(c, SpvOpINotEqual, px.sign, py.sign);
+    q = sel(c, neg, op1(c, SpvOpSNegate, it, q), q);
+    uint32_t qt = pointee_of(c, type_of(c, quo_ptr));
+    uint32_t st[2] = {quo_ptr, iconv(c, q, width(c, qt), false)};
+    k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+  }
+  return res;
+}
+
+/* frexp(x, *e): x = m * 2^e with 0.5 <= |m| < 1; x and e = 0 for 0, inf, NaN. */
+static uint32_t lower_frexp(lower *c, uint32_t x, uint32_t exp_ptr)
+{
+  uint32_t t = type_of(c, x);
+  fmt f = fmt_of(c, t);
+  uint32_t ww = f.w < 32 ? 32 : f.w;
+  parts p = split_float(c, x, ww, f);
+  uint32_t it = type_of(c, p.m);
+  uint32_t room = bin(c, SpvOpISub, cint(c, it, f.mant), msb(c, p.m));
+  uint32_t m = bin(c, SpvOpShiftLeftLogical, p.m, room); /* implicit bit at mant */
+  uint32_t bits = bin(c, SpvOpBitwiseOr, p.sign, cint(c, it, (uint64_t)(f.bias - 1) << f.mant));
+  bits = bin(c, SpvOpBitwiseOr, bits, and_c(c, m, (1ull << f.mant) - 1));
+  /* |x| = m * 2^(e - room - bias - mant) = (m / 2^(mant+1)) * 2^(e - room - bias + 1) */
+  uint32_t e = add_c(c, bin(c, SpvOpISub, p.e, room), (uint64_t)(1 - (int64_t)f.bias));
+  uint32_t special = bin(c, SpvOpLogicalOr, ucmp(c, SpvOpIEqual, p.abs, 0),
+                         ucmp(c, SpvOpUGreaterThanEqual, p.abs, (uint64_t)f.emax << f.mant));
+  uint32_t r = sel(c, special, x, from_fbits(c, t, bits));
+  e = sel_c(c, special, 0, e);
+  uint32_t et = pointee_of(c, type_of(c, exp_ptr));
+  uint32_t st[2] = {exp_ptr, iconv(c, e, width(c, et), true)};
+  k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+  return r;
+}
+
+/* ldexp(x, n): x * 2^n rounded once (to nearest even) when it lands among
+ * the subnormals, infinite past the largest finite value. */
+static uint32_t lower_ldexp(lower *c, uint32_t x, uint32_t n)
+{
+  uint32_t t = type_of(c, x);
+  fmt f = fmt_of(c, t);
+  uint32_t ww = f.w < 32 ? 32 : f.w;
+  if (lanes(c, type_of(c, n)) != lanes(c, t)) { /* ldexp(floatn, int) */
+    uint32_t parts_[16];
+    for (uint32_t k = 0; k < lanes(c, t) && k < 16; k++)
+      parts_[k] = n;
+    n = k2s_emit(&c->b, SpvOpCompositeConstruct, int_like(c, t, width(c, type_of(c, n))), parts_,
+                 lanes(c, t));
+  }
+  parts p = split_float(c, x, ww, f);
+  uint32_t it = type_of(c, p.m);
+  uint32_t room = bin(c, SpvOpISub, cint(c, it, f.mant), msb(c, p.m));
+  uint32_t m = bin(c, SpvOpShiftLeftLogical, p.m, room);
+  uint32_t e = bin(c, SpvOpISub, p.e, room); /* may be below 1 now */
+  int64_t lim = f.emax + f.mant + 2;
+  uint32_t nn = imin(c, true, imax(c, true, n, cint(c, type_of(c, n), (uint64_t)-lim)),
+                     cint(c, type_of(c, n), (uint64_t)lim));
+  e = bin(c, SpvOpIAdd, e, iconv(c, nn, ww, true));
+  uint32_t normal = bin(c, SpvOpBitwiseOr, p.sign, shl(c, e, f.mant));
+  normal = bin(c, SpvOpBitwiseOr, normal, and_c(c, m, (1ull << f.mant) - 1));
+  /* subnormal: m >> (1 - e), rounded to nearest even */
+  uint32_t s = imin(c, true, bin(c, SpvOpISub, cint(c, it, 1), e), cint(c, it, f.mant + 2));
+  s = imax(c, true, s, cint(c, it, 1));
+  uint32_t qv = bin(c, SpvOpShiftRightLogical, m, s);
+  uint32_t low = bin(c, SpvOpISub, bin(c, SpvOpShiftLeftLogical, cint(c, it, 1), s), cint(c, it, 1));
+  uint32_t rem = bin(c, SpvOpBitwiseAnd, m, low);
+  uint32_t half = bin(c, SpvOpShiftRightLogical, bin(c, SpvOpIAdd, low, cint(c, it, 1)),
+                      cint(c, it, 1));
+  uint32_t up = bin(c, SpvOpLogicalOr, cmp(c, SpvOpUGreaterThan, rem, half),
+                    bin(c, SpvOpLogicalAnd, cmp(c, SpvOpIEqual, rem, half),
+                        ucmp(c, SpvOpINotEqual, and_c(c, qv, 1), 0)));
+  uint32_t sub = bin(c, SpvOpBitwiseOr, p.sign, sel(c, up, add_c(c, qv, 1), qv));
+  uint32_t bits = sel(c, ucmp(c, SpvOpSLessThan, e, 1), sub, normal);
+  uint32_t inf = bin(c, SpvOpBitwiseOr, p.sign, cint(c, it, (uint64_t)f.emax << f.mant));
+  bits = sel(c, ucmp(c, SpvOpSGreaterThanEqual, e, f.emax), inf, bits);
+  uint32_t special = bin(c, SpvOpLogicalOr, ucmp(c, SpvOpIEqual, p.abs, 0),
+                         ucmp(c, SpvOpUGreaterThanEqual, p.abs, (uint64_t)f.emax << f.mant));
+  return sel(c, special, x, from_fbits(c, t, bits));
+}
+
+/* ilogb(x) as an integer of result type rt (FP_ILOGB0 = INT_MIN,
+ * FP_ILOGBNAN = INT_MAX, as clang's OpenCL headers define them; inf gives
+ * INT_MAX); with `as_float`, logb(x): -inf for 0, +inf for inf, NaN kept. */
+static uint32_t lower_logb(lower *c, uint32_t x, bool as_float)
+{
+  uint32_t t = type_of(c, x);
+  fmt f = fmt_of(c, t);
+  uint32_t ww = f.w < 32 ? 32 : f.w;
+  parts p = split_float(c, x, ww, f);
+  uint32_t it = type_of(c, p.m);
+  uint32_t e = add_c(c, bin(c, SpvOpISub, msb(c, p.m), cint(c, it, f.mant)),
+                     (uint64_t)((int64_t)0 - f.bias));
+  e = bin(c, SpvOpIAdd, e, p.e);
+  uint32_t zero = ucmp(c, SpvOpIEqual, p.abs, 0);
+  uint32_t inf_nan = ucmp(c, SpvOpUGreaterThanEqual, p.abs, (uint64_t)f.emax << f.mant);
+  uint32_t e32 = iconv(c, e, 32, true);
+  if (!as_float) {
+    e32 = sel_c(c, zero, 0x80000000u, e32);
+    return sel_c(c, inf_nan, 0x7fffffffu, e32);
+  }
+  uint32_t r = op1(c, SpvOpConvertSToF, t, e32);
+  r = sel(c, zero, cfloat(c, t, -INFINITY), r);
+  return sel(c, inf_nan, glsl1(c, K2S_GLSL_STD_450_FAbs, x), r);
+}
+
+/* nextafter(x, y): the next representable value after x towards y (y when
+ * x == y, NaN when either is NaN); steps through subnormals bit by bit. */
+static uint32_t lower_nextafter(lower *c, uint32_t x, uint32_t y)
+{
+  uint32_t t = type_of(c, x), w = width(c, t);
+  fmt f = fmt_of(c, t);
+  uint32_t bx = fbits(c, x, w), by = fbits(c, y, w), it = type_of(c, bx);
+  uint64_t sgn = 1ull << (w - 1), inf = (uint64_t)f.emax << f.mant;
+  uint32_t ax = and_c(c, bx, sgn - 1), ay = and_c(c, by, sgn - 1);
+  uint32_t sx = ucmp(c, SpvOpINotEqual, and_c(c, bx, sgn), 0);
+  uint32_t sy = ucmp(c, SpvOpINotEqual, and_c(c, by, sgn), 0);
+  /* order as signed integers: -|x| for negatives */
+  uint32_t kx = sel(c, sx, op1(c, SpvOpSNegate, it, ax), ax);
+  uint32_t ky = sel(c, sy, op1(c, SpvOpSNegate, it, ay), ay);
+  uint32_t toward_up = cmp(c, SpvOpSLessThan, kx, ky);
+  uint32_t away = cmp(c, SpvOpLogicalEqual, toward_up, op1(c, SpvOpLogicalNot, type_of(c, sx), sx));
+  uint32_t bits = sel(c, away, add_c(c, bx, 1), add_c(c, bx, (uint64_t)-1));
+  uint32_t tiny = bin(c, SpvOpBitwiseOr, and_c(c, by, sgn), cint(c, it, 1));
+  bits = sel(c, ucmp(c, SpvOpIEqual, ax, 0), tiny, bits);
+  uint32_t r = from_fbits(c, t, bits);
+  r = sel(c, cmp(c, SpvOpIEqual, kx, ky), y, r);
+  r = sel(c, ucmp(c, SpvOpUGreaterThan, ay, inf), y, r);
+  return sel(c, ucmp(c, SpvOpUGreaterThan, ax, inf), x, r);
+}
+
 /* ---- geometric functions ------------------------------------------------ */
 
 static uint32_t dot(lower *c, uint32_t a, uint32_t b)
@@ -993,15 +1394,6 @@ static bool precision_gap(uint32_t op)
   case K2S_OPENCL_STD_half_log2:
   case K2S_OPENCL_STD_half_log10:
   case K2S_OPENCL_STD_half_powr: return true;
-  /* exact in OpenCL, and not yet lowered */
-  case K2S_OPENCL_STD_fmod:
-  case K2S_OPENCL_STD_frexp:
-  case K2S_OPENCL_STD_ilogb:
-  case K2S_OPENCL_STD_ldexp:
-  case K2S_OPENCL_STD_logb:
-  case K2S_OPENCL_STD_nextafter:
-  case K2S_OPENCL_STD_remainder:
-  case K2S_OPENCL_STD_remquo: return false;
   default: return op <= K2S_OPENCL_STD_tanpi;
   }
 }
@@ -1094,6 +1486,14 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   case K2S_OPENCL_STD_fract: return lower_fract(c, x, arg(c, 1));
   case K2S_OPENCL_STD_modf: return lower_modf(c, x, arg(c, 1));
   case K2S_OPENCL_STD_nan: return lower_nan(c, x);
+  case K2S_OPENCL_STD_fmod: return lower_fmod(c, 0, x, y, 0);
+  case K2S_OPENCL_STD_remainder: return lower_fmod(c, 1, x, y, 0);
+  case K2S_OPENCL_STD_remquo: return lower_fmod(c, 2, x, y, arg(c, 2));
+  case K2S_OPENCL_STD_frexp: return lower_frexp(c, x, arg(c, 1));
+  case K2S_OPENCL_STD_ldexp: return lower_ldexp(c, x, arg(c, 1));
+  case K2S_OPENCL_STD_ilogb: return lower_logb(c, x, false);
+  case K2S_OPENCL_STD_logb: return lower_logb(c, x, true);
+  case K2S_OPENCL_STD_nextafter: return lower_nextafter(c, x, y);
   case K2S_OPENCL_STD_select: return lower_select(c, x, arg(c, 1), arg(c, 2));
   case K2S_OPENCL_STD_bitselect: return lower_bitselect(c, x, arg(c, 1), arg(c, 2));
   case K2S_OPENCL_STD_shuffle: return lower_shuffle(c, x, 0, arg(c, 1));
