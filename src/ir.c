@@ -13,16 +13,24 @@ k2s_module *k2s_module_new(void)
   return m;
 }
 
+static void target_index_free(struct k2s_target_index *x);
+static bool target_index_fresh(const struct k2s_target_index *x, const k2s_list *l);
+static void target_index_retarget(struct k2s_target_index *x, k2s_list *l, bool was_fresh,
+                                  uint32_t old_id, uint32_t new_id);
+
 void k2s_module_free(k2s_module *m)
 {
   if (!m)
     return;
+  target_index_free(m->name_idx);
+  target_index_free(m->deco_idx);
   k2s_arena_free(&m->arena);
   free(m);
 }
 
 void k2s_list_append(k2s_list *l, k2s_instr *i)
 {
+  l->gen++;
   i->prev = l->last;
   i->next = NULL;
   if (l->last)
@@ -38,6 +46,7 @@ void k2s_list_insert_before(k2s_list *l, k2s_instr *pos, k2s_instr *i)
     k2s_list_append(l, i);
     return;
   }
+  l->gen++;
   i->next = pos;
   i->prev = pos->prev;
   if (pos->prev)
@@ -49,6 +58,7 @@ void k2s_list_insert_before(k2s_list *l, k2s_instr *pos, k2s_instr *i)
 
 void k2s_list_insert_after(k2s_list *l, k2s_instr *pos, k2s_instr *i)
 {
+  l->gen++;
   if (!pos) {
     i->prev = NULL;
     i->next = l->first;
@@ -70,6 +80,7 @@ void k2s_list_insert_after(k2s_list *l, k2s_instr *pos, k2s_instr *i)
 
 void k2s_list_remove(k2s_list *l, k2s_instr *i)
 {
+  l->gen++;
   if (i->prev)
     i->prev->next = i->next;
   else
@@ -425,8 +436,16 @@ void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id)
     return;
   prune_dead(m, old_id);
   bool rehash = false; /* a type or constant changed: interning is stale */
+  bool retarget_names = false, retarget_decorations = false;
+  bool names_fresh = target_index_fresh(m->name_idx, &m->sec[K2S_SEC_DEBUG]);
+  bool decorations_fresh = target_index_fresh(m->deco_idx, &m->sec[K2S_SEC_ANNOTATION]);
   for (k2s_use *u = m->uses[old_id]; u; u = u->next) {
     rehash |= maybe_interned(u->user);
+    enum k2s_section sec = section_of(u->user->opcode);
+    if (sec == K2S_SEC_DEBUG)
+      retarget_names = true;
+    else if (sec == K2S_SEC_ANNOTATION)
+      retarget_decorations = true;
     if (u->word == UINT32_MAX)
       u->user->type = new_id;
     else
@@ -443,23 +462,185 @@ void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id)
   m->uses[old_id] = NULL;
   if (rehash)
     m->intern_valid = false;
+  if (retarget_names)
+    target_index_retarget(m->name_idx, &m->sec[K2S_SEC_DEBUG], names_fresh, old_id, new_id);
+  if (retarget_decorations)
+    target_index_retarget(m->deco_idx, &m->sec[K2S_SEC_ANNOTATION], decorations_fresh, old_id,
+                          new_id);
 }
 
 /* ---- names and decorations ---- */
 
+/* A lookup index over one section: target id -> the instructions naming or
+ * decorating it, in section order. It is valid while the section's gen and
+ * ends are the ones it was built from; k2s_set_name/k2s_decorate keep it
+ * valid as they append, anything else that edits the section makes the next
+ * lookup rebuild it. Plain malloc: rebuilds must not grow the arena. */
+typedef struct k2s_target_index {
+  uint32_t gen;
+  const k2s_instr *first, *last; /* the section's ends when built */
+  uint32_t n_ids;                /* ids covered */
+  uint32_t *head, *tail;         /* id -> entry + 1, 0 for none */
+  k2s_instr **instr;
+  uint32_t *next; /* entry -> next entry + 1 */
+  uint32_t n, cap;
+} k2s_target_index;
+
+static void target_index_free(k2s_target_index *x)
+{
+  if (!x)
+    return;
+  free(x->head);
+  free(x->tail);
+  free(x->instr);
+  free(x->next);
+  free(x);
+}
+
+static bool target_index_fresh(const k2s_target_index *x, const k2s_list *l)
+{
+  return x && x->gen == l->gen && x->first == l->first && x->last == l->last;
+}
+
+static bool target_index_add(k2s_target_index *x, k2s_instr *i)
+{
+  uint32_t id = i->ops[0];
+  if (id >= x->n_ids)
+    return false;
+  if (x->n == x->cap) {
+    uint32_t cap = x->cap ? x->cap * 2 : 256;
+    k2s_instr **instr = realloc(x->instr, cap * sizeof(*instr));
+    if (instr)
+      x->instr = instr;
+    uint32_t *next = realloc(x->next, cap * sizeof(*next));
+    if (next)
+      x->next = next;
+    if (!instr || !next)
+      return false;
+    x->cap = cap;
+  }
+  x->instr[x->n] = i;
+  x->next[x->n] = 0;
+  if (x->tail[id])
+    x->next[x->tail[id] - 1] = x->n + 1;
+  else
+    x->head[id] = x->n + 1;
+  x->tail[id] = ++x->n;
+  return true;
+}
+
+static bool indexed_name(const k2s_instr *i)
+{
+  return i->opcode == SpvOpName && i->n_ops >= 2;
+}
+
+static bool indexed_decoration(const k2s_instr *i)
+{
+  return (i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId) && i->n_ops >= 2;
+}
+
+/* The fresh index of section l (rebuilt if stale), or NULL without memory. */
+static k2s_target_index *target_index(const k2s_module *m, k2s_target_index **slot,
+                                      const k2s_list *l, bool (*want)(const k2s_instr *))
+{
+  k2s_target_index *x = *slot;
+  if (target_index_fresh(x, l))
+    return x;
+  target_index_free(x);
+  *slot = x = calloc(1, sizeof(*x));
+  if (!x)
+    return NULL;
+  x->n_ids = m->id_cap;
+  x->head = calloc(x->n_ids + 1, sizeof(uint32_t));
+  x->tail = calloc(x->n_ids + 1, sizeof(uint32_t));
+  bool ok = x->head && x->tail;
+  for (k2s_instr *i = l->first; ok && i; i = i->next)
+    if (want(i) && !target_index_add(x, i))
+      ok = false;
+  if (!ok) {
+    target_index_free(x);
+    *slot = NULL;
+    return NULL;
+  }
+  x->gen = l->gen;
+  x->first = l->first;
+  x->last = l->last;
+  return x;
+}
+
+/* After appending i to section l through the API: keep a fresh index fresh. */
+static void target_index_appended(k2s_target_index *x, const k2s_list *l, k2s_instr *i,
+                                  bool was_fresh, bool (*want)(const k2s_instr *))
+{
+  if (!x || !was_fresh)
+    return;
+  if (want(i) && !target_index_add(x, i)) {
+    x->gen = l->gen - 1; /* stale: rebuilt on the next lookup */
+    return;
+  }
+  x->gen = l->gen;
+  x->first = l->first;
+  x->last = l->last;
+}
+
+/* After k2s_replace_all_uses moved the names or decorations of old_id to
+ * new_id: move old_id's entries over when that keeps section order (new_id
+ * had none), else let the next lookup rebuild. */
+static void target_index_retarget(k2s_target_index *x, k2s_list *l, bool was_fresh,
+                                  uint32_t old_id, uint32_t new_id)
+{
+  bool ok = x && was_fresh && old_id < x->n_ids && new_id < x->n_ids && !x->head[new_id];
+  if (ok)
+    for (uint32_t e = x->head[old_id]; e; e = x->next[e - 1])
+      ok &= x->instr[e - 1]->ops[0] == new_id;
+  if (!ok) {
+    l->gen++; /* stale */
+    return;
+  }
+  x->head[new_id] = x->head[old_id];
+  x->tail[new_id] = x->tail[old_id];
+  x->head[old_id] = x->tail[old_id] = 0;
+}
+
 const char *k2s_name_of(const k2s_module *m, uint32_t id)
 {
-  k2s_foreach_instr(i, &m->sec[K2S_SEC_DEBUG])
-    if (i->opcode == SpvOpName && i->n_ops >= 2 && i->ops[0] == id)
+  const k2s_list *l = &m->sec[K2S_SEC_DEBUG];
+  k2s_target_index *x = target_index(m, (k2s_target_index **)&m->name_idx, l, indexed_name);
+  if (x && id < x->n_ids) {
+    uint32_t e = x->head[id];
+    if (!e)
+      return NULL;
+    k2s_instr *i = x->instr[e - 1];
+    if (indexed_name(i) && i->ops[0] == id)
+      return k2s_string_operand(i, 1);
+  }
+  k2s_foreach_instr(i, l) /* ids past the index, or an instruction edited in place */
+    if (indexed_name(i) && i->ops[0] == id)
       return k2s_string_operand(i, 1);
   return NULL;
 }
 
 k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration)
 {
-  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
-    if ((i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId) && i->n_ops >= 2 &&
-        i->ops[0] == id && i->ops[1] == decoration)
+  const k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
+  k2s_target_index *x =
+      target_index(m, (k2s_target_index **)&m->deco_idx, l, indexed_decoration);
+  if (x && id < x->n_ids) {
+    bool intact = true;
+    for (uint32_t e = x->head[id]; e; e = x->next[e - 1]) {
+      k2s_instr *i = x->instr[e - 1];
+      if (!indexed_decoration(i) || i->ops[0] != id) {
+        intact = false;
+        break;
+      }
+      if (i->ops[1] == decoration)
+        return i;
+    }
+    if (intact)
+      return NULL;
+  }
+  k2s_foreach_instr(i, l)
+    if (indexed_decoration(i) && i->ops[0] == id && i->ops[1] == decoration)
       return i;
   return NULL;
 }
@@ -566,7 +747,10 @@ void k2s_decorate(k2s_module *m, uint32_t id, uint32_t decoration, const uint32_
   for (uint32_t e = 0; e < n_extra; e++)
     ops[2 + e] = extra[e];
   k2s_instr *i = k2s_instr_new(m, SpvOpDecorate, 0, 0, ops, 2 + n_extra);
-  k2s_list_append(&m->sec[K2S_SEC_ANNOTATION], i);
+  k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
+  bool fresh = target_index_fresh(m->deco_idx, l);
+  k2s_list_append(l, i);
+  target_index_appended(m->deco_idx, l, i, fresh, indexed_decoration);
 }
 
 void k2s_member_decorate(k2s_module *m, uint32_t id, uint32_t member, uint32_t decoration,
@@ -579,7 +763,10 @@ void k2s_member_decorate(k2s_module *m, uint32_t id, uint32_t member, uint32_t d
   for (uint32_t e = 0; e < n_extra; e++)
     ops[3 + e] = extra[e];
   k2s_instr *i = k2s_instr_new(m, SpvOpMemberDecorate, 0, 0, ops, 3 + n_extra);
-  k2s_list_append(&m->sec[K2S_SEC_ANNOTATION], i);
+  k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
+  bool fresh = target_index_fresh(m->deco_idx, l);
+  k2s_list_append(l, i);
+  target_index_appended(m->deco_idx, l, i, fresh, indexed_decoration);
 }
 
 void k2s_set_name(k2s_module *m, uint32_t id, const char *name)
@@ -587,7 +774,10 @@ void k2s_set_name(k2s_module *m, uint32_t id, const char *name)
   uint32_t n;
   uint32_t *ops = ops_with_string(m, &id, 1, name, &n);
   k2s_instr *i = k2s_instr_new(m, SpvOpName, 0, 0, ops, n);
-  k2s_list_append(&m->sec[K2S_SEC_DEBUG], i);
+  k2s_list *l = &m->sec[K2S_SEC_DEBUG];
+  bool fresh = target_index_fresh(m->name_idx, l);
+  k2s_list_append(l, i);
+  target_index_appended(m->name_idx, l, i, fresh, indexed_name);
 }
 
 enum k2s_section k2s_section_of_opcode(uint16_t op) { return section_of(op); }

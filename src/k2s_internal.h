@@ -63,6 +63,7 @@ struct k2s_instr {
 
 typedef struct k2s_list {
   k2s_instr *first, *last;
+  uint32_t gen; /* bumped by every insertion and removal (lookup indexes check it) */
 } k2s_list;
 
 struct k2s_block {
@@ -124,6 +125,9 @@ struct k2s_module {
 
   k2s_instr **def;     /* id -> defining instruction (dense, bounds-checked) */
   k2s_function **func_of; /* OpFunction id -> function (a cache: see k2s_function_of_id) */
+  /* OpName / OpDecorate lookup by target id, rebuilt when their section
+   * changed other than through k2s_set_name/k2s_decorate (src/ir.c). */
+  struct k2s_target_index *name_idx, *deco_idx;
   uint8_t *ext_set;    /* id of an OpExtInstImport -> enum k2s_extinst_set_id */
 
   /* def-use, built on demand by k2s_build_uses(), dropped by k2s_invalidate_uses() */
