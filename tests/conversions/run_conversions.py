@@ -6,6 +6,7 @@ k2s-run and checked against conv_check's reference of the OpenCL rules (exhausti
 
     run_conversions.py --k2s K2S --k2s-run RUN --conv-check CHECK [--work DIR]
                        [--sources int,half,...] [--lanes 1,4] [--samples N] [--env vulkan1.2]
+                       [--stage all|prepare|run]
                        [--clref CLREF]   # also check PoCL (or any OpenCL) against the reference
                        [--device N|NAME] [-j JOBS]
 
@@ -34,17 +35,12 @@ def run(cmd, **kw):
     return p.returncode, p.stdout
 
 
-def one(o, src, lanes):
-    tag = f"{src}x{lanes}"
-    d = os.path.join(o.work, tag)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    t0 = time.time()
-    n = (1 << BITS[src]) if BITS[src] <= 16 else o.samples
+def prepare(o, src, lanes, d, n):
+    """Kernel, SPIR-V and k2s output in d; the inputs (shared by all lane counts)."""
     cl = os.path.join(d, "conv.cl")
     rc, out = run([o.conv_check, "kernel", src, str(lanes), str(n)])
     if rc:
-        return tag, False, f"conv_check kernel failed: {out}"
+        return f"conv_check kernel failed: {out}"
     with open(cl, "w") as f:
         f.write(out)
     bc, spv, vk = (os.path.join(d, x) for x in ("conv.bc", "conv.spv", "conv.vk.spv"))
@@ -58,14 +54,41 @@ def one(o, src, lanes):
     for name, cmd in steps:
         rc, out = run(cmd)
         if rc:
-            return tag, False, f"{name} failed (exit {rc}): {out.strip()[-2000:]}"
-    inp = os.path.join(d, "in.bin")
-    rc, out = run([o.conv_check, "inputs", src, str(n), str(o.seed + BITS[src]), inp])
-    if rc:
-        return tag, False, f"conv_check inputs failed: {out}"
+            return f"{name} failed (exit {rc}): {out.strip()[-2000:]}"
+    os.remove(bc)
+    inp = input_path(o, src)
+    if not os.path.exists(inp):
+        tmp = f"{inp}.{lanes}.tmp"  # lane counts of one source may race here
+        rc, out = run([o.conv_check, "inputs", src, str(n), str(o.seed + BITS[src]), tmp])
+        if rc:
+            return f"conv_check inputs failed: {out}"
+        os.replace(tmp, inp)
+    return None
+
+
+def input_path(o, src):
+    return os.path.join(o.work, f"in-{src}.bin")
+
+
+def one(o, src, lanes):
+    tag = f"{src}x{lanes}"
+    d = os.path.join(o.work, tag)
+    t0 = time.time()
+    n = (1 << BITS[src]) if BITS[src] <= 16 else o.samples
+    if o.stage != "run":
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        err = prepare(o, src, lanes, d, n)
+        if err:
+            return tag, False, err
+        if o.stage == "prepare":
+            return tag, True, f"prepared ({time.time() - t0:.1f} s)"
+    vk, cl, inp = os.path.join(d, "conv.vk.spv"), os.path.join(d, "conv.cl"), input_path(o, src)
+    if not (os.path.exists(vk) and os.path.exists(inp)):
+        return tag, False, f"{vk} or {inp} missing (run --stage prepare first)"
     groups = n // lanes
     count = groups * lanes
-    args = ["--arg", f"buffer:{src}:{n}=file:{inp}"]
+    args = ["--arg", f"buffer:{src}:{n}=file:{os.path.abspath(inp)}"]
     for t in TYPES:
         args += ["--arg", f"buffer:{t}:{n * n_variants(t)}=zeros"]
     hosts = [("vulkan", [o.k2s_run, vk, "--kernel", "conv", "--global", str(groups)] +
@@ -75,32 +98,32 @@ def one(o, src, lanes):
     lines, ok = [], True
     for host, cmd in hosts:
         dump = os.path.join(d, host)
+        shutil.rmtree(dump, ignore_errors=True)
         os.makedirs(dump)
         rc, out = run(cmd + args + ["--dump-dir", dump])
         if rc:
-            ok = False
+            ok = ok and host != "vulkan"
             lines.append(f"{host}: run failed (exit {rc}): {out.strip()[-2000:]}")
             continue
         rc, out = run([o.conv_check, "check", src, str(n), str(count), inp, dump] +
                       (["--no-half"] if host == "opencl" else []))
         out = out.strip()
         if rc:
-            # PoCL is informational: its mismatches are printed, not counted as failures.
+            # The OpenCL side is informational: its mismatches are printed, not failures.
             ok = ok and host != "vulkan"
             out = "\n".join(out.splitlines()[-40:])
         else:
             out = out.splitlines()[-1]
         lines.append(f"{host}: {out}")
-    if not o.keep:
-        for x in ("vulkan", "opencl"):
-            shutil.rmtree(os.path.join(d, x), ignore_errors=True)
+        if not o.keep:
+            shutil.rmtree(dump, ignore_errors=True)
     return tag, ok, f"({time.time() - t0:.1f} s)\n  " + "\n  ".join(lines)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--k2s", required=True)
-    ap.add_argument("--k2s-run", required=True)
+    ap.add_argument("--k2s", help="the translator (not needed with --stage run)")
+    ap.add_argument("--k2s-run", help="the Vulkan host (not needed with --stage prepare)")
     ap.add_argument("--conv-check", required=True)
     ap.add_argument("--clref", help="also run k2s-clref (OpenCL) and report its mismatches")
     ap.add_argument("--clang", default="clang-15")
@@ -113,8 +136,15 @@ def main():
     ap.add_argument("--env", default="vulkan1.2")
     ap.add_argument("--device")
     ap.add_argument("--keep", action="store_true", help="keep the dumped outputs")
+    ap.add_argument("--stage", choices=("all", "prepare", "run"), default="all",
+                    help="prepare: kernels, k2s output and inputs into --work (here); run: "
+                         "run and check what --work holds (e.g. on the GPU machine)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     o = ap.parse_args()
+    if o.stage != "run" and not o.k2s:
+        ap.error("--k2s is needed to prepare")
+    if o.stage != "prepare" and not o.k2s_run:
+        ap.error("--k2s-run is needed to run")
     for t in o.sources.split(","):
         if t not in TYPES:
             ap.error(f"unknown source type {t}")
