@@ -84,14 +84,14 @@ class Tool:
     def spirv(self, fn, ty, wd):
         """Kernel SPIR-V for the function: (path, None) or (None, error)."""
         src = kernel_source(fn, ty)
+        with open(os.path.join(wd, "kernel.cl"), "w") as f:
+            f.write(src)
         key = hashlib.sha256((src + self.o.clang + self.o.llvm_spirv).encode()).hexdigest()[:16]
         cache = os.path.join(self.o.work_dir, "spv-cache", key + ".spv")
         if os.path.exists(cache):
             return cache, None
         os.makedirs(os.path.dirname(cache), exist_ok=True)
         cl = os.path.join(wd, "kernel.cl")
-        with open(cl, "w") as f:
-            f.write(src)
         bc = os.path.join(wd, "kernel.bc")
         rc, _, err = run([self.o.clang, *CLANG_FLAGS, "-o", bc, cl])
         if rc != 0:
@@ -130,18 +130,22 @@ class Tool:
         dump = os.path.join(wd, f"dump-{mode}")
         shutil.rmtree(dump, ignore_errors=True)
         os.makedirs(dump)
-        cmd = [self.o.k2s_run, shader, "--kernel", "k", "--global", str(n),
-               "--local", str(LOCAL), "--dump-dir", dump]
+        if mode == "pocl":  # the OpenCL C source on the OpenCL reference host
+            cmd = [self.o.clref, shader, "--build-options", "-cl-std=CL1.2"]
+        else:
+            cmd = [self.o.k2s_run, shader]
+        cmd += ["--kernel", "k", "--global", str(n), "--local", str(LOCAL), "--dump-dir", dump]
         for k, a in enumerate(fn["args"]):
             ct = ty if a == "f" else "int"
             cmd += ["--arg", f"buffer:{ct}:{n}=file:{os.path.join(wd, f'in{k}.bin')}"]
         for o in fn["outs"]:
             cmd += ["--arg", f"buffer:{ty if o == 'f' else 'int'}:{n}"]
-        if self.o.device:
+        if self.o.device and mode != "pocl":
             cmd += ["--device", self.o.device]
         rc, _, err = run(cmd)
         if rc != 0:
-            return {"status": "run failed", "error": "k2s-run: " + first_error(err, rc)}
+            tool = "k2s-clref" if mode == "pocl" else "k2s-run"
+            return {"status": "run failed", "error": f"{tool}: " + first_error(err, rc)}
         rc, out, err = run([self.o.k2s_ulp, "check", fn["name"], ty, dump, "-j", str(threads),
                             "--nspecial", str(nspecial)])
         shutil.rmtree(dump, ignore_errors=True)
@@ -184,7 +188,9 @@ class Tool:
             if err:
                 row["precise"] = row["native"] = {"status": "compile failed", "error": err}
                 return self.finish(row, t0)
-            shaders = {m: self.translate(spv, m, wd) for m in self.modes()}
+            shaders = {m: self.translate(spv, m, wd) for m in self.modes() if m != "pocl"}
+            if "pocl" in self.modes():
+                shaders["pocl"] = (os.path.join(wd, "kernel.cl"), None)
             if self.o.save_modules:
                 os.makedirs(self.o.save_modules, exist_ok=True)
                 for m, (p, err) in shaders.items():
@@ -194,6 +200,12 @@ class Tool:
                     else:
                         with open(base + ".err", "w") as f:
                             f.write(err + "\n")
+        if self.o.translate_only:
+            for mode in self.modes():
+                shader, err = shaders[mode]
+                row[mode] = {"status": "translated"} if shader else \
+                    {"status": "not translated", "error": err}
+            return self.finish(row, t0)
         plan = self.exhaustive_plan(fn, ty)
         for mode in self.modes():
             shader, err = shaders[mode]
@@ -227,12 +239,15 @@ class Tool:
         return total
 
     def modes(self):
-        return ["precise"] if self.o.no_native else ["precise", "native"]
+        m = ["precise"] if self.o.no_native else ["precise", "native"]
+        return m + (["pocl"] if self.o.pocl else [])
 
     def finish(self, row, t0):
         p = row.get("precise", {})
         bound = row["bound"]
-        if p.get("status") == "not translated":
+        if p.get("status") == "translated":
+            row["result"] = "translated"
+        elif p.get("status") == "not translated":
             row["result"] = "not translated"
         elif p.get("status") != "ok":
             row["result"] = "FAIL"
@@ -279,9 +294,10 @@ def worst_text(r):
     return s
 
 
-def table(rows, native):
+def table(rows, native, pocl=False):
     head = "| function | type | bound (ulp) | precise max ulp | "
     head += "native max ulp | " if native else ""
+    head += "PoCL max ulp | " if pocl else ""
     head += "worst input (precise) | result |"
     sep = "|" + "---|" * (head.count("|") - 1)
     lines = [head, sep]
@@ -289,6 +305,8 @@ def table(rows, native):
         cells = [r["name"], r["type"], fmt_bound(r["bound"]), fmt_err(r.get("precise"))]
         if native:
             cells.append(fmt_err(r.get("native")))
+        if pocl:
+            cells.append(fmt_err(r.get("pocl")))
         cells += [worst_text(r.get("precise")).replace("|", "\\|"), r["result"]]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -304,6 +322,9 @@ def parse_options(argv):
     ap.add_argument("--clang", default="clang-15")
     ap.add_argument("--llvm-spirv", default="llvm-spirv-15")
     ap.add_argument("--device", default="", help="k2s-run --device")
+    ap.add_argument("--pocl", action="store_true",
+                    help="add a column: the OpenCL C kernel on k2s-clref (PoCL here)")
+    ap.add_argument("--clref", default=os.path.join(REPO, "build/tests/clref/k2s-clref"))
     ap.add_argument("--work-dir", default="/tmp/k2s-precision")
     ap.add_argument("--count", type=int, default=1000000,
                     help="random inputs per function and type (default 1M)")
@@ -322,6 +343,9 @@ def parse_options(argv):
     ap.add_argument("--table", help="write the markdown table")
     ap.add_argument("--save-modules", help="keep the translated modules here (device runs)")
     ap.add_argument("--prebuilt", help="use translated modules from --save-modules")
+    ap.add_argument("--translate-only", action="store_true",
+                    help="with --save-modules: translate, do not run")
+    ap.add_argument("--jsonl", help="append each row as it completes (survives a timeout)")
     o = ap.parse_args(argv)
     if o.quick:
         o.count = 20000
@@ -352,11 +376,15 @@ def main(argv=None):
                 rows[i] = {"name": f["name"], "type": t, "bound": f["bound"].get(t),
                            "precise": {"status": "error", "error": str(e)}, "result": "FAIL"}
             r = rows[i]
+            if o.jsonl:
+                with open(o.jsonl, "a") as f:
+                    f.write(json.dumps(r) + "\n")
             print(f"{r['result']:15s} {r['name']} {r['type']}: precise {fmt_err(r.get('precise'))}"
                   + ("" if o.no_native else f", native {fmt_err(r.get('native'))}")
+                  + (f", pocl {fmt_err(r.get('pocl'))}" if o.pocl else "")
                   + (f"  [{worst_text(r.get('precise'))}]" if r["result"] != "pass" else ""),
                   flush=True)
-    text = table(rows, not o.no_native)
+    text = table(rows, not o.no_native, o.pocl)
     if o.table:
         with open(o.table, "w") as f:
             f.write(text + "\n")

@@ -489,7 +489,14 @@ static void eval(worker *w, const long *n)
     mpfr_set_d(y, v, N);
   } else if (IS("pow")) tn[0] = mpfr_pow(y, x0, x1, N);
   else if (IS("pown")) tn[0] = mpfr_pow_si(y, x0, n[1], N);
-  else if (IS("powr")) tn[0] = mpfr_powr(y, x0, x1, N);
+  else if (IS("powr")) {
+    /* OpenCL: "powr(x, NaN) returns the NaN for x >= 0", "powr(NaN, y) returns the NaN"
+     * (MPFR follows IEEE 754 powr, where powr(1, NaN) is 1) */
+    if (mpfr_nan_p(x0) || mpfr_nan_p(x1))
+      mpfr_set_nan(y);
+    else
+      tn[0] = mpfr_powr(y, x0, x1, N);
+  }
   else if (IS("remainder")) tn[0] = mpfr_remainder(y, x0, x1, N);
   else if (IS("remquo")) {
     long q = 0;
@@ -704,8 +711,9 @@ static double eval_one(worker *w, const batch *bt, size_t i, const double *xin, 
         err = 0;
       else if (is_name(f, "remquo") && want != 0) {
         /* sign of x/y and at least the 7 low bits of the integral quotient */
-        int sign_ok = (got < 0) == (want < 0);
-        err = sign_ok && ((labs(got) & 127) == (labs(want) & 127)) ? 0 : INFINITY;
+        int low_ok = (labs(got) & 127) == (labs(want) & 127);
+        int sign_ok = (got < 0) == (want < 0) || (got == 0 && low_ok);
+        err = sign_ok && low_ok ? 0 : INFINITY;
       } else
         err = got == want ? 0 : INFINITY;
       if (err != 0)
@@ -775,13 +783,19 @@ static void *run_job(void *arg)
     double err = eval_one(&w, bt, i, xin, 0, &which, &why);
     /* float: subnormal inputs may be flushed to ±0 */
     if (err != 0 && t->idx == 1 && nsub > 0) {
-      for (int mask = 0; mask < 8 && err != 0; mask++) {
+      /* each subnormal operand kept, flushed to +0 or flushed to -0 ("one or more") */
+      for (int mask = 1; mask < 27 && err != 0; mask++) {
         double xf[3];
-        for (int a = 0; a < 3; a++) {
+        int m = mask, any = 0;
+        for (int a = 0; a < 3; a++, m /= 3) {
           xf[a] = xin[a];
-          if (a < nargs && f->args[a] == 'f' && is_subnormal(t, xin[a]))
-            xf[a] = (mask >> a) & 1 ? -0.0 : 0.0;
+          if (a < nargs && f->args[a] == 'f' && is_subnormal(t, xin[a]) && m % 3) {
+            xf[a] = m % 3 == 2 ? -0.0 : 0.0;
+            any = 1;
+          }
         }
+        if (!any)
+          continue;
         int wh2;
         enum why why2;
         double e2 = eval_one(&w, bt, i, xf, 1, &wh2, &why2);
