@@ -146,6 +146,13 @@ static bool is_pointer_type(k2s_module *m, uint32_t type)
   return t && t->opcode == SpvOpTypePointer;
 }
 
+/* Physical mode already lowered these (k2s_function.physical): not ours. */
+static bool is_physical_pointer_type(k2s_module *m, uint32_t type)
+{
+  k2s_instr *t = k2s_def(m, type);
+  return t && t->opcode == SpvOpTypePointer && t->ops[0] == SpvStorageClassPhysicalStorageBuffer;
+}
+
 static uint32_t pointee_of(k2s_module *m, uint32_t ptr_type)
 {
   k2s_instr *t = k2s_def(m, ptr_type);
@@ -252,6 +259,28 @@ static lin lin_of_index(ptr_ctx *c, uint32_t id, int64_t coef, int depth)
     }
   }
   return lin_term(c, id, coef);
+}
+
+static bool lin_equal(lin a, lin b)
+{
+  if (a.c != b.c || a.n != b.n)
+    return false;
+  for (uint32_t i = 0; i < a.n; i++) {
+    uint32_t j = 0;
+    while (j < b.n && b.t[j].id != a.t[i].id)
+      j++;
+    if (j == b.n || b.t[j].coef != a.t[i].coef)
+      return false;
+  }
+  return true;
+}
+
+static bool lin_uses(lin a, uint32_t id)
+{
+  for (uint32_t i = 0; i < a.n; i++)
+    if (a.t[i].id == id)
+      return true;
+  return false;
 }
 
 static bool lin_terms_divisible(lin a, int64_t s)
@@ -460,6 +489,8 @@ static bool same_size_view(k2s_module *m, uint32_t real, uint32_t view)
   k2s_instr *a = k2s_def(m, real), *b = k2s_def(m, view);
   if (!a || !b)
     return false;
+  if (is_physical_pointer_type(m, real) && is_physical_pointer_type(m, view))
+    return true; /* two PhysicalStorageBuffer pointer types: an address either way */
   bool va = a->opcode == SpvOpTypeVector, vb = b->opcode == SpvOpTypeVector;
   uint32_t sa = k2s_scalar_type(m, real), sb = k2s_scalar_type(m, view);
   k2s_instr *ea = k2s_def(m, sa), *eb = k2s_def(m, sb);
@@ -913,16 +944,36 @@ static void merge_pval(ptr_ctx *c, k2s_instr *i, const uint32_t *in, uint32_t n_
     }
   pval r = {.known = true, .pointee = pointee, .n = nr};
   r.a = k2s_alloc(&m->arena, nr * sizeof(alt));
-  for (uint32_t k = 0; k < nr; k++)
-    r.a[k] = (alt){roots[k], roots[k] ? lin_term(c, aux_id(c, x, roots[k], root_index_width(c, &c->roots[roots[k]])), x->g) : lin_const(0)};
+  for (uint32_t k = 0; k < nr; k++) {
+    if (!roots[k]) {
+      r.a[k] = (alt){0, lin_const(0)};
+      continue;
+    }
+    /* Every input with this root at the same offset: no offset phi needed
+     * (the definition of its terms dominates all the inputs, so the merge). */
+    const alt *same = NULL;
+    bool all_same = true;
+    uint32_t own = aux_id(c, x, roots[k], root_index_width(c, &c->roots[roots[k]]));
+    for (uint32_t j = 0; j < n_in && all_same; j++) {
+      const alt *a = alt_of(pv_of(c, in[j]), roots[k]);
+      if (!a)
+        continue;
+      if (lin_uses(a->off, own) || (same && !lin_equal(same->off, a->off)))
+        all_same = false;
+      same = a;
+    }
+    r.a[k] = (alt){roots[k], all_same && same ? same->off : lin_term(c, own, x->g)};
+  }
   if (nr > 1) {
     if (!x->tag)
       x->tag = new_id(c);
     r.tag = x->tag;
   }
   pval *old = pv_of(c, i->result);
-  if (!old || !same_alts(old, &r) || old->a[0].off.n != r.a[0].off.n ||
-      (r.a[0].off.n && old->a[0].off.t[0].coef != r.a[0].off.t[0].coef))
+  bool same = old && same_alts(old, &r);
+  for (uint32_t k = 0; same && k < nr; k++)
+    same = lin_equal(old->a[k].off, r.a[k].off);
+  if (!same)
     c->iter_changed = true;
   c->pv[i->result] = r;
 }
@@ -957,7 +1008,7 @@ static enum space space_of_root(ptr_ctx *c, uint32_t r)
 static bool analyze_def(ptr_ctx *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
-  if (!i->result || !is_pointer_type(m, i->type))
+  if (!i->result || !is_pointer_type(m, i->type) || is_physical_pointer_type(m, i->type))
     return true;
   uint32_t pointee = pointee_of(m, i->type);
   switch (i->opcode) {
@@ -1786,6 +1837,12 @@ static void insert_phi(k2s_block *blk, k2s_instr *i)
   k2s_list_insert_after(&blk->body, NULL, i);
 }
 
+static bool aux_used(const pval *me, const aux *x, uint32_t k)
+{
+  const alt *a = alt_of(me, x->roots[k]);
+  return a && lin_uses(a->off, x->ids[k]);
+}
+
 static bool rewrite_merge(ptr_ctx *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
@@ -1798,6 +1855,8 @@ static bool rewrite_merge(ptr_ctx *c, k2s_instr *i)
     k2s_builder b = {m, k2s_before(i)};
     pval *pa = pv_of(c, i->ops[1]), *pb = pv_of(c, i->ops[2]);
     for (uint32_t k = 0; k < x->n; k++) {
+      if (!aux_used(me, x, k))
+        continue;
       uint32_t w = idx_width(c, x, x->roots[k]), t = k2s_type_int(m, w, false);
       uint32_t ops[3] = {i->ops[0], alt_offset_value(c, &b, pa, x->roots[k], x->g, w),
                          alt_offset_value(c, &b, pb, x->roots[k], x->g, w)};
@@ -1825,6 +1884,8 @@ static bool rewrite_merge(ptr_ctx *c, k2s_instr *i)
     k2s_builder b = {m, k2s_block_end(pred)};
     for (uint32_t k = 0; k < x->n; k++) {
       uint32_t w = idx_width(c, x, x->roots[k]);
+      if (!aux_used(me, x, k))
+        continue;
       vals[k][2 * e] = alt_offset_value(c, &b, pin, x->roots[k], x->g, w);
       vals[k][2 * e + 1] = label;
     }
@@ -1833,6 +1894,8 @@ static bool rewrite_merge(ptr_ctx *c, k2s_instr *i)
   }
   for (uint32_t k = 0; k < x->n; k++) {
     uint32_t w = idx_width(c, x, x->roots[k]);
+    if (!aux_used(me, x, k))
+      continue;
     insert_phi(i->block, define(c, NULL, SpvOpPhi, k2s_type_int(m, w, false), x->ids[k], vals[k],
                                 2 * n_in));
   }
@@ -2075,7 +2138,7 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
     return true;
   case SpvOpPhi:
   case SpvOpSelect:
-    if (is_pointer_type(m, i->type)) {
+    if (is_pointer_type(m, i->type) && pv_of(c, i->result)) {
       rewrite_merge(c, i);
       kill(c, i);
       c->changed = true;
@@ -2174,6 +2237,34 @@ static bool program_scope_to_private(ptr_ctx *c)
     c->changed = true;
   }
   return true;
+}
+
+/* Variables holding PhysicalStorageBuffer addresses (physical mode's pointers
+ * kept in private or local memory) need AliasedPointer in Vulkan. */
+static bool holds_physical_pointer(k2s_module *m, uint32_t type)
+{
+  k2s_instr *t = k2s_def(m, type);
+  for (int depth = 0; t && depth < 16; depth++) {
+    if (is_physical_pointer_type(m, type))
+      return true;
+    if (t->opcode != SpvOpTypeArray && t->opcode != SpvOpTypeRuntimeArray)
+      return false;
+    type = t->ops[0];
+    t = k2s_def(m, type);
+  }
+  return false;
+}
+
+static void decorate_physical_holders(ptr_ctx *c)
+{
+  k2s_module *m = c->m;
+  for (uint32_t r = 1; r < c->n_roots; r++)
+    if (holds_physical_pointer(m, c->roots[r].type) &&
+        !k2s_find_decoration(m, c->roots[r].var, SpvDecorationAliasedPointer) &&
+        !k2s_find_decoration(m, c->roots[r].var, SpvDecorationRestrictPointer)) {
+      k2s_decorate(m, c->roots[r].var, SpvDecorationAliasedPointer, NULL, 0);
+      c->changed = true;
+    }
 }
 
 /* ---- driver ------------------------------------------------------------ */
@@ -2277,6 +2368,7 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
         return true;
       }
       if (is_pointer_type(m, i->type) && i->result && !pv_of(&c, i->result) &&
+          !is_physical_pointer_type(m, i->type) &&
           i->opcode != SpvOpFunctionParameter && i->opcode != SpvOpFunctionCall) {
         if (i->opcode == SpvOpLoad)
           k2s_error(m, i, "a pointer is loaded from memory; logical mode cannot express pointers "
@@ -2305,6 +2397,8 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
                  "%s is accessed as several types: it is now an array of 32-bit words",
                  k2s_name_of(m, c.roots[r].var) ? k2s_name_of(m, c.roots[r].var) : "memory");
     }
+
+  decorate_physical_holders(&c);
 
   /* 4. Rewrite. */
   for (uint32_t f = 0; f < nf && !m->failed; f++) {
