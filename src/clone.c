@@ -86,7 +86,7 @@ k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t *id_ma
 }
 
 /* O(1) through the func_of cache, which removal clears; a miss (a function
- * appended since, or an id that is no function) falls back to the list. */
+ * appended since, or an id that is no function) refills it in one walk. */
 k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id)
 {
   if (id < m->id_cap && m->func_of[id] && m->func_of[id]->def &&
@@ -97,13 +97,15 @@ k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id)
     if (!d || d->opcode != SpvOpFunction)
       return NULL;
   }
-  k2s_foreach_function(f, m)
-    if (f->def->result == id) {
-      if (id < m->id_cap)
-        m->func_of[id] = f;
-      return f;
-    }
-  return NULL;
+  k2s_function *found = NULL;
+  k2s_foreach_function(f, m) {
+    uint32_t fid = f->def->result;
+    if (fid < m->id_cap)
+      m->func_of[fid] = f;
+    if (fid == id)
+      found = f;
+  }
+  return found;
 }
 
 /* Remove functions from the module along with the names and decorations of

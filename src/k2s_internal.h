@@ -401,7 +401,7 @@ typedef struct k2s_refl_kernel {
 
 struct k2s_reflection {
   k2s_refl_kernel *kernels;
-  uint32_t n_kernels;
+  uint32_t n_kernels, cap_kernels;
   bool has_wg_spec;
   uint32_t wg_spec[3];
   bool has_work_dim;

@@ -43,6 +43,15 @@ uint32_t k2s_kernel_push_constant(k2s_module *m, k2s_refl_kernel *k, uint32_t ty
     member = st->n_ops;
     off = (uint32_t)((k->pc_end + align - 1) / align * align);
     k2s_instr_push_op(m, st, type);
+    /* The new member's type may be newer than the block (a 64-bit address added
+     * after the work-item values): keep definitions before uses by moving the
+     * block, its pointer type and the variable to the end of the globals. */
+    k2s_list *g = &m->sec[K2S_SEC_GLOBAL];
+    k2s_instr *move[3] = {st, k2s_def(m, k2s_def(m, k->pc_var)->type), k2s_def(m, k->pc_var)};
+    for (int i = 0; i < 3; i++) {
+      k2s_list_remove(g, move[i]);
+      k2s_list_append(g, move[i]);
+    }
   }
   k2s_member_decorate(m, k->pc_struct, member, SpvDecorationOffset, &off, 1);
   *offset = off;
@@ -63,8 +72,11 @@ k2s_refl_kernel *k2s_refl_add_kernel(k2s_module *m, uint32_t func, const char *n
   k2s_refl_kernel *k = k2s_refl_kernel_of(m, func);
   if (k)
     return k;
-  r->kernels = k2s_realloc_array(&m->arena, r->kernels, r->n_kernels, r->n_kernels + 1,
-                                 sizeof(*r->kernels));
+  if (r->n_kernels == r->cap_kernels) { /* geometric: the arena never frees the old array */
+    uint32_t cap = r->cap_kernels ? r->cap_kernels * 2 : 8;
+    r->kernels = k2s_realloc_array(&m->arena, r->kernels, r->n_kernels, cap, sizeof(*r->kernels));
+    r->cap_kernels = cap;
+  }
   k = &r->kernels[r->n_kernels++];
   k->func = func;
   k->name = k2s_strdup(&m->arena, name);
