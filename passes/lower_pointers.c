@@ -2410,9 +2410,21 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
   }
   if (m->failed)
     return true;
+  uint8_t *gone = k2s_alloc(&m->arena, m->bound + 1);
   for (uint32_t k = 0; k < c.n_dead; k++)
-    if (!c.dead[k]->dead)
+    if (!c.dead[k]->dead) {
+      if (c.dead[k]->result && c.dead[k]->result <= m->bound)
+        gone[c.dead[k]->result] = 1;
       k2s_instr_delete(m, c.dead[k]);
+    }
+  /* Names and decorations of the deleted values go with them. */
+  enum k2s_section secs[2] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
+  for (int s = 0; s < 2; s++)
+    k2s_foreach_instr_safe(i, &m->sec[secs[s]])
+      if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate ||
+           i->opcode == SpvOpDecorateId || i->opcode == SpvOpDecorateString) &&
+          i->n_ops && i->ops[0] <= m->bound && gone[i->ops[0]])
+        k2s_instr_delete(m, i);
   m->uses_valid = false;
   return changed || c.changed;
 }
