@@ -312,6 +312,17 @@ static bool decorate_stride(phys_ctx *c, k2s_instr *i)
   return true;
 }
 
+static uint32_t strip_bitcasts(k2s_module *m, uint32_t ptr)
+{
+  for (int k = 0; k < 16; k++) {
+    k2s_instr *d = k2s_def(m, ptr);
+    if (!d || d->opcode != SpvOpBitcast || !pointer_type(m, k2s_type_of(m, d->ops[0])))
+      break;
+    ptr = d->ops[0];
+  }
+  return ptr;
+}
+
 static bool lower_copy_sized(phys_ctx *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
@@ -323,6 +334,23 @@ static bool lower_copy_sized(phys_ctx *c, k2s_instr *i)
     return false;
   }
   uint32_t align = i->n_ops > 4 && (i->ops[3] & SpvMemoryAccessAlignedMask) ? i->ops[4] : 1;
+  /* A struct (or any object) copied whole: llvm's memcpy of i8 pointers cast from two
+   * pointers to the same type becomes one typed load and store, whatever memory the
+   * other side is in. */
+  uint32_t d0 = strip_bitcasts(m, i->ops[0]), s0 = strip_bitcasts(m, i->ops[1]);
+  k2s_instr *dpt = pointer_type(m, k2s_type_of(m, d0)), *spt = pointer_type(m, k2s_type_of(m, s0));
+  uint64_t tsize = 0, talign = 1;
+  if (dpt && spt && dpt->ops[1] == spt->ops[1] && k2s_cl_layout(m, dpt->ops[1], &tsize, &talign) &&
+      tsize == size) {
+    k2s_builder b = {m, k2s_before(i)};
+    uint32_t t = dpt->ops[1], al = align > talign ? align : (uint32_t)talign;
+    uint32_t lops[3] = {s0, SpvMemoryAccessAlignedMask, al};
+    uint32_t v = k2s_emit(&b, SpvOpLoad, t, lops, is_phys_value(c, s0) ? 3 : 1);
+    uint32_t sops[4] = {d0, v, SpvMemoryAccessAlignedMask, al};
+    k2s_emit(&b, SpvOpStore, 0, sops, is_phys_value(c, d0) ? 4 : 2);
+    k2s_instr_delete(m, i);
+    return true;
+  }
   uint32_t unit = align >= 4 && size % 4 == 0 ? 4 : align >= 2 && size % 2 == 0 ? 2 : 1;
   if (size / unit > 256) {
     fail(c, i,
@@ -330,30 +358,32 @@ static bool lower_copy_sized(phys_ctx *c, k2s_instr *i)
          "supported yet");
     return false;
   }
+  /* Otherwise unit by unit. The side that is not a buffer (private or local memory)
+   * is read or written as units through a cast pointer, which the pointers pass then
+   * models over that memory like any other char or int pointer. */
   k2s_builder b = {m, k2s_before(i)};
   uint32_t ut = k2s_type_int(m, unit * 8, false);
-  uint32_t pt = physical_pointer(c, ut);
-  uint32_t stride = unit;
-  if (!k2s_find_decoration(m, pt, SpvDecorationArrayStride))
-    k2s_decorate(m, pt, SpvDecorationArrayStride, &stride, 1);
-  uint32_t dst = i->ops[0], src = i->ops[1];
-  if (!is_phys_value(c, dst) || !is_phys_value(c, src)) {
-    fail(c, i,
-         "a memory copy between a buffer and private or local memory is not supported "
-         "in physical mode yet");
-    return false;
+  uint32_t side[2] = {i->ops[0], i->ops[1]}, pt[2];
+  bool phys[2];
+  for (int k = 0; k < 2; k++) {
+    phys[k] = is_phys_value(c, side[k]);
+    k2s_instr *t = pointer_type(m, k2s_type_of(m, side[k]));
+    pt[k] = phys[k] ? physical_pointer(c, ut) : k2s_type_pointer(m, t->ops[0], ut);
+    uint32_t stride = unit;
+    if (phys[k] && !k2s_find_decoration(m, pt[k], SpvDecorationArrayStride))
+      k2s_decorate(m, pt[k], SpvDecorationArrayStride, &stride, 1);
+    side[k] = k2s_b_bitcast(&b, pt[k], side[k]);
   }
-  dst = k2s_b_bitcast(&b, pt, dst);
-  src = k2s_b_bitcast(&b, pt, src);
   for (uint64_t k = 0; k < size / unit; k++) {
-    uint32_t idx = k2s_const_uint32(m, (uint32_t)k);
-    uint32_t sops[2] = {src, idx}, dops[2] = {dst, idx};
-    uint32_t sp = k ? k2s_emit(&b, SpvOpPtrAccessChain, pt, sops, 2) : src;
-    uint32_t dp = k ? k2s_emit(&b, SpvOpPtrAccessChain, pt, dops, 2) : dst;
-    uint32_t lops[3] = {sp, SpvMemoryAccessAlignedMask, unit};
-    uint32_t v = k2s_emit(&b, SpvOpLoad, ut, lops, 3);
-    uint32_t st[4] = {dp, v, SpvMemoryAccessAlignedMask, unit};
-    k2s_emit(&b, SpvOpStore, 0, st, 4);
+    uint32_t idx = k2s_const_uint32(m, (uint32_t)k), at[2];
+    for (int s = 0; s < 2; s++) {
+      uint32_t ops[2] = {side[s], idx};
+      at[s] = k ? k2s_emit(&b, SpvOpPtrAccessChain, pt[s], ops, 2) : side[s];
+    }
+    uint32_t lops[3] = {at[1], SpvMemoryAccessAlignedMask, unit};
+    uint32_t v = k2s_emit(&b, SpvOpLoad, ut, lops, phys[1] ? 3 : 1);
+    uint32_t st[4] = {at[0], v, SpvMemoryAccessAlignedMask, unit};
+    k2s_emit(&b, SpvOpStore, 0, st, phys[0] ? 4 : 2);
   }
   k2s_instr_delete(m, i);
   return true;
@@ -563,6 +593,24 @@ bool k2s_lower_physical_pointers(k2s_module *m, const k2s_options *o)
     return false;
   }
   bool changed = false;
+  /* Local and private variables that hold global pointers (a `local global float *p[64]`)
+   * hold physical addresses now. */
+  phys_ctx c = {.m = m, .o = o};
+  k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL])
+  {
+    if (v->opcode != SpvOpVariable || is_global_sc(v->ops[0]))
+      continue;
+    c.why = v;
+    uint32_t t = deep_type(&c, v->type);
+    if (c.failed)
+      return true;
+    if (t == v->type)
+      continue;
+    v->type = t;
+    k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v); /* after its new type */
+    k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
+    changed = true;
+  }
   k2s_foreach_function(f, m)
   {
     if (!f->first)

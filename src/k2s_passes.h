@@ -12,6 +12,7 @@
   X(lower_math, "math", "OpenCL.std math with OpenCL precision → calls into the linked builtin library") \
   X(inline_calls, "inline", "inline calls that pass pointers or read work-item functions")      \
   X(lower_work_items, "work-items", "work-item functions → Vulkan builtins, push/spec constants") \
+  X(choose_pointer_mode, "pointer-mode", "--pointers=auto: physical mode for kernels logical mode cannot express") \
   X(lower_physical_pointers, "physical-pointers", "--pointers=physical: global/constant pointers → PhysicalStorageBuffer64") \
   X(lower_kernel_args, "kernel-args", "kernel parameters → buffers, PODs, workgroup arrays")      \
   X(lower_pointers, "pointers", "pointer arithmetic → access chains from root variables")        \
@@ -19,6 +20,7 @@
   X(lower_conversions, "conversions", "saturated and rounding-mode conversions → explicit arithmetic") \
   X(lower_builtins, "builtins", "OpenCL.std builtins → GLSL.std.450 and core arithmetic")       \
   X(lower_uniform_layout, "uniform-layout", "uniform blocks Vulkan cannot lay out as OpenCL does → uvec4 words") \
+  X(lower_physical_aligned, "physical-aligned", "Aligned on every PhysicalStorageBuffer load/store") \
   X(lower_barriers, "barriers", "OpenCL scopes and memory semantics → Vulkan's")                 \
   X(emit_reflection, "reflection", "embedded ClspvReflection, JSON and descriptor map")          \
   X(structurize, "structurize", "arbitrary CFG → structured control flow (merges, one exit per loop)") \
