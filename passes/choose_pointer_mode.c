@@ -1,0 +1,171 @@
+/*
+ * pointer-mode: --pointers=auto picks logical or physical mode per kernel.
+ *
+ * Logical mode (the pointers pass) is exact and runs everywhere, but some
+ * OpenCL code has no logical form: pointers stored in memory, integers turned
+ * back into pointers, addresses used as data. With --pointers=auto on a target
+ * with buffer device address (vulkan1.2+, 64-bit integers), a kernel whose
+ * logical translation fails is lowered by physical mode instead
+ * (k2s_physical_lower_function, passes/lower_physical_pointers.c); --verbose
+ * says which kernel and why, and its pointer arguments show up in the
+ * reflection as ArgumentPointerPushConstant/ArgumentPointerUniform.
+ * How: a dry run of kernel-args + pointers (logical) on a copy of the module;
+ * the function holding the first pointers error falls back, until the copy
+ * translates or the error is one physical mode cannot help with. Only modules
+ * with constructs logical mode may reject (pointer<->integer casts, pointers in
+ * memory, run-time memcpy sizes) pay for the dry run.
+ * Runs after work-items, before physical-pointers and kernel-args.
+ */
+#include <string.h>
+
+#include "k2s_internal.h"
+
+static bool is_pointer(k2s_module *m, uint32_t type)
+{
+  k2s_instr *t = k2s_def(m, type);
+  return t && t->opcode == SpvOpTypePointer;
+}
+
+/* Does the module use something logical mode may have no translation for? */
+static bool suspicious(k2s_module *m)
+{
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body) {
+        switch (i->opcode) {
+        case SpvOpConvertUToPtr:
+        case SpvOpConvertPtrToU:
+          return true;
+        case SpvOpLoad:
+          if (is_pointer(m, i->type))
+            return true;
+          break;
+        case SpvOpStore:
+          if (i->n_ops >= 2 && is_pointer(m, k2s_type_of(m, i->ops[1])))
+            return true;
+          break;
+        case SpvOpBitcast:
+          if (is_pointer(m, i->type) && !is_pointer(m, k2s_type_of(m, i->ops[0])))
+            return true;
+          break;
+        case SpvOpCopyMemorySized: {
+          uint64_t v;
+          if (i->n_ops >= 3 && !k2s_const_value(m, i->ops[2], &v))
+            return true;
+          break;
+        }
+        default:
+          break;
+        }
+      }
+  return false;
+}
+
+static k2s_module *copy_module(k2s_module *m)
+{
+  size_t n = 0;
+  uint32_t *words = k2s_write_native(m, &n);
+  k2s_parse_error err;
+  return words ? k2s_parse(words, n, &err) : NULL;
+}
+
+/* The function holding the instruction at `offset` in module c. */
+static k2s_function *function_at(k2s_module *c, int64_t offset)
+{
+  if (offset < 0)
+    return NULL;
+  k2s_foreach_function(f, c)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        if ((int64_t)i->offset == offset && i->offset != K2S_NEW_OFFSET)
+          return f;
+  return NULL;
+}
+
+static bool is_kernel(k2s_module *m, uint32_t fid)
+{
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
+    if (e->n_ops >= 2 && e->ops[1] == fid)
+      return true;
+  return false;
+}
+
+static const char *kernel_name(k2s_module *m, uint32_t fid)
+{
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
+    if (e->n_ops >= 3 && e->ops[1] == fid)
+      return k2s_string_operand(e, 2);
+  return "?";
+}
+
+/* The first error of the logical dry run, with the function it is in (0 when
+ * the copy translates). */
+static uint32_t dry_run(k2s_module *m, const k2s_options *o, const char **why)
+{
+  k2s_module *c = copy_module(m);
+  if (!c)
+    return 0;
+  /* Kernels already sent to physical mode are physical in the copy too. */
+  k2s_foreach_function(f, m)
+    if (f->physical) {
+      k2s_function *g = k2s_function_of_id(c, f->def->result);
+      if (g && !k2s_physical_lower_function(c, g, o))
+        break;
+    }
+  k2s_options lo = *o;
+  lo.pointers = K2S_POINTERS_LOGICAL;
+  lo.verbose = false;
+  uint32_t fid = 0;
+  if (!c->failed) {
+    c->pass = "kernel-args";
+    k2s_lower_kernel_args(c, &lo);
+  }
+  if (!c->failed) {
+    c->pass = "pointers";
+    k2s_lower_pointers(c, &lo);
+    for (size_t k = 0; k < c->n_diags; k++) {
+      const k2s_diagnostic *d = k2s_module_diag(c, k);
+      if (d->severity != K2S_ERROR)
+        continue;
+      k2s_function *f = function_at(c, d->word_offset);
+      if (f) {
+        fid = f->def->result;
+        const char *nl = strchr(d->message, '\n');
+        size_t len = nl ? (size_t)(nl - d->message) : strlen(d->message);
+        char *w = k2s_alloc(&m->arena, len + 1);
+        memcpy(w, d->message, len);
+        *why = w;
+      }
+      break;
+    }
+  }
+  k2s_module_free(c);
+  return fid;
+}
+
+bool k2s_choose_pointer_mode(k2s_module *m, const k2s_options *o)
+{
+  if (o->pointers != K2S_POINTERS_AUTO)
+    return false;
+  if (o->target_env == K2S_ENV_VULKAN_1_1 || (o->missing_features & K2S_FEATURE_INT64))
+    return false; /* no physical mode to fall back to: logical it is */
+  if (!suspicious(m))
+    return false;
+  bool changed = false;
+  for (int round = 0; round < 64; round++) {
+    const char *why = NULL;
+    uint32_t fid = dry_run(m, o, &why);
+    k2s_function *f = fid ? k2s_function_of_id(m, fid) : NULL;
+    if (!f || f->physical || !is_kernel(m, fid))
+      break; /* translates, or physical mode cannot help: the pipeline reports it */
+    if (!k2s_physical_lower_function(m, f, o))
+      break;
+    changed = true;
+    if (o->verbose)
+      k2s_diag(m, K2S_NOTE, f->def,
+               "kernel '%s' uses physical pointers (PhysicalStorageBuffer64): logical mode "
+               "cannot express it: %s",
+               kernel_name(m, fid), why ? why : "");
+  }
+  return changed;
+}
