@@ -51,3 +51,24 @@ kernel void half_vectors(global const float *a, global half *h, global const hal
     f[6 * i + 4] = q.z;
     f[6 * i + 5] = vload_half(3 * i + 1, hin + 1024);
 }
+
+// half_double: vstore_half(_rte/_rtz/_rtp/_rtn) and vstore_half4 from double, on raw
+// random double bit patterns squeezed towards the half range (overflow, subnormal
+// halves, ties, NaN and inf), rounded once from the double.
+kernel void half_double(global const ulong *a, global ushort *o)
+{
+    size_t i = get_global_id(0);
+    ulong u = a[i];
+    // exponent 1023 +- 31 (half range +- a little), sign and mantissa random
+    double x = as_double((u & 0x800fffffffffffffUL) | ((992UL + ((u >> 52) & 63UL)) << 52));
+    if (i % 13u == 5)
+        x = as_double(u | 0x7ff0000000000000UL);          // inf / NaN
+    if (i % 7u == 3)                                        // a tie at a half's last bit
+        x = as_double((u & 0x8000000000000000UL) | ((1010UL + (u & 15UL)) << 52) | (1UL << 41));
+    vstore_half(x, 8 * i, (global half *)o);
+    vstore_half_rte(x, 8 * i + 1, (global half *)o);
+    vstore_half_rtz(x, 8 * i + 2, (global half *)o);
+    vstore_half_rtp(x, 8 * i + 3, (global half *)o);
+    vstore_half_rtn(x, 8 * i + 4, (global half *)o);
+    vstore_half2_rtp((double2)(x, -x), 4 * i + 2, (global half *)o + 1);
+}

@@ -6,13 +6,17 @@
  * OpLessOrGreater), nor OpBitCount on other widths than 32. Each becomes
  * GLSL.std.450 or core instructions where the semantics match OpenCL's exactly,
  * or is expanded into core arithmetic (saturation, rotate, clz, mul_hi, round
- * half away from zero, vloadn/vstoren as scalar accesses...). Functions whose
- * OpenCL precision bound Vulkan does not promise (exp, log, sin, pow and the
- * other transcendentals; half_log/sin/cos/tan/powr) are rejected with a
- * message, never mapped silently; a `--math=native` option could opt into
- * GLSL's. native_* functions are mapped.
- * Runs after pointers (vloadn/vstoren/fract need access chains). No options.
- */
+ * half away from zero, vloadn/vstoren as scalar accesses...). The functions
+ * OpenCL requires to be exact (fmod, remainder, remquo, frexp, ldexp, ilogb,
+ * logb, nextafter, fract, modf, and the half stores' roundings) work on the
+ * IEEE bit patterns with integer arithmetic: no rounded division, no
+ * dependence on how the device treats subnormals. The math pass runs first
+ * and sends the transcendental functions to its library; what reaches this
+ * pass without an OpenCL-precise lowering (exp, sin... on double; half_log,
+ * half_sin...) is rejected with a message, never mapped silently; native_*
+ * functions are mapped to GLSL.std.450. docs/builtins.md lists every
+ * instruction. Runs after pointers (vloadn/vstoren/fract need access chains)
+ * and wide-vectors (at most 4 lanes here). No options. */
 #include <math.h>
 #include <string.h>
 
@@ -1271,25 +1275,32 @@ static uint32_t lower_vstoren(lower *c, uint32_t data, uint32_t offset, uint32_t
 
 /* ---- vload_half / vstore_half ------------------------------------------- */
 
-/* Float x rounded (by `mode`, an FPRoundingMode) to a value a half holds
- * exactly, still as a float: the conversion to half that follows is then
- * exact, whatever rounding the device's OpFConvert does. Works on the bit
- * pattern: drop the low 13 mantissa bits (more below 2^-14, where halves are
- * subnormal), with carries moving into the exponent as they should. */
+/* Float or double x rounded (by `mode`, an FPRoundingMode) to a value a half
+ * holds exactly, still in x's type: the conversion to half that follows is
+ * then exact, whatever rounding the device's OpFConvert does (and a double
+ * is rounded once, never through float). Works on the bit pattern: drop the
+ * mantissa bits below a half's (13 for float, 42 for double; more below
+ * 2^-14, where halves are subnormal), with carries moving into the exponent
+ * as they should. */
 static uint32_t round_to_half(lower *c, uint32_t x, uint32_t mode)
 {
-  uint32_t t = type_of(c, x), it = int_like(c, t, 32);
+  uint32_t t = type_of(c, x), w = width(c, t), it = int_like(c, t, w);
+  uint32_t mant = w == 64 ? 52 : 23, bias = w == 64 ? 1023 : 127, drop = mant - 10;
+  uint64_t sgn = 1ull << (w - 1);
   uint32_t b = bitcast(c, it, x);
-  uint32_t sign = and_c(c, b, 0x80000000u), u = and_c(c, b, 0x7fffffffu);
+  uint32_t sign = and_c(c, b, sgn), u = and_c(c, b, sgn - 1);
   uint32_t neg = cmp(c, SpvOpINotEqual, sign, cint(c, it, 0));
-  /* the number of float mantissa bits below a half's last bit, 13..23 */
-  uint32_t sh = bin(c, SpvOpISub, cint(c, it, 126), shr_u(c, u, 23));
-  sh = imin(c, true, imax(c, true, sh, cint(c, it, 13)), cint(c, it, 23));
+  /* the number of mantissa bits below a half's last bit: drop..mant */
+  uint32_t sh = bin(c, SpvOpISub, cint(c, it, drop + bias - 14), shr_u(c, u, mant));
+  sh = imin(c, true, imax(c, true, sh, cint(c, it, drop)), cint(c, it, mant));
   uint32_t low =
       bin(c, SpvOpISub, bin(c, SpvOpShiftLeftLogical, cint(c, it, 1), sh), cint(c, it, 1));
   uint32_t zero = cint(c, it, 0), inc = zero;
-  uint32_t max_half = cint(c, it, 0x477fe000u), inf = cint(c, it, 0x7f800000u);
-  uint32_t min_sub = cint(c, it, 0x33800000u); /* 2^-24, the smallest half */
+  /* 65504, the largest half; infinity; 2^-24, the smallest half; 2^-25 */
+  uint32_t max_half = cint(c, it, (uint64_t)(bias + 15) << mant | 0x3ffull << drop);
+  uint32_t inf = cint(c, it, (uint64_t)(2 * bias + 1) << mant);
+  uint32_t min_sub = cint(c, it, (uint64_t)(bias - 24) << mant);
+  uint32_t half_min_sub = cint(c, it, (uint64_t)(bias - 25) << mant);
   uint32_t big = inf, tiny;
   switch (mode) {
   case SpvFPRoundingModeRTZ:
@@ -1309,7 +1320,7 @@ static uint32_t round_to_half(lower *c, uint32_t x, uint32_t mode)
   }
   default: /* RTE */
     inc = bin(c, SpvOpIAdd, shr_u(c, low, 1), and_c(c, bin(c, SpvOpShiftRightLogical, u, sh), 1));
-    tiny = sel(c, cmp(c, SpvOpUGreaterThan, u, cint(c, it, 0x33000000u)), min_sub, zero);
+    tiny = sel(c, cmp(c, SpvOpUGreaterThan, u, half_min_sub), min_sub, zero);
     break;
   }
   uint32_t r = bin(c, SpvOpBitwiseAnd, bin(c, SpvOpIAdd, u, inc), op1(c, SpvOpNot, it, low));
@@ -1356,10 +1367,9 @@ static uint32_t lower_vstore_half(lower *c, uint32_t data, uint32_t offset, uint
     return 0;
   uint32_t dt = type_of(c, data), n = lanes(c, dt), et = k2s_scalar_type(c->m, dt);
   uint32_t ht = pointee_of(c, ch->type);
-  if (width(c, dt) != 32 || width(c, ht) != 16) {
-    /* double → half needs its own rounding (not via float: that would round twice) */
-    k2s_error(c->m, c->at, "the OpenCL builtin %s is not supported yet for %s data", name,
-              width(c, dt) == 64 ? "double" : "this");
+  if ((width(c, dt) != 32 && width(c, dt) != 64) || width(c, ht) != 16) {
+    k2s_error(c->m, c->at, "the OpenCL builtin %s needs float or double data and a pointer "
+                           "to 16-bit elements", name);
     return 0;
   }
   uint32_t base = element_base(c, ch, offset, stride);

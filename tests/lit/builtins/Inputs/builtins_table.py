@@ -138,9 +138,9 @@ B = {
     "vload_half": "load a half (or ushort) and widen exactly",
     "vload_halfn": "per-lane half loads, widened exactly",
     "vloada_halfn": "as vload_halfn; a 3-lane vector takes the room of 4",
-    "vstore_half": "round to nearest even on the float's bit pattern, then an exact convert",
+    "vstore_half": "round to nearest even on the float or double bit pattern, then an exact convert",
     "vstore_half_r": "_rte/_rtz/_rtp/_rtn rounding on the float's bit pattern (bit-exact); "
-                     "double data rejected",
+                     "double data rounded once on its own bit pattern",
     "vstore_halfn": "per lane as vstore_half", "vstore_halfn_r": "per lane as vstore_half_r",
     "vstorea_halfn": "as vstore_halfn; a 3-lane vector takes the room of 4",
     "vstorea_halfn_r": "as vstore_halfn_r; a 3-lane vector takes the room of 4",
