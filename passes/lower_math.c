@@ -55,7 +55,7 @@ static const math_fn math_fns[] = {
     {O(sin), "sin", G(Sin), true, 1, ARGS_FLOAT},
     {O(cos), "cos", G(Cos), true, 1, ARGS_FLOAT},
     {O(tan), "tan", G(Tan), true, 1, ARGS_FLOAT},
-    {O(sincos), "sincos", 0, true, 2, ARGS_SINCOS},
+    {O(sincos), "sincos", G(Sin), true, 2, ARGS_SINCOS}, /* and Cos */
     {O(asin), "asin", G(Asin), true, 1, ARGS_FLOAT},
     {O(acos), "acos", G(Acos), true, 1, ARGS_FLOAT},
     {O(atan), "atan", G(Atan), true, 1, ARGS_FLOAT},
@@ -176,14 +176,23 @@ static bool lower_glsl(math *c, k2s_instr *at, const math_fn *f)
   if (!c->glsl)
     c->glsl = k2s_ext_import(m, "GLSL.std.450");
   c->b.cursor = k2s_before(at);
+  uint32_t nargs = f->kind == ARGS_SINCOS ? 1 : f->nargs;
   uint32_t ops[5] = {c->glsl, f->glsl};
-  for (uint32_t k = 0; k < f->nargs; k++) {
+  for (uint32_t k = 0; k < nargs; k++) {
     uint32_t a = at->ops[2 + k];
     ops[2 + k] = wide ? emit1(c, SpvOpFConvert, ft, a) : a;
   }
-  uint32_t r = k2s_emit(&c->b, SpvOpExtInst, ft, ops, 2 + f->nargs);
+  uint32_t r = k2s_emit(&c->b, SpvOpExtInst, ft, ops, 2 + nargs);
   if (wide)
     r = emit1(c, SpvOpFConvert, t, r);
+  if (f->kind == ARGS_SINCOS) {
+    ops[1] = K2S_GLSL_STD_450_Cos;
+    uint32_t cr = k2s_emit(&c->b, SpvOpExtInst, ft, ops, 3);
+    if (wide)
+      cr = emit1(c, SpvOpFConvert, t, cr);
+    uint32_t st[2] = {at->ops[3], cr};
+    k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+  }
   replace(c, at, r);
   return true;
 }
@@ -260,7 +269,7 @@ static bool lower_one(math *c, k2s_instr *at)
     return lower_glsl(c, at, f);
   }
   if (native || relaxed) {
-    /* exp10, log10, sincos...: the builtins pass maps their native_ forms. */
+    /* exp10, log10: the builtins pass maps their native_ forms. */
     static const struct {
       uint32_t op, native;
     } natives[] = {
