@@ -78,6 +78,16 @@ static const math_fn math_fns[] = {
     {O(tgamma), "tgamma", 0, false, 1, ARGS_FLOAT},
     {O(lgamma), "lgamma", 0, false, 1, ARGS_FLOAT},
     {O(hypot), "hypot", 0, false, 2, ARGS_FLOAT},
+    {O(rsqrt), "rsqrt", G(InverseSqrt), false, 1, ARGS_FLOAT},
+    /* half_*: 8192 ulp; Vulkan's sin/cos/tan (absolute error), log (absolute
+     * error near 1) and pow do not meet it, the precise functions do. */
+    {O(half_sin), "sin", G(Sin), true, 1, ARGS_FLOAT},
+    {O(half_cos), "cos", G(Cos), true, 1, ARGS_FLOAT},
+    {O(half_tan), "tan", G(Tan), true, 1, ARGS_FLOAT},
+    {O(half_log), "log", G(Log), true, 1, ARGS_FLOAT},
+    {O(half_log2), "log2", G(Log2), true, 1, ARGS_FLOAT},
+    {O(half_log10), "log10", 0, true, 1, ARGS_FLOAT},
+    {O(half_powr), "powr", G(Pow), true, 2, ARGS_FLOAT},
 };
 #undef G
 #undef O
@@ -213,22 +223,17 @@ static bool lower_call(math *c, k2s_instr *at, const math_fn *f, uint32_t width)
     return false;
   c->b.cursor = k2s_before(at);
   uint32_t lanes[16], cos_lanes[16];
-  uint32_t f32 = k2s_type_float(m, 32);
   for (uint32_t k = 0; k < n; k++) {
     uint32_t args[3];
     uint32_t nargs = f->kind == ARGS_SINCOS ? 1 : f->nargs;
     for (uint32_t a = 0; a < nargs; a++)
       args[a] = lane(c, at->ops[2 + a], k);
     if (f->kind == ARGS_SINCOS) {
-      uint32_t pair_type = k2s_type_vector(m, width == 16 ? f32 : scalar, 2);
-      uint32_t pair = scalar_call(c, fn, width == 16 ? 32 : width, pair_type, args, 1, f);
+      /* (sin, cos) as a 2-vector of the argument's type (half: converted back) */
+      uint32_t pair = scalar_call(c, fn, width, k2s_type_vector(m, scalar, 2), args, 1, f);
       uint32_t e0[2] = {pair, 0}, e1[2] = {pair, 1};
-      lanes[k] = k2s_emit(&c->b, SpvOpCompositeExtract, width == 16 ? f32 : scalar, e0, 2);
-      cos_lanes[k] = k2s_emit(&c->b, SpvOpCompositeExtract, width == 16 ? f32 : scalar, e1, 2);
-      if (width == 16) {
-        lanes[k] = emit1(c, SpvOpFConvert, scalar, lanes[k]);
-        cos_lanes[k] = emit1(c, SpvOpFConvert, scalar, cos_lanes[k]);
-      }
+      lanes[k] = k2s_emit(&c->b, SpvOpCompositeExtract, scalar, e0, 2);
+      cos_lanes[k] = k2s_emit(&c->b, SpvOpCompositeExtract, scalar, e1, 2);
     } else {
       lanes[k] = scalar_call(c, fn, width, scalar, args, nargs, f);
     }
@@ -275,6 +280,7 @@ static bool lower_one(math *c, k2s_instr *at)
     } natives[] = {
         {K2S_OPENCL_STD_exp10, K2S_OPENCL_STD_native_exp10},
         {K2S_OPENCL_STD_log10, K2S_OPENCL_STD_native_log10},
+        {K2S_OPENCL_STD_half_log10, K2S_OPENCL_STD_native_log10},
     };
     for (size_t k = 0; k < sizeof(natives) / sizeof(natives[0]); k++)
       if (natives[k].op == f->op) {

@@ -1,10 +1,11 @@
 /*
- * sqrt, hypot, erf, erfc (float). OpenCL bounds: sqrt 3 ulp, hypot 4 ulp,
+ * sqrt, rsqrt, hypot, erf, erfc (float). OpenCL bounds: sqrt 3 ulp, rsqrt 2 ulp, hypot 4 ulp,
  * erf and erfc 16 ulp.
  *
  * sqrt: the device's square root (Vulkan: about 1/inversesqrt, a few ulp)
  * refined by one Newton step on its exact residual (TwoProduct), with
- * subnormal arguments scaled by 2^24 first. hypot: both arguments scaled by
+ * subnormal arguments scaled by 2^24 first; rsqrt likewise from the device's
+ * inversesqrt. hypot: both arguments scaled by
  * the same power of two, x^2 + y^2 in float-float, then sqrt the same way.
  * erf: |x| < 1 as x g(x^2) (fit "erf", degree 7); erfc(x), x >= 1, as
  * exp(-x^2) h(1/x) / x with h fitted on three intervals of t = 1/x
@@ -147,4 +148,28 @@ float __k2s_erfc_f32(float x)
   if (sign_of(x))
     return ax >= 4.0f ? 2.0f : 2.0f - erfc_big(ax);
   return ax > 10.1f ? 0.0f : erfc_big(ax);
+}
+
+float __k2s_rsqrt_f32(float x)
+{
+  if (is_nan(x) || x < 0.0f)
+    return is_nan(x) ? x : K2S_NAN;
+  if (x == 0.0f)
+    return with_sign(K2S_INF, x);
+  if (is_inf(x))
+    return 0.0f;
+  float scale = 1.0f;
+  if (x < 1e-30f) {
+    x *= 18446744073709551616.0f; /* 2^64: subnormals too become normal */
+    scale = 4294967296.0f;        /* 2^32 */
+  } else if (x > 1e30f) {
+    x *= 5.42101086e-20f; /* 2^-64: keeps the splits of TwoProduct finite */
+    scale = 2.32830644e-10f; /* 2^-32 */
+  }
+  float r = rsqrt(x);
+  /* one Newton step on the exact residual e = 1 - x r^2 */
+  ff t = two_prod(r, r);
+  ff u = two_prod(x, t.hi);
+  float e = ((1.0f - u.hi) - u.lo) - x * t.lo;
+  return (r + r * (0.5f * e)) * scale;
 }
