@@ -33,9 +33,6 @@ enum {
   FLAG_LOWERED = 16,   /* handled: its Sat/FPRoundingMode decorations go */
 };
 
-/* The rounding of a magnitude: what the sign-aware mode means for |x|. */
-typedef enum mag_round { MAG_NEAREST, MAG_DOWN, MAG_UP } mag_round;
-
 typedef struct conv {
   k2s_module *m;
   const k2s_options *o;
@@ -103,11 +100,6 @@ static uint32_t cfbits(conv *c, uint32_t t, uint64_t bits)
   return splat(c, t, k2s_intern(c->m, SpvOpConstant, s, ops, width(c, t) == 64 ? 2 : 1));
 }
 
-static uint32_t cbool(conv *c, uint32_t t, bool v)
-{
-  return splat(c, bool_like(c, t), k2s_const_bool(c->m, v));
-}
-
 /* IEEE binary formats: mantissa bits and exponent bias by width. */
 static uint32_t mant_bits(uint32_t w)
 {
@@ -158,10 +150,6 @@ static uint32_t and_(conv *c, uint32_t a, uint32_t b)
 {
   return bin(c, SpvOpLogicalAnd, a, b);
 }
-static uint32_t or_(conv *c, uint32_t a, uint32_t b)
-{
-  return bin(c, SpvOpLogicalOr, a, b);
-}
 static uint32_t glsl1(conv *c, uint32_t fn, uint32_t t, uint32_t a)
 {
   if (!c->glsl)
@@ -196,12 +184,6 @@ static uint32_t smin_c(conv *c, uint32_t a, uint64_t v)
   uint32_t k = cint(c, type_of(c, a), v);
   return sel(c, cmp(c, SpvOpSLessThan, a, k), a, k);
 }
-/* 1 where cond holds, else 0, in integer type t. */
-static uint32_t one_if(conv *c, uint32_t t, uint32_t cond)
-{
-  return sel(c, cond, cint(c, t, 1), cint(c, t, 0));
-}
-
 /* ---- integer → integer with saturation ------------------------------------ */
 
 /* OpSConvert/OpUConvert with SaturatedConversion and OpSatConvertSToU/UToS:
@@ -261,55 +243,19 @@ static uint32_t float_to_int(conv *c, uint32_t x, uint32_t dt, bool dst_signed, 
 
 /* ---- rounding helpers ------------------------------------------------------ */
 
-/* Whether a magnitude rounds away from zero: q is the kept part (its lowest
- * bit decides ties), rem the dropped bits, halfway the dropped bits' half. */
-static uint32_t round_up(conv *c, mag_round r, uint32_t q_lsb_set, uint32_t rem, uint32_t halfway)
+/* What to add to a magnitude before clearing its `mask` low bits so that
+ * the truncation rounds by the sign-aware `mode`: nothing (toward zero), mask
+ * (away from zero: RTP on positive lanes, RTN on negative ones), or half a
+ * unit less one plus the kept part's lowest bit, kept_lsb (to nearest, ties
+ * to even). 0 when nothing is ever added. neg is 0 when no lane is negative. */
+static uint32_t round_bias(conv *c, int mode, uint32_t neg, uint32_t mask, uint32_t kept_lsb)
 {
-  uint32_t t = type_of(c, rem), zero = cint(c, t, 0);
-  if (r == MAG_UP)
-    return cmp(c, SpvOpINotEqual, rem, zero);
-  uint32_t gt = cmp(c, SpvOpUGreaterThan, rem, halfway);
-  uint32_t tie = and_(c, cmp(c, SpvOpIEqual, rem, halfway), cmp(c, SpvOpINotEqual, rem, zero));
-  return or_(c, gt, and_(c, tie, q_lsb_set));
-}
-
-/* The sign-aware rounding `mode` as up/not-up for each lane's magnitude:
- * RTE → nearest, RTZ → never, RTP → away for positives, RTN → for negatives. */
-static uint32_t mode_up(conv *c, int mode, uint32_t neg, uint32_t lsb, uint32_t rem, uint32_t halfway)
-{
-  uint32_t bt = bool_like(c, type_of(c, rem));
+  uint32_t zero = cint(c, type_of(c, mask), 0);
   switch (mode) {
-  case SpvFPRoundingModeRTZ: return cbool(c, bt, false);
-  case SpvFPRoundingModeRTP:
-  case SpvFPRoundingModeRTN: {
-    if (!neg && mode == SpvFPRoundingModeRTN)
-      return cbool(c, bt, false);
-    uint32_t away = round_up(c, MAG_UP, lsb, rem, halfway);
-    if (!neg)
-      return away;
-    uint32_t on_side = mode == SpvFPRoundingModeRTN ? neg : op1(c, SpvOpLogicalNot, bt, neg);
-    return and_(c, on_side, away);
-  }
-  default: return round_up(c, MAG_NEAREST, lsb, rem, halfway);
-  }
-}
-
-/* Whether a mode never rounds a magnitude up (neg 0: no negative lanes). */
-static bool never_up(int mode, uint32_t neg)
-{
-  return mode == SpvFPRoundingModeRTZ || (mode == SpvFPRoundingModeRTN && !neg);
-}
-
-/* Whether a sign-aware mode truncates the magnitude (overflow gives the
- * largest finite value, not infinity). */
-static uint32_t mode_down(conv *c, int mode, uint32_t neg, uint32_t t)
-{
-  uint32_t bt = bool_like(c, t);
-  switch (mode) {
-  case SpvFPRoundingModeRTZ: return cbool(c, bt, true);
-  case SpvFPRoundingModeRTP: return neg ? neg : cbool(c, bt, false);
-  case SpvFPRoundingModeRTN: return neg ? op1(c, SpvOpLogicalNot, bt, neg) : cbool(c, bt, true);
-  default: return cbool(c, bt, false);
+  case SpvFPRoundingModeRTZ: return 0;
+  case SpvFPRoundingModeRTP: return neg ? sel(c, neg, zero, mask) : mask;
+  case SpvFPRoundingModeRTN: return neg ? sel(c, neg, mask, zero) : 0;
+  default: return bin(c, SpvOpIAdd, shr_c(c, mask, 1), kept_lsb);
   }
 }
 
@@ -330,41 +276,40 @@ static uint32_t find_msb(conv *c, uint32_t a)
 /* ---- integer → float -------------------------------------------------------- */
 
 /* x (32/64-bit integer) to float type ft (32/64-bit) rounded by `mode`:
- * t = |x| with the bits below the float's precision cleared converts
- * exactly; the dropped bits decide whether to step one float up. */
+ * |x| rounded to the float's precision in integer arithmetic (add the
+ * rounding bias, clear the bits below the precision) converts exactly; a
+ * carry out of an unsigned value's top bit means 2^w; the sign goes back on
+ * with an exact negation. */
 static uint32_t int_to_float_wide(conv *c, uint32_t x, bool src_signed, uint32_t ft, int mode)
 {
-  uint32_t it = type_of(c, x), wf = width(c, ft);
-  uint32_t p = mant_bits(wf) + 1;
+  uint32_t it = type_of(c, x), w = width(c, it), p = mant_bits(width(c, ft)) + 1;
   uint32_t neg = 0, a = x;
   if (src_signed) {
     neg = cmp(c, SpvOpSLessThan, x, cint(c, it, 0));
     a = sel(c, neg, op1(c, SpvOpSNegate, it, x), x); /* |INT_MIN| wraps to 2^(w-1): right unsigned */
   }
+  /* k = the bits below the precision: msb + 1 - p, at least 0 */
   uint32_t msb = find_msb(c, a);
-  uint32_t k = smax_c(c, bin(c, SpvOpISub, msb, cint(c, type_of(c, msb), p - 1)), 0);
-  k = uresize(c, it, k);
+  uint32_t k = uresize(c, it, smax_c(c, bin(c, SpvOpISub, msb, cint(c, type_of(c, msb), p - 1)), 0));
   uint32_t one = cint(c, it, 1);
-  uint32_t unit = bin(c, SpvOpShiftLeftLogical, one, k);
-  uint32_t mask = bin(c, SpvOpISub, unit, one);
-  uint32_t tr = bin(c, SpvOpBitwiseAnd, a, op1(c, SpvOpNot, it, mask));
-  uint32_t fbits_t = uint_like(c, ft, wf);
-  uint32_t exact = op1(c, SpvOpConvertUToF, ft, tr);
-  if (!neg && never_up(mode, neg))
-    return exact;
-  uint32_t bits = bitcast(c, fbits_t, exact);
-  if (!never_up(mode, neg)) {
-    uint32_t rem = bin(c, SpvOpBitwiseAnd, a, mask), lsb = 0, halfway = 0;
-    if (mode == SpvFPRoundingModeRTE) {
-      lsb = cmp(c, SpvOpINotEqual, bin(c, SpvOpBitwiseAnd, tr, unit), cint(c, it, 0));
-      halfway = shr_c(c, unit, 1);
-    }
-    uint32_t up = mode_up(c, mode, neg, lsb, rem, halfway);
-    bits = bin(c, SpvOpIAdd, bits, one_if(c, fbits_t, up)); /* the next float up */
+  uint32_t mask = bin(c, SpvOpISub, bin(c, SpvOpShiftLeftLogical, one, k), one);
+  uint32_t lsb = 0;
+  if (mode == SpvFPRoundingModeRTE)
+    /* bit k of a, or 0 when k is 0 (nothing dropped: mask & 1 is then 0) */
+    lsb = bin(c, SpvOpBitwiseAnd, bin(c, SpvOpShiftRightLogical, a, k), and_c(c, mask, 1));
+  uint32_t bias = round_bias(c, mode, neg, mask, lsb), r = a, carry = 0;
+  if (bias) {
+    r = bin(c, SpvOpIAdd, a, bias);
+    if (!src_signed) /* |x| < 2^(w-1) + bias cannot wrap */
+      carry = cmp(c, SpvOpULessThan, r, a);
   }
+  r = bin(c, SpvOpBitwiseAnd, r, op1(c, SpvOpNot, it, mask));
+  uint32_t v = op1(c, SpvOpConvertUToF, ft, r); /* exact: at most p significant bits */
+  if (carry)
+    v = sel(c, carry, cpow2(c, ft, w, false), v);
   if (neg)
-    bits = bin(c, SpvOpBitwiseOr, bits, sel(c, neg, cint(c, fbits_t, 1ull << (wf - 1)), cint(c, fbits_t, 0)));
-  return bitcast(c, ft, bits);
+    v = sel(c, neg, op1(c, SpvOpFNegate, ft, v), v);
+  return v;
 }
 
 /* ---- float narrowing -------------------------------------------------------- */
@@ -413,23 +358,28 @@ static uint32_t narrow_float(conv *c, uint32_t x, uint32_t dt, int mode)
   uint32_t extra = bin(c, SpvOpISub, cint(c, it, rebase + 1), e1);
   extra = smin_c(c, smax_c(c, extra, 0), md + 3);
   uint32_t sh = bin(c, SpvOpIAdd, extra, cint(c, it, ms - md));
-  uint32_t unit = bin(c, SpvOpShiftLeftLogical, cint(c, it, 1), sh);
-  uint32_t q = bin(c, SpvOpShiftRightLogical, sig, sh);
-  uint32_t rem = bin(c, SpvOpBitwiseAnd, sig, bin(c, SpvOpISub, unit, cint(c, it, 1)));
+  uint32_t rounded = sig;
   if (mode != SpvFPRoundingModeRTZ) {
-    uint32_t lsb = 0, halfway = 0;
-    if (mode == SpvFPRoundingModeRTE) {
-      lsb = cmp(c, SpvOpINotEqual, and_c(c, q, 1), zero);
-      halfway = shr_c(c, unit, 1);
-    }
-    q = bin(c, SpvOpIAdd, q, one_if(c, it, mode_up(c, mode, neg, lsb, rem, halfway)));
+    uint32_t one = cint(c, it, 1);
+    uint32_t mask = bin(c, SpvOpISub, bin(c, SpvOpShiftLeftLogical, one, sh), one);
+    uint32_t lsb = 0; /* the kept part's lowest bit (sh >= 13, so never the k = 0 case) */
+    if (mode == SpvFPRoundingModeRTE)
+      lsb = and_c(c, bin(c, SpvOpShiftRightLogical, sig, sh), 1);
+    rounded = bin(c, SpvOpIAdd, sig, round_bias(c, mode, neg, mask, lsb));
   }
+  uint32_t q = bin(c, SpvOpShiftRightLogical, rounded, sh);
   /* biased target exponent less one (0 for subnormal results), then the bits */
   uint32_t base = bin(c, SpvOpISub, smax_c(c, bin(c, SpvOpISub, e1, cint(c, it, rebase)), 1),
                       cint(c, it, 1));
   uint32_t r = bin(c, SpvOpIAdd, bin(c, SpvOpShiftLeftLogical, base, cint(c, it, md)), q);
-  uint32_t inf = cint(c, it, inf_bits(wd));
-  uint32_t big = sel(c, mode_down(c, mode, neg, ft), cint(c, it, inf_bits(wd) - 1), inf);
+  /* overflow: infinity, or the largest finite value where the mode truncates */
+  uint32_t inf = cint(c, it, inf_bits(wd)), max = cint(c, it, inf_bits(wd) - 1), big = inf;
+  if (mode == SpvFPRoundingModeRTZ)
+    big = max;
+  else if (mode == SpvFPRoundingModeRTP)
+    big = sel(c, neg, max, inf);
+  else if (mode == SpvFPRoundingModeRTN)
+    big = sel(c, neg, inf, max);
   r = sel(c, cmp(c, SpvOpUGreaterThanEqual, r, inf), big, r);
   uint32_t nan = bin(c, SpvOpBitwiseOr, cint(c, it, inf_bits(wd) | 1ull << (md - 1)),
                      shr_c(c, mant, ms - md));
