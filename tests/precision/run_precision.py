@@ -212,6 +212,10 @@ class Tool:
             if not shader:
                 row[mode] = {"status": "not translated", "error": err}
                 continue
+            if mode == "native" and row.get("precise", {}).get("status") == "ok" and \
+                    same_file(shader, shaders["precise"][0]):
+                row[mode] = dict(row["precise"], same_module=True)
+                continue  # --math=native changed nothing: the same results
             if plan is None:
                 n, nspecial = self.gen(fn, ty, wd, count=self.o.count)
                 row[mode] = self.run_and_check(fn, ty, shader, wd, mode, n, nspecial,
@@ -259,6 +263,11 @@ class Tool:
             row["result"] = "pass"
         row["seconds"] = round(time.time() - t0, 2)
         return row
+
+
+def same_file(a, b):
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
 
 
 def err_key(e):
@@ -345,6 +354,8 @@ def parse_options(argv):
     ap.add_argument("--prebuilt", help="use translated modules from --save-modules")
     ap.add_argument("--translate-only", action="store_true",
                     help="with --save-modules: translate, do not run")
+    ap.add_argument("--merge", help="JSON of an earlier run: its rows not measured now are "
+                    "kept in --json/--table (re-measure a few functions)")
     ap.add_argument("--jsonl", help="append each row as it completes (survives a timeout)")
     o = ap.parse_args(argv)
     if o.quick:
@@ -384,6 +395,11 @@ def main(argv=None):
                   + (f", pocl {fmt_err(r.get('pocl'))}" if o.pocl else "")
                   + (f"  [{worst_text(r.get('precise'))}]" if r["result"] != "pass" else ""),
                   flush=True)
+    if o.merge:  # keep the earlier rows that were not measured again
+        with open(o.merge) as f:
+            old = json.load(f)["rows"]
+        fresh = {(r["name"], r["type"]): r for r in rows}
+        rows = [fresh.pop((r["name"], r["type"]), r) for r in old] + list(fresh.values())
     text = table(rows, not o.no_native, o.pocl)
     if o.table:
         with open(o.table, "w") as f:
