@@ -12,7 +12,8 @@
 #
 # There (device tool; carry [".gl", ".conversions-device"]; a few minutes):
 #   for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; tools/device/conversions.sh run
-# writes $OUT/conversions-nvidia.txt (one line per source x lanes, mismatches listed).
+# writes $OUT/conversions-nvidia.txt (one line per source x lanes, mismatches listed) and
+# $OUT/conversions-nvidia-cost.md (kernel times, default lowering vs --math=native).
 set -u
 cd "$(dirname "$0")/../.."
 DEV=.conversions-device
@@ -33,6 +34,9 @@ prepare)
     --conv-check "$DEV/bin/conv_check" --work "$DEV/work" --lanes "$LANES" \
     --samples "${SAMPLES:-65536}" -j 2 >"$DEV/prepare.log" 2>&1
   tail -1 "$DEV/prepare.log"
+  python3 tests/conversions/cost.py --stage prepare --k2s "$B/passes/k2s" --work "$DEV/cost" \
+    >"$DEV/cost-instructions.md" 2>&1 || tail -3 "$DEV/cost-instructions.md"
+  rm -f "$DEV"/cost/*.bc
   du -sh "$DEV"
   ;;
 run)
@@ -50,6 +54,10 @@ run)
       --k2s-run "$DEV/bin/k2s-run" --conv-check "$DEV/bin/conv_check" --work "$DEV/work" \
       --lanes "$LANES" --samples "${SAMPLES:-65536}" -j 8 2>&1
   } >"$OUT/conversions-nvidia.txt"
+  # timings: 16 conversions per item, default lowering against --math=native
+  timeout 90 python3 tests/conversions/cost.py --stage run --k2s-run "$DEV/bin/k2s-run" \
+    --work "$DEV/cost" --items 16777216 >"$OUT/conversions-nvidia-cost.md" 2>&1
+  cat "$OUT/conversions-nvidia-cost.md"
   grep -E '^(FAIL|PASS)' "$OUT/conversions-nvidia.txt" | cut -c1-120
   tail -1 "$OUT/conversions-nvidia.txt"
   grep -q ' 0 failed$' "$OUT/conversions-nvidia.txt"
