@@ -335,7 +335,7 @@ class Driver:
         with self.lock_for(out):
             for suffix, status in ((".out", "ok"), (".none", "none")):
                 if os.path.exists(out + suffix):
-                    return status, open(out + suffix, encoding="utf-8").read()
+                    return status, open(out + suffix, encoding="utf-8").read(), out + suffix
             rc, stdout, err = run_tool([self.o.clref, cl_path] + argv_tail)
             if rc == 0:
                 status, text, suffix = "ok", stdout, ".out"
@@ -346,7 +346,7 @@ class Driver:
             with open(out + suffix + ".tmp", "w", encoding="utf-8") as f:
                 f.write(text)
             os.replace(out + suffix + ".tmp", out + suffix)
-            return status, text
+            return status, text, out + suffix
 
     def run_env(self, name, run, spv, env, ref):
         """Translate, validate, run and compare for one target environment."""
@@ -395,7 +395,8 @@ class Driver:
                  "cl": portable(run["cl_path"]),
                  "clref_args": [portable(a) for a in self.ndrange_flags(run)] +
                                ["--build-options", build_opts],
-                 "ref": list(ref)}
+                 "ref": [ref[0], None if ref[0] == "ok" else ref[1]],
+                 "ref_file": os.path.relpath(ref[2], self.o.build_dir) if len(ref) > 2 else None}
         with self.print_lock:
             self.plan.append(entry)
 
@@ -545,6 +546,9 @@ def replay_plan(opts):
         rc, got, err = run_tool(cmd)
         status, why = "PASS", None
         ref = e["ref"]
+        if ref[0] == "ok" and ref[1] is None:
+            with open(os.path.join(plan_dir, e["ref_file"]), encoding="utf-8") as f:
+                ref = ["ok", f.read()]
         if rc != 0:
             status, why = "FAIL", tool_failure("k2s-run", err, rc)
         elif ref[0] != "ok" and opts.clref:  # no PoCL reference: ask this machine's OpenCL

@@ -1,15 +1,50 @@
 #!/usr/bin/env bash
-# The end-to-end corpus on the GPU machine. Here (with the compilers and PoCL):
-#   python3 tests/e2e/run_corpus.py --build-dir .devrun/e2e --emit-plan .devrun/e2e/plan.json
-# compiles, translates for every target env, validates, and records the PoCL references;
-# then, on the GPU machine (carry .gl, .devrun and build/), this script runs every case with
-# k2s-run on the first discrete GPU and compares. Cases PoCL cannot run (non-uniform
-# work-groups) get a reference from the GPU machine's own OpenCL driver through k2s-clref.
+# The end-to-end corpus on the GPU machine (issue 3).
+#
+# Here (needs the build, clang-15, llvm-spirv-15 and PoCL), from the repo root:
+#   tools/device/corpus.sh prepare [BUILD_DIR]     # default BUILD_DIR: build
+# compiles every corpus run, translates it for every target env, validates it, records the
+# PoCL reference, and packs the plan and modules into .devrun/e2e.tgz and the three hosts
+# into .devrun/bin (laid out like a build dir).
+# There (device tool; carry [".gl", ".devrun"]):
+#   tools/device/corpus.sh run
+# runs every case with k2s-run on the GPU and compares. Cases PoCL cannot run (non-uniform
+# work-groups) get their reference from the GPU machine's own OpenCL driver (k2s-clref).
+# Writes $OUT/corpus.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-. tools/device/setup.sh
-OUT=${OUT:-/tmp/k2s-device-out}
-mkdir -p "$OUT"
-build/src/run/k2s-run --list-devices 2>&1 | tee "$OUT/devices.txt"
-python3 tests/e2e/run_corpus.py --replay-plan .devrun/e2e/plan.json \
-  --k2s-run build/src/run/k2s-run --clref build/tests/clref/k2s-clref "$@" 2>&1 | tee "$OUT/corpus.txt"
+PLAN_DIR=/tmp/devrun-e2e
+
+case "${1:-}" in
+prepare)
+  B=${2:-build}
+  grep -qx '/.devrun/' .git/info/exclude 2>/dev/null || echo '/.devrun/' >>.git/info/exclude
+  mkdir -p .devrun/bin/passes .devrun/bin/src/run .devrun/bin/tests/clref
+  cp "$B/passes/k2s" .devrun/bin/passes/
+  cp "$B/src/run/k2s-run" .devrun/bin/src/run/
+  cp "$B/tests/clref/k2s-clref" .devrun/bin/tests/clref/
+  rm -rf "$PLAN_DIR"
+  python3 tests/e2e/run_corpus.py --k2s "$B/passes/k2s" --k2s-run "$B/src/run/k2s-run" \
+    --clref "$B/tests/clref/k2s-clref" --build-dir "$PLAN_DIR" -j 2 \
+    --emit-plan "$PLAN_DIR/plan.json" | tail -1
+  rm -rf "$PLAN_DIR/spv"
+  tar czf .devrun/e2e.tgz -C "$(dirname "$PLAN_DIR")" "$(basename "$PLAN_DIR")"
+  ;;
+run)
+  . tools/device/setup.sh
+  OUT=${OUT:-/tmp/k2s-device-out}
+  mkdir -p "$OUT"
+  rm -rf "$PLAN_DIR"
+  tar xzf .devrun/e2e.tgz -C "$(dirname "$PLAN_DIR")"
+  {
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
+    .devrun/bin/src/run/k2s-run --list-devices 2>&1
+    python3 tests/e2e/run_corpus.py --replay-plan "$PLAN_DIR/plan.json" \
+      --k2s-run .devrun/bin/src/run/k2s-run --clref .devrun/bin/tests/clref/k2s-clref 2>&1
+  } | tee "$OUT/corpus.txt"
+  ;;
+*)
+  sed -n '2,14p' "$0"
+  exit 2
+  ;;
+esac
