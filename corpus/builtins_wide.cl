@@ -91,3 +91,20 @@ kernel void wide_math(global const float8 *a, global const float8 *b, global flo
     double4 d4 = d.lo + d.hi;
     dsum[i] = d4.x + d4.y + d4.z + d4.w;
 }
+
+// wide_calls: 8/16-lane parameters and results of functions that stay calls (split at
+// the callee's entry, rebuilt as arrays at the call), saturating and rounding
+// conversions of 16-lane vectors (decorations carried to every piece).
+__attribute__((noinline)) float8 scale8(float8 v, float s) { return v * s + v.s76543210; }
+__attribute__((noinline)) int16 bump16(int16 v, int k) { v[k & 15] += 100; return v; }
+
+kernel void wide_calls(global const float *a, global const int16 *b, global uchar16 *o,
+                       global float8 *of)
+{
+    size_t i = get_global_id(0);
+    float16 v = vload16(i, a);
+    int16 n = bump16(b[i], (int)i);
+    o[i] = convert_uchar16_sat(n) + convert_uchar16_sat_rte(v * 300.0f);
+    of[2 * i] = scale8(v.odd, 0.25f);
+    of[2 * i + 1] = as_float8(as_int8(v.even) ^ n.lo);
+}

@@ -42,6 +42,7 @@ typedef struct wide {
   k2s_arena *a;
   k2s_builder b;
   uint32_t cap0;       /* tables below cover ids < cap0 */
+  uint32_t bound0;     /* ids from here on were made by this pass */
   uint16_t *wide_of;   /* type id -> 1 + index in types, 0 if not wide */
   wide_type *types;
   uint32_t n_types;
@@ -1063,6 +1064,8 @@ static bool rewrite_function(wide *c, k2s_function *f)
     seen[bi] = 1;
     k2s_foreach_instr_safe(i, &cfg->blocks[bi]->body)
     {
+      if (i->result >= c->bound0) /* made by this pass (parameter splits) */
+        continue;
       c->at = i;
       bool keep;
       if (!rewrite(c, &keep))
@@ -1187,7 +1190,7 @@ bool k2s_lower_wide_vectors(k2s_module *m, const k2s_options *o)
   (void)o;
   k2s_arena a = {0};
   a.oom = m->arena.oom;
-  wide c = {.m = m, .a = &a, .cap0 = m->id_cap};
+  wide c = {.m = m, .a = &a, .cap0 = m->id_cap, .bound0 = m->bound};
   c.wide_of = k2s_alloc(&a, c.cap0 * sizeof(uint16_t));
   k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
   {
