@@ -56,7 +56,9 @@ kernel void float_exact(global const float *a, global const float *b, global flo
     o[21] = fabs(y);
     o[22] = round(-x);
     o[23] = fmax(y, NAN);
-    signs[i] = SB(0) | SB(1) | SB(2) | SB(3) | SB(4) | SB(5) | SB(6) | SB(7) | SB(8) | SB(9) |
+    // no SB(4): PoCL gives fract(-0) = fract(-inf) = +0, where OpenCL's edge cases ask
+    // for -0 (k2s follows the spec; the precision tool checks those cases)
+    signs[i] = SB(0) | SB(1) | SB(2) | SB(3) | SB(5) | SB(6) | SB(7) | SB(8) | SB(9) |
                SB(10) | SB(11) | SB(12) | SB(13) | SB(14) | SB(15) | SB(17) | SB(18) | SB(19) |
                SB(20) | SB(21) | SB(22) | SB(23);
 }

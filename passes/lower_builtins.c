@@ -570,8 +570,9 @@ static uint32_t lower_mag(lower *c, bool max, uint32_t x, uint32_t y)
   return sel(c, cmp(c, op, ax, ay), x, sel(c, cmp(c, op, ay, ax), y, tie));
 }
 
-/* fract(x, *ip): min(x - floor(x), largest below 1); +0 for ±inf (as libclc
- * and PoCL; OpenCL forbids results below 0), NaN for NaN. */
+/* fract(x, *ip): min(x - floor(x), largest below 1), with OpenCL's edge
+ * cases: fract(±0) = ±0, fract(±inf) = ±0 (x - floor(x) would give +0 and
+ * NaN), NaN for NaN. */
 static uint32_t lower_fract(lower *c, uint32_t x, uint32_t ptr)
 {
   uint32_t t = type_of(c, x);
@@ -579,7 +580,9 @@ static uint32_t lower_fract(lower *c, uint32_t x, uint32_t ptr)
   uint32_t d = f_sub(c, x, fl);
   uint32_t below = cfbits(c, t, below_one_bits(width(c, t)));
   uint32_t r = sel(c, cmp(c, SpvOpFOrdGreaterThanEqual, d, below), below, d);
-  r = sel(c, is_inf(c, x), cfloat(c, t, 0.0), r);
+  uint32_t zero_or_inf =
+      bin(c, SpvOpLogicalOr, is_inf(c, x), cmp(c, SpvOpFOrdEqual, x, cfloat(c, t, 0.0)));
+  r = sel(c, zero_or_inf, copysign_(c, cfloat(c, t, 0.0), x), r);
   uint32_t st[2] = {ptr, fl};
   k2s_emit(&c->b, SpvOpStore, 0, st, 2);
   return r;

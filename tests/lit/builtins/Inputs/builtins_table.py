@@ -81,7 +81,8 @@ B = {
     "mix": "x + (y - x) * a",
     "degrees": "x * (180/π) rounded once (≤ 1.5 ulp; OpenCL: 2 ulp)",
     "radians": "x * (π/180) rounded once (≤ 1.5 ulp; OpenCL: 2 ulp)",
-    "fract": "min(x - floor(x), largest value below 1), floor(x) stored; ±inf gives +0 (exact)",
+    "fract": "min(x - floor(x), largest value below 1), floor(x) stored; ±0 and ±inf give ±0 "
+             "as OpenCL's edge cases ask (PoCL gives +0) (exact)",
     "modf": "x - trunc(x) with x's sign, trunc(x) stored; ±inf gives ±0 (exact)",
     "nan": "a quiet NaN with the code in the mantissa",
     "fmod": "exact: long division of the integer mantissas (64-bit integers) on the bit "
