@@ -1,13 +1,15 @@
 // builtins_vload_spaces.cl — vloadn/vstoren and the half loads/stores in every address
 // space and for every element type: constant buffers, local arrays, private arrays,
 // char..ulong, half (vload_half/vstore_half), double; n = 2, 3, 4, 8, 16.
-// vl_constant: vloadn from constant char/short/long/double buffers.
+// vl_constant: vloadn from constant char/short/long/double buffers, vload_half4 /
+//              vloada_half3 / vload_half from a constant half buffer.
 // vl_local:    vstoren then vloadn through local int/ulong arrays (neighbour's data),
 //              vstorea_half4_rtn / vloada_half3 / vload_half8 through a local half buffer.
 // vl_private:  vstoren/vloadn on private arrays (half arrays need cl_khr_fp16 in
 //              private memory, so the half part goes through local memory).
 kernel void vl_constant(constant char *c, constant short *s, constant long *l,
-                        constant double *d, global int *o, global double *od)
+                        constant double *d, global int *o, global double *od,
+                        constant half *ch, global float *of)
 {
     size_t i = get_global_id(0);
     char16 a = vload16(i, c);
@@ -18,6 +20,7 @@ kernel void vl_constant(constant char *c, constant short *s, constant long *l,
            + convert_int4(b.hi) + (int4)(convert_int3(e), (int)e.x);
     vstore4(r, i, o);
     vstore2(f * 2.0, i, od);
+    vstore4(vload_half4(i, ch) + vloada_half3(i, ch + 1).xyzz + vload_half(i, ch), i, of);
 }
 
 kernel void vl_local(global const int *a, global const ulong *b, global const float *h,
