@@ -92,15 +92,52 @@ static void successors_retarget(k2s_module *m, k2s_block *b, uint32_t from, uint
   }
 }
 
+typedef struct id_subst {
+  const uint32_t *from, *to;
+  uint32_t n;
+} id_subst;
+
+static void subst_id(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  const id_subst *s = ud;
+  for (uint32_t k = 0; k < s->n; k++)
+    if (*id == s->from[k]) {
+      *id = s->to[k];
+      return;
+    }
+}
+
+/* Replace ids in every instruction of f's blocks. The def-use chains do not
+ * cover a clone that is not in the module yet, so this walks the code. */
+static void substitute(k2s_module *m, k2s_function *f, const uint32_t *from, const uint32_t *to,
+                       uint32_t n)
+{
+  id_subst s = {from, to, n};
+  k2s_foreach_block(b, f)
+    k2s_foreach_instr(i, &b->body)
+      k2s_foreach_id_operand(m, i, subst_id, &s);
+  m->uses_valid = false;
+}
+
 static void inline_call(k2s_module *m, k2s_function *caller, k2s_block *b, k2s_instr *call,
                         k2s_function *callee)
 {
   k2s_function *g = k2s_clone_function(m, callee, NULL);
   /* Parameters → arguments. */
-  uint32_t k = 1;
+  uint32_t k = 1, n_params = 0;
   k2s_foreach_instr(p, &g->head)
     if (p->opcode == SpvOpFunctionParameter)
-      k2s_replace_all_uses(m, p->result, call->ops[k++]);
+      n_params++;
+  uint32_t *from = k2s_alloc(&m->arena, (n_params + 1) * sizeof(uint32_t));
+  uint32_t *to = k2s_alloc(&m->arena, (n_params + 1) * sizeof(uint32_t));
+  n_params = 0;
+  k2s_foreach_instr(p, &g->head)
+    if (p->opcode == SpvOpFunctionParameter && k < call->n_ops) {
+      from[n_params] = p->result;
+      to[n_params++] = call->ops[k++];
+    }
+  substitute(m, g, from, to, n_params);
   /* Split b after the call into a continuation block. */
   k2s_block *cont = k2s_block_new(m, caller, k2s_new_id(m));
   for (k2s_instr *i = call->next, *n; i; i = n) {
@@ -131,13 +168,14 @@ static void inline_call(k2s_module *m, k2s_function *caller, k2s_block *b, k2s_i
     uint32_t target = cont->label->result;
     k2s_instr_set_ops(m, t, &target, 1);
   }
+  uint32_t value = 0;
   if (n_phi == 1) {
-    k2s_replace_all_uses(m, call->result, phi_ops[0]);
+    value = phi_ops[0];
   } else if (n_phi > 1) {
     k2s_instr *phi = k2s_instr_new(m, SpvOpPhi, call->type, k2s_new_id(m), phi_ops, 2 * n_phi);
     phi->block = cont;
     k2s_list_insert_after(&cont->body, NULL, phi);
-    k2s_replace_all_uses(m, call->result, phi->result);
+    value = phi->result;
   }
   /* The callee's variables move to the caller's entry block. */
   k2s_foreach_block(gb, g)
@@ -160,6 +198,9 @@ static void inline_call(k2s_module *m, k2s_function *caller, k2s_block *b, k2s_i
     pos = gb;
   }
   k2s_function_insert_block_after(caller, pos, cont);
+  /* The call's value is used only in the caller (now holding the callee too). */
+  if (value && call->result)
+    substitute(m, caller, &call->result, &value, 1);
   m->uses_valid = false;
 }
 

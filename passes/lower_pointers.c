@@ -102,6 +102,7 @@ typedef struct ptr_ctx {
   bool changed, iter_changed;
   k2s_block **label_block; /* by id, for the function being rewritten */
   uint8_t *aux_width;      /* by id: width of offset ids defined only later */
+  uint32_t *n_uses;        /* by id: uses in code (for dead variables) */
 } ptr_ctx;
 
 static void grow(ptr_ctx *c, uint32_t need)
@@ -116,6 +117,7 @@ static void grow(ptr_ctx *c, uint32_t need)
   c->tn = k2s_realloc_array(a, c->tn, c->cap, cap, sizeof(*c->tn));
   c->label_block = k2s_realloc_array(a, c->label_block, c->cap, cap, sizeof(*c->label_block));
   c->aux_width = k2s_realloc_array(a, c->aux_width, c->cap, cap, 1);
+  c->n_uses = k2s_realloc_array(a, c->n_uses, c->cap, cap, sizeof(uint32_t));
   c->cap = cap;
 }
 
@@ -1358,6 +1360,8 @@ static void check_operand(void *ud, k2s_instr *in, uint32_t *id)
   ptr_ctx *c = u->c;
   if (*id >= c->cap)
     return;
+  if (in->opcode != SpvOpLifetimeStart && in->opcode != SpvOpLifetimeStop)
+    c->n_uses[*id]++;
   if (c->pv[*id].known && !handles_pointer_operands(in->opcode) && !u->bad_ptr)
     u->bad_ptr = in;
   taint t = c->tn[*id];
@@ -2399,6 +2403,17 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
     }
 
   decorate_physical_holders(&c);
+  /* A private variable that holds a pointer and is never used (clang leaves
+   * some at -O0) would keep a Kernel storage class in the output. */
+  for (uint32_t r = 1; r < c.n_roots; r++) {
+    k2s_instr *v = k2s_def(m, c.roots[r].var);
+    if (v && v->block && c.roots[r].sc == SpvStorageClassFunction &&
+        is_pointer_type(m, c.roots[r].type) && !is_physical_pointer_type(m, c.roots[r].type) &&
+        !c.n_uses[c.roots[r].var]) {
+      kill(&c, v);
+      c.changed = true;
+    }
+  }
 
   /* 4. Rewrite. */
   for (uint32_t f = 0; f < nf && !m->failed; f++) {
