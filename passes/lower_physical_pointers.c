@@ -24,9 +24,12 @@
 typedef struct phys_ctx {
   k2s_module *m;
   const k2s_options *o;
-  uint32_t *deep; /* type id → the type with every global/constant pointer physical */
-  uint8_t *state; /* value id: 1 physical pointer, 2 logical (constant data) pointer */
-  uint8_t *busy;  /* type id: being mapped (a recursive type) */
+  uint32_t *deep;    /* type id → the type with every global/constant pointer physical */
+  uint8_t *state;    /* value id: 1 physical pointer, 2 logical (constant data) pointer */
+  uint8_t *busy;     /* type id: being mapped (a recursive type) */
+  uint32_t *fwd;     /* global pointer type id in a cycle → its forward-declared PSB pointer id */
+  uint8_t *fwd_done; /* that PSB pointer's OpTypePointer exists */
+  uint32_t *pending, n_pending; /* pointer types with a forward declaration */
   uint32_t cap;
   const k2s_instr *why; /* for diagnostics while mapping types */
   bool failed;
@@ -43,6 +46,8 @@ static void grow(phys_ctx *c)
   c->deep = k2s_realloc_array(&c->m->arena, c->deep, c->cap, cap, sizeof(uint32_t));
   c->state = k2s_realloc_array(&c->m->arena, c->state, c->cap, cap, 1);
   c->busy = k2s_realloc_array(&c->m->arena, c->busy, c->cap, cap, 1);
+  c->fwd = k2s_realloc_array(&c->m->arena, c->fwd, c->cap, cap, sizeof(uint32_t));
+  c->fwd_done = k2s_realloc_array(&c->m->arena, c->fwd_done, c->cap, cap, 1);
   c->cap = cap;
 }
 
@@ -112,6 +117,41 @@ static uint32_t map_struct(phys_ctx *c, uint32_t type, k2s_instr *t)
 }
 
 /* `type` with every global/constant pointer in it made physical (memoized). */
+/* A linked structure (struct node { global struct node *next; }): the global pointer that
+ * closes the cycle becomes a forward-declared PhysicalStorageBuffer pointer, defined once
+ * the struct it points to is mapped. */
+static uint32_t forward_pointer(phys_ctx *c, uint32_t type)
+{
+  k2s_module *m = c->m;
+  if (!c->fwd[type]) {
+    uint32_t id = k2s_new_id(m);
+    grow(c);
+    uint32_t ops[2] = {id, SpvStorageClassPhysicalStorageBuffer};
+    k2s_list_append(&m->sec[K2S_SEC_GLOBAL],
+                    k2s_instr_new(m, SpvOpTypeForwardPointer, 0, 0, ops, 2));
+    c->fwd[type] = id;
+    c->pending =
+        k2s_realloc_array(&m->arena, c->pending, c->n_pending, c->n_pending + 1, sizeof(uint32_t));
+    c->pending[c->n_pending++] = type;
+  }
+  return c->fwd[type];
+}
+
+static void define_forward(phys_ctx *c, uint32_t type, uint32_t pointee)
+{
+  k2s_module *m = c->m;
+  if (c->fwd_done[type])
+    return;
+  c->fwd_done[type] = 1;
+  uint32_t ops[2] = {SpvStorageClassPhysicalStorageBuffer, pointee};
+  k2s_instr *p = k2s_instr_new(m, SpvOpTypePointer, 0, c->fwd[type], ops, 2);
+  k2s_list_append(&m->sec[K2S_SEC_GLOBAL], p);
+  k2s_set_def(m, c->fwd[type], p);
+  k2s_invalidate_intern(m);
+  if (!k2s_decorate_layout(m, pointee, c->why))
+    c->failed = true;
+}
+
 static uint32_t deep_type(phys_ctx *c, uint32_t type)
 {
   k2s_module *m = c->m;
@@ -123,10 +163,11 @@ static uint32_t deep_type(phys_ctx *c, uint32_t type)
   k2s_instr *t = k2s_def(m, type);
   if (!t)
     return type;
+  bool global_ptr = t->opcode == SpvOpTypePointer && is_global_sc(t->ops[0]);
+  if (global_ptr && (c->busy[type] || (t->ops[1] < c->cap && c->busy[t->ops[1]])))
+    return forward_pointer(c, type);
   if (c->busy[type]) {
-    fail(c, c->why,
-         "a recursive type holding global pointers (a linked structure) is not "
-         "supported in physical mode yet");
+    fail(c, c->why, "a recursive type without a global pointer in its cycle cannot be mapped");
     return type;
   }
   c->busy[type] = 1;
@@ -134,13 +175,25 @@ static uint32_t deep_type(phys_ctx *c, uint32_t type)
   switch (t->opcode) {
   case SpvOpTypePointer: {
     uint32_t pointee = deep_type(c, t->ops[1]);
-    if (is_global_sc(t->ops[0]))
+    grow(c);
+    if (global_ptr && c->fwd[type]) {
+      define_forward(c, type, pointee);
+      r = c->fwd[type];
+    } else if (global_ptr)
       r = physical_pointer(c, pointee);
     else if (pointee != t->ops[1])
       r = k2s_type_pointer(m, t->ops[0], pointee);
     break;
   }
-  case SpvOpTypeStruct: r = map_struct(c, type, t); break;
+  case SpvOpTypeStruct:
+    r = map_struct(c, type, t);
+    /* Forward pointers to this struct that closed a cycle get their definition. */
+    for (uint32_t k = 0; k < c->n_pending; k++) {
+      uint32_t p = c->pending[k];
+      if (!c->fwd_done[p] && k2s_def(m, p)->ops[1] == type)
+        define_forward(c, p, r);
+    }
+    break;
   case SpvOpTypeArray: {
     uint32_t e = deep_type(c, t->ops[0]);
     if (e != t->ops[0])
@@ -528,12 +581,41 @@ static bool rewrite(phys_ctx *c, k2s_function *f, k2s_instr *i)
   }
 }
 
+/* Module-scope local and private variables the function uses that hold global pointers
+ * (a `local global float *p[64]`) hold physical addresses now. */
+typedef struct var_fix {
+  phys_ctx *c;
+} var_fix;
+
+static void fix_variable(void *ud, k2s_instr *in, uint32_t *id)
+{
+  phys_ctx *c = ((var_fix *)ud)->c;
+  k2s_module *m = c->m;
+  (void)in;
+  k2s_instr *v = k2s_def(m, *id);
+  if (!v || v->block || v->opcode != SpvOpVariable || is_global_sc(v->ops[0]))
+    return;
+  c->why = v;
+  uint32_t t = deep_type(c, v->type);
+  if (t == v->type)
+    return;
+  v->type = t;
+  k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v); /* after its new type */
+  k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
+}
+
 bool k2s_physical_lower_function(k2s_module *m, k2s_function *f, const k2s_options *o)
 {
   if (f->physical)
     return true;
   phys_ctx c = {.m = m, .o = o, .why = f->def};
   grow(&c);
+  var_fix vf = {&c};
+  k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
+      k2s_foreach_id_operand(m, i, fix_variable, &vf);
+  if (c.failed)
+    return false;
+  c.why = f->def;
   /* Classify pointers to a fixed point (phis may name later values). */
   for (int round = 0, changed = 1; changed && round < 64; round++) {
     changed = 0;
@@ -573,6 +655,12 @@ bool k2s_physical_lower_function(k2s_module *m, k2s_function *f, const k2s_optio
       return false;
     }
   }
+  /* The input's forward declarations of the global pointers that closed a cycle now
+   * declare nothing Vulkan accepts (only PhysicalStorageBuffer may be forward-declared). */
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL])
+    if (i->opcode == SpvOpTypeForwardPointer && i->n_ops >= 2 && is_global_sc(i->ops[1]) &&
+        i->ops[0] < c.cap && c.fwd[i->ops[0]])
+      k2s_instr_delete(m, i);
   f->physical = true;
   return true;
 }
@@ -593,24 +681,6 @@ bool k2s_lower_physical_pointers(k2s_module *m, const k2s_options *o)
     return false;
   }
   bool changed = false;
-  /* Local and private variables that hold global pointers (a `local global float *p[64]`)
-   * hold physical addresses now. */
-  phys_ctx c = {.m = m, .o = o};
-  k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL])
-  {
-    if (v->opcode != SpvOpVariable || is_global_sc(v->ops[0]))
-      continue;
-    c.why = v;
-    uint32_t t = deep_type(&c, v->type);
-    if (c.failed)
-      return true;
-    if (t == v->type)
-      continue;
-    v->type = t;
-    k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v); /* after its new type */
-    k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
-    changed = true;
-  }
   k2s_foreach_function(f, m)
   {
     if (!f->first)
