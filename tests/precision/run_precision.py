@@ -356,6 +356,7 @@ def parse_options(argv):
                     help="with --save-modules: translate, do not run")
     ap.add_argument("--merge", help="JSON of an earlier run: its rows not measured now are "
                     "kept in --json/--table (re-measure a few functions)")
+    ap.add_argument("--from-jsonl", help="only render --table/--json from these rows")
     ap.add_argument("--jsonl", help="append each row as it completes (survives a timeout)")
     o = ap.parse_args(argv)
     if o.quick:
@@ -364,8 +365,25 @@ def parse_options(argv):
     return o
 
 
+def render(o, rows, seconds):
+    text = table(rows, not o.no_native, o.pocl)
+    if o.table:
+        with open(o.table, "w") as f:
+            f.write(text + "\n")
+    if o.json:
+        with open(o.json, "w") as f:
+            json.dump({"count": o.count, "long": o.long, "seconds": seconds, "rows": rows}, f,
+                      indent=1)
+
+
 def main(argv=None):
     o = parse_options(argv)
+    if o.from_jsonl:  # a run cut short: its finished rows as table and JSON
+        with open(o.from_jsonl) as f:
+            rows = [json.loads(l) for l in f if l.strip()]
+        render(o, rows, None)
+        print(f"{len(rows)} rows from {o.from_jsonl}")
+        return 0
     os.makedirs(o.work_dir, exist_ok=True)
     tool = Tool(o)
     types = [t for t in o.types.split(",") if t]
@@ -400,14 +418,7 @@ def main(argv=None):
             old = json.load(f)["rows"]
         fresh = {(r["name"], r["type"]): r for r in rows}
         rows = [fresh.pop((r["name"], r["type"]), r) for r in old] + list(fresh.values())
-    text = table(rows, not o.no_native, o.pocl)
-    if o.table:
-        with open(o.table, "w") as f:
-            f.write(text + "\n")
-    if o.json:
-        with open(o.json, "w") as f:
-            json.dump({"count": o.count, "long": o.long, "seconds": round(time.time() - t0, 1),
-                       "rows": rows}, f, indent=1)
+    render(o, rows, round(time.time() - t0, 1))
     counts = {}
     for r in rows:
         counts[r["result"]] = counts.get(r["result"], 0) + 1
