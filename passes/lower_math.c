@@ -24,6 +24,7 @@ enum arg_kind {
   ARGS_FLOAT,   /* every argument has the result's type */
   ARGS_INT,     /* (float, int): pown, rootn */
   ARGS_SINCOS,  /* sincos(x, *cos): the library returns (sin, cos) as a 2-vector */
+  ARGS_SIGN,    /* lgamma_r(x, *sign): (lgamma, sign as a float), the sign stored as int */
 };
 
 typedef struct math_fn {
@@ -77,6 +78,7 @@ static const math_fn math_fns[] = {
     {O(erfc), "erfc", 0, false, 1, ARGS_FLOAT},
     {O(tgamma), "tgamma", 0, false, 1, ARGS_FLOAT},
     {O(lgamma), "lgamma", 0, false, 1, ARGS_FLOAT},
+    {O(lgamma_r), "lgamma_r", 0, false, 2, ARGS_SIGN},
     {O(hypot), "hypot", 0, false, 2, ARGS_FLOAT},
     {O(rsqrt), "rsqrt", G(InverseSqrt), false, 1, ARGS_FLOAT},
     /* half_*: 8192 ulp; Vulkan's sin/cos/tan (absolute error), log (absolute
@@ -145,7 +147,7 @@ static uint32_t scalar_call(math *c, uint32_t fn, uint32_t width, uint32_t ret_t
   }
   uint32_t call_type = ret_type;
   if (width == 16)
-    call_type = f->kind == ARGS_SINCOS ? k2s_type_vector(m, f32, 2) : f32;
+    call_type = f->kind != ARGS_FLOAT && f->kind != ARGS_INT ? k2s_type_vector(m, f32, 2) : f32;
   uint32_t r = k2s_emit(&c->b, SpvOpFunctionCall, call_type, ops, 1 + nargs);
   if (width == 16)
     r = emit1(c, SpvOpFConvert, ret_type, r);
@@ -225,10 +227,11 @@ static bool lower_call(math *c, k2s_instr *at, const math_fn *f, uint32_t width)
   uint32_t lanes[16], cos_lanes[16];
   for (uint32_t k = 0; k < n; k++) {
     uint32_t args[3];
-    uint32_t nargs = f->kind == ARGS_SINCOS ? 1 : f->nargs;
+    bool pair_out = f->kind == ARGS_SINCOS || f->kind == ARGS_SIGN;
+    uint32_t nargs = pair_out ? 1 : f->nargs;
     for (uint32_t a = 0; a < nargs; a++)
       args[a] = lane(c, at->ops[2 + a], k);
-    if (f->kind == ARGS_SINCOS) {
+    if (pair_out) {
       /* (sin, cos) as a 2-vector of the argument's type (half: converted back) */
       uint32_t pair = scalar_call(c, fn, width, k2s_type_vector(m, scalar, 2), args, 1, f);
       uint32_t e0[2] = {pair, 0}, e1[2] = {pair, 1};
@@ -241,10 +244,18 @@ static bool lower_call(math *c, k2s_instr *at, const math_fn *f, uint32_t width)
   uint32_t r = lanes[0], cr = cos_lanes[0];
   if (n > 1) {
     r = k2s_emit(&c->b, SpvOpCompositeConstruct, t, lanes, n);
-    if (f->kind == ARGS_SINCOS)
+    if (f->kind != ARGS_FLOAT && f->kind != ARGS_INT)
       cr = k2s_emit(&c->b, SpvOpCompositeConstruct, t, cos_lanes, n);
   }
-  if (f->kind == ARGS_SINCOS) {
+  if (f->kind == ARGS_SIGN) { /* the sign (+-1 or 0, exact) as the pointer's int type */
+    k2s_instr *pt = k2s_def(m, k2s_type_of(m, at->ops[3]));
+    if (!pt || pt->opcode != SpvOpTypePointer || pt->n_ops < 2) {
+      k2s_error(m, at, "lgamma_r: the sign argument is not a pointer");
+      return false;
+    }
+    cr = emit1(c, SpvOpConvertFToS, pt->ops[1], cr);
+  }
+  if (f->kind == ARGS_SINCOS || f->kind == ARGS_SIGN) {
     uint32_t st[2] = {at->ops[3], cr};
     k2s_emit(&c->b, SpvOpStore, 0, st, 2);
   }

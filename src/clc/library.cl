@@ -13,3 +13,4 @@
 #include "atrig.cl"
 #include "hyp.cl"
 #include "special.cl"
+#include "gamma.cl"
