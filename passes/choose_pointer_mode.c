@@ -26,9 +26,36 @@ static bool is_pointer(k2s_module *m, uint32_t type)
   return t && t->opcode == SpvOpTypePointer;
 }
 
+static bool holds_pointer(k2s_module *m, uint32_t type, int depth)
+{
+  k2s_instr *t = k2s_def(m, type);
+  if (!t || depth > 16)
+    return false;
+  switch (t->opcode) {
+  case SpvOpTypePointer:
+    return true;
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray:
+  case SpvOpTypeVector:
+    return holds_pointer(m, t->ops[0], depth + 1);
+  case SpvOpTypeStruct:
+    for (uint32_t k = 0; k < t->n_ops; k++)
+      if (holds_pointer(m, t->ops[k], depth + 1))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
 /* Does the module use something logical mode may have no translation for? */
 static bool suspicious(k2s_module *m)
 {
+  k2s_foreach_function(f, m)
+    k2s_foreach_instr(p, &f->head)
+      if (p->opcode == SpvOpFunctionParameter && is_pointer(m, p->type) &&
+          holds_pointer(m, k2s_def(m, p->type)->ops[1], 0))
+        return true; /* a buffer of pointers */
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
       k2s_foreach_instr(i, &b->body) {
@@ -74,11 +101,15 @@ static k2s_function *function_at(k2s_module *c, int64_t offset)
 {
   if (offset < 0)
     return NULL;
-  k2s_foreach_function(f, c)
+  k2s_foreach_function(f, c) {
+    k2s_foreach_instr(i, &f->head)
+      if ((int64_t)i->offset == offset && i->offset != K2S_NEW_OFFSET)
+        return f;
     k2s_foreach_block(b, f)
       k2s_foreach_instr(i, &b->body)
         if ((int64_t)i->offset == offset && i->offset != K2S_NEW_OFFSET)
           return f;
+  }
   return NULL;
 }
 
@@ -123,21 +154,22 @@ static uint32_t dry_run(k2s_module *m, const k2s_options *o, const char **why)
   if (!c->failed) {
     c->pass = "pointers";
     k2s_lower_pointers(c, &lo);
-    for (size_t k = 0; k < c->n_diags; k++) {
-      const k2s_diagnostic *d = k2s_module_diag(c, k);
-      if (d->severity != K2S_ERROR)
-        continue;
-      k2s_function *f = function_at(c, d->word_offset);
-      if (f) {
-        fid = f->def->result;
-        const char *nl = strchr(d->message, '\n');
-        size_t len = nl ? (size_t)(nl - d->message) : strlen(d->message);
-        char *w = k2s_alloc(&m->arena, len + 1);
-        memcpy(w, d->message, len);
-        *why = w;
-      }
-      break;
+  }
+  /* The first error, in kernel-args (a buffer of pointers) or pointers. */
+  for (size_t k = 0; k < c->n_diags; k++) {
+    const k2s_diagnostic *d = k2s_module_diag(c, k);
+    if (d->severity != K2S_ERROR)
+      continue;
+    k2s_function *f = function_at(c, d->word_offset);
+    if (f) {
+      fid = f->def->result;
+      const char *nl = strchr(d->message, '\n');
+      size_t len = nl ? (size_t)(nl - d->message) : strlen(d->message);
+      char *w = k2s_alloc(&m->arena, len + 1);
+      memcpy(w, d->message, len);
+      *why = w;
     }
+    break;
   }
   k2s_module_free(c);
   return fid;
