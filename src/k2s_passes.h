@@ -19,6 +19,7 @@
   X(lower_wide_vectors, "wide-vectors", "8- and 16-lane vectors → 4-lane pieces (values and memory)") \
   X(lower_conversions, "conversions", "saturated and rounding-mode conversions → explicit arithmetic") \
   X(lower_builtins, "builtins", "OpenCL.std builtins → GLSL.std.450 and core arithmetic")       \
+  X(lower_signed_rem, "signed-rem", "OpSRem/OpSMod → OpUMod on magnitudes (Vulkan leaves negative operands undefined)") \
   X(lower_uniform_layout, "uniform-layout", "uniform blocks Vulkan cannot lay out as OpenCL does → uvec4 words") \
   X(lower_physical_aligned, "physical-aligned", "Aligned on every PhysicalStorageBuffer load/store") \
   X(lower_barriers, "barriers", "OpenCL scopes and memory semantics → Vulkan's")                 \
