@@ -47,30 +47,126 @@ static void take_module_diags(k2s_result *r, k2s_module *m)
   }
 }
 
-/* llvm-spirv 15 emits CFG layouts and merge hints spirv-val rejects, and
- * leaves interface variables out of SPIR-V 1.4 entry points. The structurizer
- * rebuilds the CFG and finalize rebuilds the interface, so these complaints
- * are repaired, not fatal. */
-static bool repairable_input_error(const char *msg)
+/* src/repair.c: the input repairs (only this file calls them). */
+bool k2s_repair_input(k2s_module *m);
+uint32_t k2s_repair_drop_merges(k2s_module *m);
+
+static uint32_t written_size(const k2s_instr *i)
 {
-  static const char *const known[] = {
-      "appears in the binary before its dominator",
-      "is already a merge block for another header",
-      "is already a continue target",
-      "OpPhi's number of incoming blocks",
-      "must appear in a block",
-      "Interface variable",
-      "is not listed in the entry point's interface",
-      "must be the first instruction in a loop header block",
-      "back-edge",
-      "structurally dominate",
-      "Selection must be structured",
-      "is targeted by",
-  };
-  for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-    if (strstr(msg, known[i]))
-      return true;
+  const k2s_opcode_info *info = k2s_opcode(i->opcode);
+  if (info)
+    return 1 + info->has_type + info->has_result + i->n_ops;
+  return 1 + (i->type ? 1 : 0) + (i->result ? 1 : 0) + i->n_ops;
+}
+
+/* Advance *at over instruction i; true when word offset off lies in it. */
+static bool covers(const k2s_instr *i, uint64_t *at, uint64_t off)
+{
+  if (off < *at + written_size(i))
+    return true;
+  *at += written_size(i);
   return false;
+}
+
+static const k2s_instr *in_list_at(const k2s_list *l, uint64_t *at, uint64_t off)
+{
+  k2s_foreach_instr(i, l)
+    if (covers(i, at, off))
+      return i;
+  return NULL;
+}
+
+/* The instruction k2s_write() puts at word offset off (the writer's order). */
+static const k2s_instr *instr_at_word(const k2s_module *m, int64_t off)
+{
+  uint64_t at = 5, o = (uint64_t)off;
+  const k2s_instr *i;
+  if (off < 5)
+    return NULL;
+  for (int s = 0; s < K2S_SEC_COUNT; s++)
+    if ((i = in_list_at(&m->sec[s], &at, o)))
+      return i;
+  k2s_foreach_function(f, m) {
+    if (covers(f->def, &at, o))
+      return f->def;
+    if ((i = in_list_at(&f->head, &at, o)))
+      return i;
+    k2s_foreach_block(b, f) {
+      if (covers(b->label, &at, o))
+        return b->label;
+      if ((i = in_list_at(&b->body, &at, o)))
+        return i;
+    }
+    if (f->end && covers(f->end, &at, o))
+      return f->end;
+  }
+  return in_list_at(&m->tail, &at, o);
+}
+
+static bool has_merges(const k2s_module *m)
+{
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f) {
+      k2s_instr *mi = k2s_block_merge(b);
+      if (mi)
+        return true;
+    }
+  return false;
+}
+
+/* Validate the input after the repairs: the module's own words when nothing
+ * was repaired (byte for byte what the user gave), else the repaired module,
+ * whose word offsets are mapped back to the input's. Merge hints are dropped
+ * (and the module validated again) only when spirv-val rejects a module that
+ * has them: they are hints, structurize recomputes them, and llvm-spirv 15
+ * gets them wrong ("is already a merge block for another header", bogus
+ * OpLoopMerge from #pragma unroll). Returns the validator's message or NULL. */
+static char *validate_input(k2s_module *m, const uint32_t *words, size_t n_words, bool repaired,
+                            bool may_drop_merges, int env, int64_t *off)
+{
+  size_t nw = n_words;
+  const uint32_t *vwords = words;
+  if (repaired) {
+    vwords = k2s_write_native(m, &nw);
+  } else if (m->big_endian) {
+    /* SPIRV-Tools (2023.1) decodes literal strings of a big-endian module
+     * from the raw bytes ("OpenCL.std" reads as "nepOs.LC") and rejects it;
+     * validate the host-order words instead. */
+    uint32_t *sw = k2s_alloc(&m->arena, n_words * sizeof(uint32_t));
+    for (size_t i = 0; i < n_words; i++)
+      sw[i] = __builtin_bswap32(words[i]);
+    vwords = sw;
+  }
+  char *msg = k2s_validate_words(&m->arena, vwords, nw, env, off);
+  if (msg && may_drop_merges && has_merges(m)) {
+    const k2s_instr *at = repaired ? instr_at_word(m, *off) : NULL;
+    int64_t first_off = *off;
+    if (repaired)
+      first_off = at && at->offset != K2S_NEW_OFFSET ? (int64_t)at->offset : -1;
+    char *first = msg;
+    uint32_t n = k2s_repair_drop_merges(m);
+    vwords = k2s_write_native(m, &nw);
+    repaired = true;
+    msg = k2s_validate_words(&m->arena, vwords, nw, env, off);
+    if (!msg) {
+      k2s_diag(m, K2S_WARNING, NULL,
+               "repaired input: spirv-val rejects the producer's merge hints (%s%s); all %u "
+               "OpSelectionMerge/OpLoopMerge were dropped (structurize recomputes them)",
+               first,
+               first_off >= 0 && !strstr(first, "(word ")
+                   ? k2s_sprintf(&m->arena, " (word %lld)", (long long)first_off)
+                   : "",
+               n);
+      return NULL;
+    }
+  }
+  if (msg && repaired && *off >= 0) {
+    const k2s_instr *at = instr_at_word(m, *off);
+    *off = at && at->offset != K2S_NEW_OFFSET ? (int64_t)at->offset : -1;
+    if (!at || at->offset == K2S_NEW_OFFSET)
+      msg = k2s_sprintf(&m->arena, "%s (in the module as repaired)", msg);
+  }
+  return msg;
 }
 
 static k2s_status finish(k2s_result *r, k2s_status s)
@@ -119,44 +215,33 @@ k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_option
   }
 
   int in_env = k2s_input_spv_env(m->version);
-  if (opts->validate_input) {
-    int64_t off;
-    /* SPIRV-Tools (2023.1) decodes literal strings of a big-endian module
-     * from the raw bytes ("OpenCL.std" reads as "nepOs.LC") and rejects it;
-     * validate the host-order words instead. */
-    const uint32_t *vwords = words;
-    if (m->big_endian) {
-      uint32_t *sw = k2s_alloc(&m->arena, n_words * sizeof(uint32_t));
-      for (size_t i = 0; i < n_words; i++)
-        sw[i] = __builtin_bswap32(words[i]);
-      vwords = sw;
-    }
-    char *msg = k2s_validate_words(&m->arena, vwords, n_words, in_env, &off);
-    if (msg) {
-      if (repairable_input_error(msg)) {
-        add_diag(r, K2S_WARNING, NULL, off,
-                 k2s_sprintf(&m->arena,
-                             "input fails spirv-val in a way k2s repairs (a known producer "
-                             "quirk): %s",
-                             msg));
-      } else {
-        add_diag(r, K2S_ERROR, NULL, off,
-                 k2s_sprintf(&m->arena,
-                             "the input is not a valid OpenCL SPIR-V module: %s (use "
-                             "--no-validate-input to try anyway)",
-                             msg));
-        status = K2S_ERROR_INPUT;
-        goto done;
-      }
-    }
-  }
-
   const k2s_pass_info **list;
   int n = k2s_parse_pass_list(m, opts->passes, &list);
   if (n < 0) {
     status = K2S_ERROR_INPUT;
     goto done;
   }
+  /* Repair the producer's known mistakes first (src/repair.c), so that the
+   * validator checks everything else. An empty pipeline (--passes=none) is
+   * the identity: nothing is repaired, the input is validated as it is. */
+  bool repaired = n > 0 && k2s_repair_input(m);
+  if (opts->validate_input) {
+    int64_t off;
+    char *msg = validate_input(m, words, n_words, repaired, n > 0, in_env, &off);
+    if (msg) {
+      /* The repair warnings first: they say what the validator saw. */
+      take_module_diags(r, m);
+      m->n_diags = 0;
+      add_diag(r, K2S_ERROR, NULL, off,
+               k2s_sprintf(&m->arena,
+                           "the input is not a valid OpenCL SPIR-V module: %s (use "
+                           "--no-validate-input to try anyway)",
+                           msg));
+      status = K2S_ERROR_INPUT;
+      goto done;
+    }
+  }
+
   /* A misspelt --print-after would otherwise print nothing, silently. */
   if (opts->print_after && strcmp(opts->print_after, "all") != 0 &&
       !k2s_pass_description(opts->print_after)) {

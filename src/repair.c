@@ -1,0 +1,440 @@
+/*
+ * Input repairs: fix what clang-15 + llvm-spirv-15 get wrong in otherwise
+ * valid Kernel SPIR-V, before the input is validated, so that spirv-val
+ * (which stops at its first complaint) still checks everything else.
+ *
+ * Each repair fixes one known producer quirk and nothing else, and reports
+ * what it changed and where (a warning; a note where the input was valid):
+ *   - OpPhi entries repeated for one predecessor (llvm-spirv 15 repeats a
+ *     switch block once per case that shares a target);
+ *   - blocks placed before their dominator (llvm-spirv 15 block layout);
+ *   - work-item builtins read with a dimension index >= 3: llvm-spirv 15
+ *     folds get_global_id(3) into an out-of-range OpCompositeExtract and
+ *     drops OpenCL's range check for a run-time index; OpenCL C gives 0 for
+ *     ids and offsets, 1 for sizes and group counts;
+ *   - entry-point interfaces without the global variables SPIR-V 1.4 wants
+ *     listed (llvm-spirv 15 emits 1.4 whenever nsw/nuw flags are present);
+ *   - merge hints spirv-val rejects: k2s_repair_drop_merges(), called by
+ *     translate.c only when validation fails on a module that has them
+ *     (structurize recomputes them in any case).
+ * The input is not trusted here (it is validated afterwards): every operand
+ * is bounds-checked and anything unexpected is left for the validator.
+ */
+#include <string.h>
+
+#include "k2s_internal.h"
+
+#define NONE UINT32_MAX
+
+static const char *id_text(k2s_module *m, uint32_t id)
+{
+  const char *n = k2s_name_of(m, id);
+  return n && *n ? k2s_sprintf(&m->arena, "%%%s", n) : k2s_sprintf(&m->arena, "%%%u", id);
+}
+
+static const char *func_text(k2s_module *m, k2s_function *f)
+{
+  return f->def ? id_text(m, f->def->result) : "?";
+}
+
+/* ---- duplicate OpPhi predecessors ---------------------------------------- */
+
+static bool dedupe_phis(k2s_module *m, k2s_function *f)
+{
+  bool changed = false;
+  k2s_foreach_block(b, f) {
+    uint32_t phis = 0, removed = 0;
+    k2s_instr *first = NULL;
+    k2s_foreach_instr(i, &b->body) {
+      if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+        continue;
+      if (i->opcode != SpvOpPhi)
+        break;
+      if (i->n_ops % 2)
+        continue; /* malformed: the validator says so */
+      uint32_t n = 0, before = i->n_ops / 2;
+      for (uint32_t k = 0; k < i->n_ops; k += 2) {
+        bool dup = false;
+        for (uint32_t j = 0; j < n && !dup; j++)
+          dup = i->ops[2 * j] == i->ops[k] && i->ops[2 * j + 1] == i->ops[k + 1];
+        if (dup)
+          continue;
+        i->ops[2 * n] = i->ops[k];
+        i->ops[2 * n + 1] = i->ops[k + 1];
+        n++;
+      }
+      if (n == before)
+        continue;
+      if (!first)
+        first = i;
+      phis++;
+      removed += before - n;
+      i->n_ops = 2 * n;
+    }
+    if (!phis)
+      continue;
+    changed = true;
+    k2s_warn(m, first,
+             "repaired input: %u OpPhi%s in block %s of function %s listed the same "
+             "(value, predecessor) pair more than once (llvm-spirv 15 repeats a switch "
+             "block once per case that shares a target); %u repeated entr%s removed",
+             phis, phis == 1 ? "" : "s", id_text(m, b->label->result), func_text(m, f),
+             removed, removed == 1 ? "y was" : "ies were");
+  }
+  if (changed)
+    k2s_invalidate_uses(m);
+  return changed;
+}
+
+/* ---- blocks before their dominator ------------------------------------- */
+
+/* Keep the input's order, but hold back each block whose immediate
+ * dominator comes later until right after it (with its own held-back
+ * blocks): the smallest move that puts every block after its dominators. */
+static bool order_blocks(k2s_module *m, k2s_arena *a, k2s_function *f)
+{
+  if (!f->first)
+    return false;
+  k2s_cfg *c = k2s_cfg_build(m, a, f);
+  k2s_cfg_dominators(c, a);
+  uint32_t n = c->n_blocks, bad = NONE;
+  for (uint32_t b = 0; b < n && bad == NONE; b++)
+    if (c->idom[b] != NONE && c->idom[b] > b)
+      bad = b;
+  if (bad == NONE)
+    return false;
+  uint32_t *head = k2s_alloc(a, n * sizeof(uint32_t)), *tail = k2s_alloc(a, n * sizeof(uint32_t));
+  uint32_t *next = k2s_alloc(a, n * sizeof(uint32_t)), *order = k2s_alloc(a, n * sizeof(uint32_t));
+  uint32_t *stack = k2s_alloc(a, n * sizeof(uint32_t));
+  uint8_t *placed = k2s_alloc(a, n);
+  memset(head, 0xff, n * sizeof(uint32_t));
+  uint32_t n_order = 0, moved = 0;
+  for (uint32_t b = 0; b < n; b++) {
+    uint32_t d = c->idom[b];
+    if (d != NONE && !placed[d]) {
+      next[b] = NONE;
+      if (head[d] == NONE)
+        head[d] = b;
+      else
+        next[tail[d]] = b;
+      tail[d] = b;
+      moved++;
+      continue;
+    }
+    uint32_t sp = 0;
+    stack[sp++] = b;
+    while (sp) {
+      uint32_t x = stack[--sp];
+      order[n_order++] = x;
+      placed[x] = 1;
+      /* Push the held-back blocks in reverse so they come out in input order. */
+      uint32_t cnt = 0;
+      for (uint32_t y = head[x]; y != NONE; y = next[y])
+        cnt++;
+      sp += cnt;
+      uint32_t at = sp;
+      for (uint32_t y = head[x]; y != NONE; y = next[y])
+        stack[--at] = y;
+    }
+  }
+  if (n_order != n) /* cannot happen: every dominator chain ends at the entry */
+    return false;
+  k2s_block **blocks = c->blocks;
+  k2s_warn(m, blocks[bad]->label,
+           "repaired input: block %s appears before its dominator %s in function %s "
+           "(llvm-spirv 15 block layout); %u block%s moved after %s dominator",
+           id_text(m, blocks[bad]->label->result), id_text(m, blocks[c->idom[bad]]->label->result),
+           func_text(m, f), moved, moved == 1 ? "" : "s", moved == 1 ? "its" : "their");
+  f->first = f->last = NULL;
+  for (uint32_t i = 0; i < n_order; i++)
+    k2s_function_append_block(f, blocks[order[i]]);
+  return true;
+}
+
+/* ---- work-item builtins read with a dimension >= 3 ------------------------ */
+
+/* The value OpenCL C gives for a dimension out of range, by builtin; false
+ * for builtins that are not per-dimension. */
+static bool out_of_range_value(uint32_t builtin, uint64_t *value)
+{
+  switch (builtin) {
+  case SpvBuiltInGlobalInvocationId:
+  case SpvBuiltInLocalInvocationId:
+  case SpvBuiltInWorkgroupId:
+  case SpvBuiltInGlobalOffset: *value = 0; return true;
+  case SpvBuiltInGlobalSize:
+  case SpvBuiltInWorkgroupSize:
+  case SpvBuiltInEnqueuedWorkgroupSize:
+  case SpvBuiltInNumWorkgroups: *value = 1; return true;
+  default: return false;
+  }
+}
+
+static const char *builtin_function(uint32_t builtin)
+{
+  switch (builtin) {
+  case SpvBuiltInGlobalInvocationId: return "get_global_id";
+  case SpvBuiltInLocalInvocationId: return "get_local_id";
+  case SpvBuiltInWorkgroupId: return "get_group_id";
+  case SpvBuiltInGlobalOffset: return "get_global_offset";
+  case SpvBuiltInGlobalSize: return "get_global_size";
+  case SpvBuiltInWorkgroupSize: return "get_local_size";
+  case SpvBuiltInEnqueuedWorkgroupSize: return "get_enqueued_local_size";
+  case SpvBuiltInNumWorkgroups: return "get_num_groups";
+  default: return "a work-item function";
+  }
+}
+
+static bool is_int_type(const k2s_module *m, uint32_t type)
+{
+  k2s_instr *t = k2s_def(m, type);
+  return t && t->opcode == SpvOpTypeInt && t->n_ops >= 2 && (t->ops[0] == 32 || t->ops[0] == 64);
+}
+
+/* The users of id, collected first: the repairs below edit the chains. */
+static k2s_instr **users_of(k2s_module *m, k2s_arena *a, uint32_t id, uint32_t *n)
+{
+  uint32_t cnt = 0;
+  k2s_foreach_use(u, m, id)
+    cnt++;
+  k2s_instr **out = k2s_alloc(a, (cnt + 1) * sizeof(*out));
+  *n = 0;
+  k2s_foreach_use(u, m, id)
+    if (*n == 0 || out[*n - 1] != u->user)
+      out[(*n)++] = u->user;
+  return out;
+}
+
+/* A constant index out of range: the extract becomes OpenCL's value. */
+static void fold_extract(k2s_module *m, k2s_instr *x, uint32_t builtin, uint64_t value,
+                         uint64_t index, uint32_t n_comp)
+{
+  k2s_warn(m, x,
+           "repaired input: %s(%llu) reads component %llu of a %u-component builtin vector "
+           "(llvm-spirv 15 folds an out-of-range dimension into an out-of-bounds extract); "
+           "replaced by %llu, what OpenCL C returns for a dimension >= get_work_dim()",
+           builtin_function(builtin), (unsigned long long)index, (unsigned long long)index,
+           n_comp, (unsigned long long)value);
+  uint32_t c = k2s_const_int(m, x->type, value);
+  k2s_replace_all_uses(m, x->result, c);
+  k2s_instr_delete(m, x);
+}
+
+/* A run-time index: clamp it into range and select OpenCL's value beyond. */
+static void guard_extract(k2s_module *m, k2s_arena *a, k2s_instr *x, uint32_t n_comp,
+                          uint32_t builtin, uint64_t value)
+{
+  uint32_t idx = x->ops[1], it = k2s_type_of(m, idx);
+  if (!is_int_type(m, it))
+    return;
+  uint32_t n_users;
+  k2s_instr **users = users_of(m, a, x->result, &n_users);
+  k2s_builder b = {m, k2s_before(x)};
+  uint32_t lt[2] = {idx, k2s_const_int(m, it, n_comp)};
+  uint32_t in_range = k2s_emit(&b, SpvOpULessThan, k2s_type_bool(m), lt, 2);
+  uint32_t cl[3] = {in_range, idx, k2s_const_int(m, it, 0)};
+  x->ops[1] = k2s_emit(&b, SpvOpSelect, it, cl, 3);
+  b.cursor = k2s_after(x);
+  uint32_t sel[3] = {in_range, x->result, k2s_const_int(m, x->type, value)};
+  uint32_t r = k2s_emit(&b, SpvOpSelect, x->type, sel, 3);
+  for (uint32_t i = 0; i < n_users; i++) {
+    k2s_instr *u = users[i];
+    if (u->dead || u->result == r)
+      continue;
+    for (uint32_t w = 0; w < u->n_ops; w++)
+      if (u->ops[w] == x->result)
+        u->ops[w] = r;
+  }
+  k2s_invalidate_uses(m);
+  k2s_diag(m, K2S_NOTE, x,
+           "%s with a run-time dimension: k2s adds the range check llvm-spirv 15 leaves out "
+           "(a dimension >= %u gives %llu)",
+           builtin_function(builtin), n_comp, (unsigned long long)value);
+}
+
+static bool repair_builtin_loads(k2s_module *m, k2s_arena *a, uint32_t var, uint32_t builtin,
+                                 uint64_t value, uint32_t n_comp)
+{
+  bool changed = false;
+  uint32_t n_loads;
+  k2s_instr **loads = users_of(m, a, var, &n_loads);
+  for (uint32_t l = 0; l < n_loads; l++) {
+    k2s_instr *ld = loads[l];
+    if (ld->dead || ld->opcode != SpvOpLoad || !ld->block || ld->n_ops < 1 ||
+        ld->ops[0] != var || !ld->result)
+      continue;
+    uint32_t n_users;
+    k2s_instr **users = users_of(m, a, ld->result, &n_users);
+    for (uint32_t k = 0; k < n_users; k++) {
+      k2s_instr *x = users[k];
+      if (x->dead || !x->block || !is_int_type(m, x->type) || x->n_ops != 2 ||
+          x->ops[0] != ld->result)
+        continue;
+      uint64_t index;
+      if (x->opcode == SpvOpCompositeExtract) {
+        if (x->ops[1] < n_comp)
+          continue;
+        fold_extract(m, x, builtin, value, x->ops[1], n_comp);
+      } else if (x->opcode == SpvOpVectorExtractDynamic) {
+        if (k2s_const_value(m, x->ops[1], &index)) {
+          if (index < n_comp)
+            continue;
+          fold_extract(m, x, builtin, value, index, n_comp);
+        } else {
+          guard_extract(m, a, x, n_comp, builtin, value);
+        }
+      } else {
+        continue;
+      }
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+static bool repair_builtin_dims(k2s_module *m, k2s_arena *a)
+{
+  bool changed = false;
+  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL]) {
+    if (v->opcode != SpvOpVariable || v->n_ops < 1 || v->ops[0] != SpvStorageClassInput)
+      continue;
+    k2s_instr *bi = k2s_find_decoration(m, v->result, SpvDecorationBuiltIn);
+    uint64_t value;
+    if (!bi || bi->n_ops < 3 || !out_of_range_value(bi->ops[2], &value))
+      continue;
+    k2s_instr *pt = k2s_def(m, v->type);
+    if (!pt || pt->opcode != SpvOpTypePointer || pt->n_ops < 2)
+      continue;
+    k2s_instr *vt = k2s_def(m, pt->ops[1]);
+    if (!vt || vt->opcode != SpvOpTypeVector || vt->n_ops < 2)
+      continue;
+    changed |= repair_builtin_loads(m, a, v->result, bi->ops[2], value, vt->ops[1]);
+  }
+  return changed;
+}
+
+/* ---- entry-point interfaces ------------------------------------------- */
+
+typedef struct iface_ctx {
+  k2s_module *m;
+  uint8_t *is_global; /* id -> a module-scope OpVariable that must be listed */
+  uint8_t *used;      /* id -> used by the entry point being walked */
+  uint32_t *list, n_list;
+  uint32_t *calls, n_calls;
+} iface_ctx;
+
+static void note_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  iface_ctx *c = ud;
+  (void)in;
+  if (*id < c->m->id_cap && c->is_global[*id] && !c->used[*id]) {
+    c->used[*id] = 1;
+    c->list[c->n_list++] = *id;
+  }
+}
+
+static bool repair_interfaces(k2s_module *m, k2s_arena *a)
+{
+  /* SPIR-V 1.4 lists every module-scope variable the entry point uses; before
+   * it, only Input and Output ones. */
+  bool all = ((m->version >> 8) & 0xff) >= 4 || (m->version >> 16) > 1;
+  uint32_t cap = m->id_cap;
+  iface_ctx c = {.m = m};
+  c.is_global = k2s_alloc(a, cap + 1);
+  uint32_t n_globals = 0;
+  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL])
+    if (v->opcode == SpvOpVariable && v->n_ops >= 1 && v->result < cap &&
+        (all || v->ops[0] == SpvStorageClassInput || v->ops[0] == SpvStorageClassOutput)) {
+      c.is_global[v->result] = 1;
+      n_globals++;
+    }
+  if (!n_globals)
+    return false;
+  uint32_t n_funcs = 0;
+  k2s_foreach_function(f, m)
+    n_funcs++;
+  c.list = k2s_alloc(a, (n_globals + 1) * sizeof(uint32_t));
+  c.calls = k2s_alloc(a, (n_funcs + 1) * sizeof(uint32_t));
+  bool changed = false;
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
+    if (e->opcode != SpvOpEntryPoint || e->n_ops < 3)
+      continue;
+    const char *name = k2s_string_operand(e, 2);
+    if (!name)
+      continue;
+    uint32_t first_iface = 2 + k2s_string_words(name);
+    c.used = k2s_alloc(a, cap + 1);
+    c.n_list = c.n_calls = 0;
+    uint8_t *seen_f = k2s_alloc(a, cap + 1);
+    k2s_function *root = k2s_function_of_id(m, e->ops[1]);
+    if (!root)
+      continue;
+    c.calls[c.n_calls++] = root->def->result;
+    seen_f[root->def->result] = 1;
+    for (uint32_t q = 0; q < c.n_calls; q++) {
+      k2s_function *f = k2s_function_of_id(m, c.calls[q]);
+      if (!f)
+        continue;
+      k2s_foreach_block(b, f)
+        k2s_foreach_instr(i, &b->body) {
+          k2s_foreach_id_operand(m, i, note_operand, &c);
+          if (i->opcode == SpvOpFunctionCall && i->n_ops >= 1 && i->ops[0] < cap &&
+              !seen_f[i->ops[0]] && k2s_function_of_id(m, i->ops[0]) && c.n_calls < n_funcs) {
+            seen_f[i->ops[0]] = 1;
+            c.calls[c.n_calls++] = i->ops[0];
+          }
+        }
+    }
+    uint32_t missing = 0, first_missing = 0;
+    for (uint32_t k = first_iface; k < e->n_ops; k++)
+      if (e->ops[k] < cap)
+        c.used[e->ops[k]] = 2; /* listed */
+    for (uint32_t k = 0; k < c.n_list; k++)
+      if (c.used[c.list[k]] == 1) {
+        if (!missing++)
+          first_missing = c.list[k];
+        k2s_instr_push_op(m, e, c.list[k]);
+      }
+    if (!missing)
+      continue;
+    changed = true;
+    k2s_warn(m, e,
+             "repaired input: the interface of entry point '%s' left out %u variable%s it "
+             "uses, first %s (llvm-spirv 15 does so in SPIR-V 1.4 modules); added",
+             name, missing, missing == 1 ? "" : "s", id_text(m, first_missing));
+  }
+  return changed;
+}
+
+/* ---- merge hints ----------------------------------------------------------- */
+
+uint32_t k2s_repair_drop_merges(k2s_module *m);
+uint32_t k2s_repair_drop_merges(k2s_module *m)
+{
+  uint32_t n = 0;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr_safe(i, &b->body)
+        if (i->opcode == SpvOpSelectionMerge || i->opcode == SpvOpLoopMerge) {
+          k2s_instr_delete(m, i);
+          n++;
+        }
+  return n;
+}
+
+/* ---- entry ---------------------------------------------------------------- */
+
+bool k2s_repair_input(k2s_module *m);
+bool k2s_repair_input(k2s_module *m)
+{
+  k2s_arena scratch = {.oom = m->arena.oom};
+  bool changed = false;
+  k2s_foreach_function(f, m) {
+    changed |= dedupe_phis(m, f);
+    changed |= order_blocks(m, &scratch, f);
+  }
+  changed |= repair_builtin_dims(m, &scratch);
+  changed |= repair_interfaces(m, &scratch);
+  k2s_arena_free(&scratch);
+  return changed;
+}
