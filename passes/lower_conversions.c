@@ -14,10 +14,11 @@
  * operations, exact conversions of representable values, FToS/FToU
  * truncation toward zero of in-range values, and GLSL Floor/Ceil/RoundEven.
  * float→int: round (GLSL), then (with _sat) NaN → 0 and clamp by exact
- * comparisons; int→float: clear the bits below the float's precision, convert
- * that exactly and step to the next float by bit arithmetic when the mode
- * says so; float narrowing: build the narrower format's bits from the wider
- * one's with integer arithmetic (subnormals, overflow and NaN included).
+ * comparisons; int→float: round |x| to the float's precision in integer
+ * arithmetic (a mode-dependent bias, then the low bits cleared) and convert
+ * that exactly; float narrowing: build the narrower format's bits from the
+ * wider one's with integer arithmetic (subnormals, overflow and NaN
+ * included).
  * Widening conversions are exact and only lose their decorations.
  * Runs after pointers and before builtins; --math=native leaves undecorated
  * conversions to the device's default rounding. docs/conversions.md has the

@@ -31,7 +31,10 @@ def n_variants(t):
 
 
 def run(cmd, **kw):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+    except OSError as e:
+        return 127, f"{cmd[0]}: {e}"
     return p.returncode, p.stdout
 
 
