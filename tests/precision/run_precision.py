@@ -162,7 +162,8 @@ class Tool:
         if ty == "half" and not self.o.no_exhaustive_half:
             return [(0, 65536)]
         if ty == "float" and self.o.long:
-            return [(f, CHUNK) for f in range(0, 1 << 32, CHUNK)]
+            a, b = (int(x) for x in self.o.long_chunks.split(":"))
+            return [(c * CHUNK, CHUNK) for c in range(a, min(b, (1 << 32) // CHUNK))]
         return None
 
     def measure(self, fn, ty):
@@ -341,6 +342,8 @@ def parse_options(argv):
                     help="CI: 20000 random inputs, float and double, half sampled too")
     ap.add_argument("--long", action="store_true",
                     help="every float bit pattern for one-argument float functions")
+    ap.add_argument("--long-chunks", default="0:2048",
+                    help="--long: chunks A:B of 2^21 bit patterns (default all 2048)")
     ap.add_argument("--no-exhaustive-half", action="store_true")
     ap.add_argument("--types", default="float,half,double")
     ap.add_argument("--funcs", default="*", help="comma-separated names or globs")
@@ -381,6 +384,9 @@ def main(argv=None):
     if o.from_jsonl:  # a run cut short: its finished rows as table and JSON
         with open(o.from_jsonl) as f:
             rows = [json.loads(l) for l in f if l.strip()]
+        names = subprocess.run([o.k2s_ulp, "list"], capture_output=True, text=True).stdout
+        order = {json.loads(l)["name"]: i for i, l in enumerate(names.splitlines()) if l}
+        rows.sort(key=lambda r: (order.get(r["name"], 1 << 30), r["name"], TYPES.index(r["type"])))
         render(o, rows, None)
         print(f"{len(rows)} rows from {o.from_jsonl}")
         return 0
