@@ -145,7 +145,10 @@ class Tool:
         rc, _, err = run(cmd)
         if rc != 0:
             tool = "k2s-clref" if mode == "pocl" else "k2s-run"
-            return {"status": "run failed", "error": f"{tool}: " + first_error(err, rc)}
+            msg = f"{tool}: " + first_error(err, rc)
+            if "but device" in err and " lacks " in err:  # e.g. no shaderFloat64: not k2s's fault
+                return {"status": "device lacks", "error": msg}
+            return {"status": "run failed", "error": msg}
         rc, out, err = run([self.o.k2s_ulp, "check", fn["name"], ty, dump, "-j", str(threads),
                             "--nspecial", str(nspecial)])
         shutil.rmtree(dump, ignore_errors=True)
@@ -250,7 +253,9 @@ class Tool:
     def finish(self, row, t0):
         p = row.get("precise", {})
         bound = row["bound"]
-        if p.get("status") == "translated":
+        if p.get("status") == "device lacks":
+            row["result"] = "device lacks"
+        elif p.get("status") == "translated":
             row["result"] = "translated"
         elif p.get("status") == "not translated":
             row["result"] = "not translated"
