@@ -23,7 +23,7 @@ ENVS = ["vulkan1.1", "vulkan1.2", "vulkan1.3"]
 CL_STDS = {"CL1.2", "CL2.0", "CL3.0"}
 TRIPLES = {"spir64", "spir"}
 SINGLE_KEYS = {"kernel", "global", "local", "offset", "compare", "ulp", "cl-std", "clang",
-               "k2s", "triple", "cl-build", "envs", "k2s-run"}
+               "k2s", "triple", "cl-build", "envs", "k2s-run", "denorms"}
 EXIT_NO_REFERENCE = 3  # k2s-clref: this OpenCL implementation cannot run the case
 TOOL_TIMEOUT = 300
 FLOAT_FORMATS = {"half": "<e", "float": "<f", "double": "<d"}
@@ -109,6 +109,8 @@ def check_run(path, r):
             raise ValueError
     except ValueError:
         raise SpecError(f"{where}: ulp must be a non-negative integer") from None
+    if r.get("denorms", "flush-ok") not in ("flush-ok", "exact"):
+        raise SpecError(f"{where}: denorms must be flush-ok or exact")
     buffers = [i for i, a in enumerate(r["args"]) if a.startswith("buffer:")]
     if "compare" in r:
         try:
@@ -205,7 +207,19 @@ def float_distance(a, b, fmt):
         return None
 
 
-def compare_values(got, want, scalar, ulp):
+# The smallest normal magnitude of each format: OpenCL's full profile lets a device flush
+# half and float denormals (inputs and results) to zero; double must keep them.
+SMALLEST_NORMAL = {"half": 2.0 ** -14, "float": 2.0 ** -126}
+
+
+def flushed(g, w, scalar):
+    """got is a zero where the reference has a denormal (or the other way round)."""
+    tiny = SMALLEST_NORMAL.get(scalar)
+    fg, fw = float(g), float(w)
+    return bool(tiny) and ((fg == 0 and 0 < abs(fw) < tiny) or (fw == 0 and 0 < abs(fg) < tiny))
+
+
+def compare_values(got, want, scalar, ulp, denorms="flush-ok"):
     """Returns a list of (index, got, want, detail) mismatches."""
     bad = []
     fmt = FLOAT_FORMATS.get(scalar)
@@ -213,6 +227,8 @@ def compare_values(got, want, scalar, ulp):
         try:
             if fmt:
                 d = float_distance(g, w, fmt)
+                if d is not None and d > ulp and denorms == "flush-ok" and flushed(g, w, scalar):
+                    continue
                 if d is None or d > ulp:
                     bad.append((i, g, w, "NaN mismatch" if d is None else f"{d} ulp"))
             elif int(g) != int(w):
@@ -231,7 +247,8 @@ def compare_outputs(run, got_text, want_text):
             return f"k2s-run printed no 'arg {n}:' line"
         if len(got[n]) != len(want[n]):
             return f"arg {n}: {len(got[n])} values, reference has {len(want[n])}"
-        bad = compare_values(got[n], want[n], buffer_scalar(run["args"][n]), run["ulp"])
+        bad = compare_values(got[n], want[n], buffer_scalar(run["args"][n]), run["ulp"],
+                             run.get("denorms", "flush-ok"))
         if bad:
             i, g, w, detail = bad[0]
             extra = f" ({detail})" if detail else ""
