@@ -604,50 +604,52 @@ static void fix_variable(void *ud, k2s_instr *in, uint32_t *id)
   k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
 }
 
-bool k2s_physical_lower_function(k2s_module *m, k2s_function *f, const k2s_options *o)
+static bool lower_function(phys_ctx *c, k2s_function *f)
 {
+  k2s_module *m = c->m;
   if (f->physical)
     return true;
-  phys_ctx c = {.m = m, .o = o, .why = f->def};
-  grow(&c);
-  var_fix vf = {&c};
+  c->why = f->def;
+  grow(c);
+  var_fix vf = {c};
   k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
       k2s_foreach_id_operand(m, i, fix_variable, &vf);
-  if (c.failed)
+  if (c->failed)
     return false;
-  c.why = f->def;
+  c->why = f->def;
   /* Classify pointers to a fixed point (phis may name later values). */
   for (int round = 0, changed = 1; changed && round < 64; round++) {
     changed = 0;
-    k2s_foreach_instr(p, &f->head) changed |= classify(&c, p);
-    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body) changed |= classify(&c, i);
-    if (c.failed)
+    k2s_foreach_instr(p, &f->head) changed |= classify(c, p);
+    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body) changed |= classify(c, i);
+    if (c->failed)
       return false;
   }
-  f->def->ops[1] = deep_type(&c, f->def->ops[1]);
-  f->def->type = deep_type(&c, f->def->type);
+  f->def->ops[1] = deep_type(c, f->def->ops[1]);
+  f->def->type = deep_type(c, f->def->type);
   k2s_foreach_instr(p, &f->head)
   {
-    c.why = p;
+    c->why = p;
     if (p->type)
-      p->type = value_type(&c, p->result, p->type);
+      p->type = value_type(c, p->result, p->type);
   }
   k2s_foreach_block(b, f) k2s_foreach_instr_safe(i, &b->body)
   {
-    c.why = i;
-    if (!rewrite(&c, f, i) || c.failed) {
-      if (!c.failed)
-        c.failed = true;
+    c->why = i;
+    if (!rewrite(c, f, i) || c->failed) {
+      if (!c->failed)
+        c->failed = true;
       return false;
     }
   }
-  if (c.failed)
+  if (c->failed)
     return false;
   if (physical32(m)) {
     /* Pointers stored in memory are 8 bytes here but 4 in the OpenCL layout. */
     k2s_foreach_block(b, f)
-        k2s_foreach_instr(i, &b->body) if (i->opcode == SpvOpLoad && pointer_type(m, i->type) &&
-                                           is_phys_value(&c, i->result))
+        k2s_foreach_instr(i, &b->body) if ((i->opcode == SpvOpLoad && pointer_type(m, i->type) &&
+                                            is_phys_value(c, i->result)) ||
+                                           (i->opcode == SpvOpStore && is_phys_value(c, i->ops[1])))
     {
       k2s_error(m, i,
                 "a 32-bit (spir) module stores pointers in memory as 4 bytes; "
@@ -657,12 +659,18 @@ bool k2s_physical_lower_function(k2s_module *m, k2s_function *f, const k2s_optio
   }
   /* The input's forward declarations of the global pointers that closed a cycle now
    * declare nothing Vulkan accepts (only PhysicalStorageBuffer may be forward-declared). */
-  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL])
-    if (i->opcode == SpvOpTypeForwardPointer && i->n_ops >= 2 && is_global_sc(i->ops[1]) &&
-        i->ops[0] < c.cap && c.fwd[i->ops[0]])
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL]) if (i->opcode == SpvOpTypeForwardPointer &&
+                                                         i->n_ops >= 2 && is_global_sc(i->ops[1]) &&
+                                                         i->ops[0] < c->cap && c->fwd[i->ops[0]])
       k2s_instr_delete(m, i);
   f->physical = true;
   return true;
+}
+
+bool k2s_physical_lower_function(k2s_module *m, k2s_function *f, const k2s_options *o)
+{
+  phys_ctx c = {.m = m, .o = o};
+  return lower_function(&c, f);
 }
 
 bool k2s_lower_physical_pointers(k2s_module *m, const k2s_options *o)
@@ -681,11 +689,14 @@ bool k2s_lower_physical_pointers(k2s_module *m, const k2s_options *o)
     return false;
   }
   bool changed = false;
+  /* One context for the module: a struct mapped once is the same type in every function
+   * (a call passing it by value type-checks). */
+  phys_ctx c = {.m = m, .o = o};
   k2s_foreach_function(f, m)
   {
     if (!f->first)
       continue;
-    if (!k2s_physical_lower_function(m, f, o))
+    if (!lower_function(&c, f))
       return true;
     changed = true;
   }
