@@ -285,7 +285,9 @@ def fmt_err(r):
         return {"not translated": "not translated", None: "-"}.get(
             r.get("status") if r else None, r.get("status", "-") if r else "-")
     e = r["max_err"]
-    s = "inf" if e == "inf" else (f"{e:.3g}" if e < 1e4 else f"{e:.3e}")
+    # over the bound: enough digits to show it (a correctly rounded bound fails at 0.500001)
+    digits = 6 if r.get("over") else 3
+    s = "inf" if e == "inf" else (f"{e:.{digits}g}" if e < 1e4 else f"{e:.3e}")
     if r.get("rule_fail"):
         s += f" ({r['rule_fail']} edge)"
     return s
