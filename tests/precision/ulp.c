@@ -15,14 +15,13 @@
  *                                              JSON object: max error, worst input, counts
  *
  * Reference: each result is computed with MPFR at 64 bits (112 for double), far beyond the
- * target precision (errors are measured to better than 2^-40 ulp), keeping MPFR's ternary value so that exact results (the spec's
- * prescribed special cases) are known to be exact. Error in ulp follows the OpenCL C
- * definition (section 7.4, after J.-M. Muller, "On the definition of ulp(x)", INRIA
- * RR-5504): |got - exact| / ulp(exact), ulp(y) = 2^(max(e, emin) - p + 1) with
- * e = floor(log2 |y|) and emin the type's smallest normal exponent (so subnormal results
- * are measured in units of the smallest subnormal). The correctly rounded value, where it
- * is needed (overflow), emulates the target format exactly: precision p, RN-even, gradual
- * underflow, overflow to infinity.
+ * target precision (errors are measured to better than 2^-40 ulp), keeping MPFR's ternary value so
+ * that exact results (the spec's prescribed special cases) are known to be exact. Error in ulp
+ * follows the OpenCL C definition (section 7.4, after J.-M. Muller, "On the definition of ulp(x)",
+ * INRIA RR-5504): |got - exact| / ulp(exact), ulp(y) = 2^(max(e, emin) - p + 1) with e = floor(log2
+ * |y|) and emin the type's smallest normal exponent (so subnormal results are measured in units of
+ * the smallest subnormal). The correctly rounded value, where it is needed (overflow), emulates the
+ * target format exactly: precision p, RN-even, gradual underflow, overflow to infinity.
  *
  * Rules beyond the ULP number (OpenCL C 7.5 "Edge Case Behavior"):
  *  - a NaN result must be a NaN, and a NaN is accepted only where the exact result is NaN;
@@ -171,8 +170,14 @@ static double from_bits(const fmt *t, uint64_t bits)
   return load_value(t, b);
 }
 
-static double fmt_max(const fmt *t) { return ldexp(2 - ldexp(1, 1 - t->p), t->emax); }
-static double fmt_min_sub(const fmt *t) { return ldexp(1, t->emin - t->p + 1); }
+static double fmt_max(const fmt *t)
+{
+  return ldexp(2 - ldexp(1, 1 - t->p), t->emax);
+}
+static double fmt_min_sub(const fmt *t)
+{
+  return ldexp(1, t->emin - t->p + 1);
+}
 static int is_subnormal(const fmt *t, double v)
 {
   return v != 0 && fabs(v) < ldexp(1, t->emin);
@@ -246,17 +251,48 @@ static double random_value(const fmt *t, const range *r, uint64_t *s, int *ival)
  * arguments for trigonometric range reduction. Rounded to the format and deduplicated. */
 static int special_values(const fmt *t, int small, double *out)
 {
-  static const double base[] = {
-      0.0, INFINITY, NAN, 1.0, 0.5, 2.0, 3.0, 1.5, 2.5, 0.25, 0.75, 4.0, 5.0, 10.0, 100.0,
-      0.1, 1e-3, 3.14159265358979323846, 1.57079632679489661923, 6.28318530717958647692, 88.0,
-      89.0, 710.0, 1e4, 65504.0, 65536.0, 1048576.0, 16777216.0, 1e10, 1073741824.0, 1e15,
-      1e19, 1.2676506002282294e30, 1e38, 1e100, 1e300};
+  static const double base[] = {0.0,
+                                INFINITY,
+                                NAN,
+                                1.0,
+                                0.5,
+                                2.0,
+                                3.0,
+                                1.5,
+                                2.5,
+                                0.25,
+                                0.75,
+                                4.0,
+                                5.0,
+                                10.0,
+                                100.0,
+                                0.1,
+                                1e-3,
+                                3.14159265358979323846,
+                                1.57079632679489661923,
+                                6.28318530717958647692,
+                                88.0,
+                                89.0,
+                                710.0,
+                                1e4,
+                                65504.0,
+                                65536.0,
+                                1048576.0,
+                                16777216.0,
+                                1e10,
+                                1073741824.0,
+                                1e15,
+                                1e19,
+                                1.2676506002282294e30,
+                                1e38,
+                                1e100,
+                                1e300};
   static const double small_base[] = {0.0, INFINITY, NAN, 1.0, 0.5, 2.0, 3.0, 1.5, 10.0};
   int n = 0;
   const double *b = small ? small_base : base;
   size_t nb = small ? sizeof small_base / sizeof *small_base : sizeof base / sizeof *base;
   double extra[] = {fmt_min_sub(t), ldexp(1, t->emin) - fmt_min_sub(t), ldexp(1, t->emin),
-                    fmt_max(t), next_toward(t, 1.0, 0.0), next_toward(t, 1.0, 2.0)};
+                    fmt_max(t),     next_toward(t, 1.0, 0.0),           next_toward(t, 1.0, 2.0)};
   size_t ne = small ? 4 : 6;
   for (int sign = 0; sign < 2; sign++) {
     for (size_t i = 0; i < nb + ne; i++) {
@@ -266,8 +302,7 @@ static int special_values(const fmt *t, int small, double *out)
         continue; /* out of this format's range */
       int dup = 0;
       for (int j = 0; j < n; j++)
-        if ((isnan(v) && isnan(out[j])) ||
-            (v == out[j] && signbit(v) == signbit(out[j])))
+        if ((isnan(v) && isnan(out[j])) || (v == out[j] && signbit(v) == signbit(out[j])))
           dup = 1;
       if (!dup)
         out[n++] = v;
@@ -276,9 +311,9 @@ static int special_values(const fmt *t, int small, double *out)
   return n;
 }
 
-static const int SPECIAL_INTS[] = {0,  1,  -1,  2,   -2,    3,     -3,    4,       -4,     5,
-                                   7,  -7, 127, 128, -128,  1000,  -1000, INT_MAX, INT_MIN, 64,
-                                   -64, 31, -149, 150, -1074, 1024};
+static const int SPECIAL_INTS[] = {0,       1,  -1,  2,   -2,   3,    -3,    4,     -4,
+                                   5,       7,  -7,  127, 128,  -128, 1000,  -1000, INT_MAX,
+                                   INT_MIN, 64, -64, 31,  -149, 150,  -1074, 1024};
 
 /* MPFR's exponent range while computing references: far beyond every target format (double
  * reaches 2^-1074 and 2^1024) yet small enough that results like erfc(1e38) underflow at
@@ -293,9 +328,9 @@ enum { WORK_EXP = 1 << 16 };
 /* ---- the reference ---------------------------------------------------------------------- */
 
 typedef struct ref {
-  mpfr_t y[2]; /* float results */
-  int tern[2]; /* MPFR ternary values (0 = exact) */
-  long iy[2];  /* int results */
+  mpfr_t y[2];     /* float results */
+  int tern[2];     /* MPFR ternary values (0 = exact) */
+  long iy[2];      /* int results */
   int int_skip[2]; /* int result unconstrained for this input */
 } ref;
 
@@ -324,7 +359,10 @@ static void worker_clear(worker *w)
   mpfr_clears(w->a, w->b, w->c, w->r.y[0], w->r.y[1], (mpfr_ptr)0);
 }
 
-static int is_name(const func *f, const char *n) { return !strcmp(f->name, n); }
+static int is_name(const func *f, const char *n)
+{
+  return !strcmp(f->name, n);
+}
 /* "half_cos" and "native_cos" share cos's reference. */
 static const char *base_name(const func *f)
 {
@@ -390,6 +428,9 @@ static void eval(worker *w, const long *n)
   tn[0] = tn[1] = 0;
   r->int_skip[0] = r->int_skip[1] = 0;
 
+  /* One line per function: a table in code form (clang-format would spread it over
+   * several hundred lines). */
+  // clang-format off
 #define IS(s) (!strcmp(b, s))
   if (IS("acos")) tn[0] = mpfr_acos(y, x0, N);
   else if (IS("acosh")) tn[0] = mpfr_acosh(y, x0, N);
@@ -581,6 +622,7 @@ static void eval(worker *w, const long *n)
     exit(1);
   }
 #undef IS
+  // clang-format on
 }
 
 /* ---- measuring one result ---------------------------------------------------------------- */
@@ -596,8 +638,8 @@ static const char *WHY[] = {"",
 
 /* Error in ulp of `got` against the exact value y (ternary tern). `exact_req`: the spec
  * prescribes this result exactly. `zero_free`: the sign of a zero result is free. */
-static double ulp_error(worker *w, double got, mpfr_ptr y, int tern, int exact_req,
-                        int zero_free, enum why *why)
+static double ulp_error(worker *w, double got, mpfr_ptr y, int tern, int exact_req, int zero_free,
+                        enum why *why)
 {
   const fmt *t = w->t;
   *why = OK;
@@ -662,22 +704,25 @@ typedef struct batch {
   const func *f;
   const fmt *t;
   size_t n, nspecial;
-  double *in[3];   /* float inputs as doubles */
-  int *iin[3];     /* int inputs */
-  double *out[2];  /* float outputs */
-  int *iout[2];    /* int outputs */
+  double *in[3];  /* float inputs as doubles */
+  int *iin[3];    /* int inputs */
+  double *out[2]; /* float outputs */
+  int *iout[2];   /* int outputs */
 } batch;
 
 typedef struct result {
-  double max_err;   /* worst error over all inputs (inf for rule violations) */
-  size_t worst;     /* its index */
+  double max_err; /* worst error over all inputs (inf for rule violations) */
+  size_t worst;   /* its index */
   enum why why;
   int worst_out;    /* which output */
   size_t over;      /* inputs over the bound */
   size_t rule_fail; /* rule violations (NaN, sign, prescribed value) */
 } result;
 
-static int flt_special(double v) { return v == 0 || isinf(v) || isnan(v); }
+static int flt_special(double v)
+{
+  return v == 0 || isinf(v) || isnan(v);
+}
 
 /* Error of input i under one choice of (possibly flushed) inputs; *why set for the worst
  * output. Returns the max over outputs. */
@@ -884,7 +929,10 @@ static void usage(void)
   exit(2);
 }
 
-static double bound_of(const func *f, const fmt *t) { return f->bound[t->idx]; }
+static double bound_of(const func *f, const fmt *t)
+{
+  return f->bound[t->idx];
+}
 
 static int cmd_list(void)
 {
@@ -1079,7 +1127,8 @@ static result check_batch(const batch *bt, int threads)
         mpfr_set_d(w.x[a], bt->in[a][i], MPFR_RNDN), w.xd[a] = bt->in[a][i];
       long nn[3] = {0, 0, 0};
       eval(&w, nn);
-      double e = isnan(bt->out[0][i]) ? INFINITY : fabs(bt->out[0][i] - mpfr_get_d(w.r.y[0], MPFR_RNDN));
+      double e =
+          isnan(bt->out[0][i]) ? INFINITY : fabs(bt->out[0][i] - mpfr_get_d(w.r.y[0], MPFR_RNDN));
       if (e > f->abs_bound)
         abs_over++;
       if (e > abs_err) {
@@ -1261,8 +1310,8 @@ static int cmd_check(const func *f, const fmt *t, const char *dir, int threads, 
   }
   worker_clear(&w);
 
-  printf("{\"name\": \"%s\", \"type\": \"%s\", \"n\": %zu, \"nspecial\": %zu, ", f->name,
-         t->name, n, nspecial);
+  printf("{\"name\": \"%s\", \"type\": \"%s\", \"n\": %zu, \"nspecial\": %zu, ", f->name, t->name,
+         n, nspecial);
   if (isinf(tot.max_err))
     printf("\"max_err\": \"inf\", ");
   else

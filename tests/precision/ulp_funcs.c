@@ -6,6 +6,8 @@
 
 #include "ulp_table.h"
 
+/* The rows are kept one function per line, as a table (clang-format would break them up). */
+// clang-format off
 #define NB NO_BOUND
 #define AB ABS_BOUND
 #define B(k, lo, hi) {k, lo, hi}
@@ -169,5 +171,7 @@ const func k2s_ulp_funcs[] = {
     {"smoothstep", "smoothstep(a0, a1, a2)", "fff", "f", T_FLOAT, {NB, AB, NB}, 1e-5, NO_SPECIALS,
      {{{B('u', -1, -0.01), B('u', 0.01, 1), B('u', -1.5, 1.5)}}}, 1},
 };
+
+// clang-format on
 
 const size_t k2s_ulp_nfuncs = sizeof k2s_ulp_funcs / sizeof k2s_ulp_funcs[0];

@@ -45,11 +45,11 @@ enum {
 
 typedef struct func {
   const char *name;
-  const char *expr;   /* OpenCL C: a0 a1 a2 are the inputs, r1 the second output lane */
-  const char *args;   /* 'f' the tested type, 'i' int */
-  const char *outs;   /* result kinds: 'f' tested type, 'i' int */
-  unsigned types;     /* T_* */
-  double bound[3];    /* half, float, double: ulp, NO_BOUND or ABS_BOUND */
+  const char *expr; /* OpenCL C: a0 a1 a2 are the inputs, r1 the second output lane */
+  const char *args; /* 'f' the tested type, 'i' int */
+  const char *outs; /* result kinds: 'f' tested type, 'i' int */
+  unsigned types;   /* T_* */
+  double bound[3];  /* half, float, double: ulp, NO_BOUND or ABS_BOUND */
   double abs_bound;
   unsigned flags;
   range_set sets[3];
