@@ -14,3 +14,4 @@
 #include "hyp.cl"
 #include "special.cl"
 #include "gamma.cl"
+#include "fma64.cl"
