@@ -499,6 +499,8 @@ static uint32_t lower_mad_sat(lower *c, bool s, uint32_t a, uint32_t b, uint32_t
 
 /* ---- float functions ---------------------------------------------------- */
 
+static void store_at(lower *c, uint32_t ptr, uint32_t v);
+
 static uint32_t f_mul(lower *c, uint32_t a, uint32_t b)
 {
   return bin(c, SpvOpFMul, a, b);
@@ -583,8 +585,7 @@ static uint32_t lower_fract(lower *c, uint32_t x, uint32_t ptr)
   uint32_t zero_or_inf =
       bin(c, SpvOpLogicalOr, is_inf(c, x), cmp(c, SpvOpFOrdEqual, x, cfloat(c, t, 0.0)));
   r = sel(c, zero_or_inf, copysign_(c, cfloat(c, t, 0.0), x), r);
-  uint32_t st[2] = {ptr, fl};
-  k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+  store_at(c, ptr, fl);
   return r;
 }
 
@@ -594,8 +595,7 @@ static uint32_t lower_modf(lower *c, uint32_t x, uint32_t ptr)
   uint32_t t = type_of(c, x);
   uint32_t tr = glsl1(c, K2S_GLSL_STD_450_Trunc, x);
   uint32_t r = sel(c, is_inf(c, x), cfloat(c, t, 0.0), f_sub(c, x, tr));
-  uint32_t st[2] = {ptr, tr};
-  k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+  store_at(c, ptr, tr);
   return copysign_(c, r, x);
 }
 
@@ -901,8 +901,7 @@ static uint32_t lower_fmod(lower *c, int kind, uint32_t x, uint32_t y, uint32_t 
     uint32_t neg = cmp(c, SpvOpINotEqual, px.sign, py.sign);
     q = sel(c, neg, op1(c, SpvOpSNegate, it, q), q);
     uint32_t qt = pointee_of(c, type_of(c, quo_ptr));
-    uint32_t st[2] = {quo_ptr, iconv(c, q, width(c, qt), false)};
-    k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+    store_at(c, quo_ptr, iconv(c, q, width(c, qt), false));
   }
   return res;
 }
@@ -926,8 +925,7 @@ static uint32_t lower_frexp(lower *c, uint32_t x, uint32_t exp_ptr)
   uint32_t r = sel(c, special, x, from_fbits(c, t, bits));
   e = sel_c(c, special, 0, e);
   uint32_t et = pointee_of(c, type_of(c, exp_ptr));
-  uint32_t st[2] = {exp_ptr, iconv(c, e, width(c, et), true)};
-  k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+  store_at(c, exp_ptr, iconv(c, e, width(c, et), true));
   return r;
 }
 
@@ -1208,10 +1206,57 @@ static uint32_t container_of_last(lower *c, k2s_instr *ch)
   return t;
 }
 
+static bool is_physical(lower *c, uint32_t ptr)
+{
+  k2s_instr *pt = k2s_def(c->m, type_of(c, ptr));
+  return pt && pt->opcode == SpvOpTypePointer &&
+         pt->ops[0] == SpvStorageClassPhysicalStorageBuffer;
+}
+
+/* OpLoad / OpStore; through a PhysicalStorageBuffer pointer (--pointers=physical)
+ * with the Aligned operand Vulkan requires there, the pointee's OpenCL alignment. */
+static uint32_t load_at(lower *c, uint32_t t, uint32_t ptr)
+{
+  uint64_t size, align;
+  if (!is_physical(c, ptr) || !k2s_cl_layout(c->m, t, &size, &align))
+    return op1(c, SpvOpLoad, t, ptr);
+  uint32_t ops[3] = {ptr, SpvMemoryAccessAlignedMask, (uint32_t)align};
+  return k2s_emit(&c->b, SpvOpLoad, t, ops, 3);
+}
+
+static void store_at(lower *c, uint32_t ptr, uint32_t v)
+{
+  uint64_t size, align;
+  uint32_t ops[4] = {ptr, v, SpvMemoryAccessAlignedMask, 0};
+  bool aligned = is_physical(c, ptr) && k2s_cl_layout(c->m, type_of(c, v), &size, &align);
+  ops[3] = aligned ? (uint32_t)align : 0;
+  k2s_emit(&c->b, SpvOpStore, 0, ops, aligned ? 4 : 2);
+}
+
 /* The access chain of p, when p points at an element of an array; NULL after
- * an error naming the builtin. */
+ * an error naming the builtin. A PhysicalStorageBuffer pointer (an address)
+ * gets a stand-in chain, OpPtrAccessChain p 0, never inserted: element_ptr()
+ * then steps from p itself. */
 static k2s_instr *element_chain(lower *c, uint32_t p, const char *name)
 {
+  if (is_physical(c, p)) {
+    /* OpPtrAccessChain steps by the pointer type's ArrayStride: the element size */
+    uint64_t size, align;
+    uint32_t pt = type_of(c, p);
+    if (!k2s_find_decoration(c->m, pt, SpvDecorationArrayStride) &&
+        k2s_cl_layout(c->m, pointee_of(c, pt), &size, &align)) {
+      uint32_t stride = (uint32_t)size;
+      k2s_decorate(c->m, pt, SpvDecorationArrayStride, &stride, 1);
+    }
+    k2s_instr *ch = k2s_alloc(&c->m->arena, sizeof(*ch));
+    ch->opcode = SpvOpPtrAccessChain;
+    ch->type = type_of(c, p);
+    ch->ops = k2s_alloc(&c->m->arena, 2 * sizeof(uint32_t));
+    ch->ops[0] = p;
+    ch->ops[1] = k2s_const_int(c->m, k2s_type_int(c->m, 64, false), 0);
+    ch->n_ops = ch->cap_ops = 2;
+    return ch;
+  }
   k2s_instr *ch = k2s_def(c->m, p);
   if (ch && (ch->opcode == SpvOpAccessChain || ch->opcode == SpvOpInBoundsAccessChain) &&
       ch->n_ops >= 2) {
@@ -1243,7 +1288,8 @@ static uint32_t element_ptr(lower *c, k2s_instr *ch, uint32_t base, uint32_t i)
   uint32_t *ops = k2s_alloc(&c->m->arena, ch->n_ops * sizeof(uint32_t));
   memcpy(ops, ch->ops, ch->n_ops * sizeof(uint32_t));
   ops[ch->n_ops - 1] = i ? add_c(c, base, i) : base;
-  return k2s_emit(&c->b, SpvOpAccessChain, ch->type, ops, ch->n_ops);
+  return k2s_emit(&c->b, ch->opcode == SpvOpPtrAccessChain ? SpvOpPtrAccessChain : SpvOpAccessChain,
+                  ch->type, ops, ch->n_ops);
 }
 
 static uint32_t lower_vloadn(lower *c, uint32_t offset, uint32_t p, uint32_t n)
@@ -1258,7 +1304,7 @@ static uint32_t lower_vloadn(lower *c, uint32_t offset, uint32_t p, uint32_t n)
   }
   uint32_t parts[16], base = element_base(c, ch, offset, n);
   for (uint32_t i = 0; i < n; i++)
-    parts[i] = op1(c, SpvOpLoad, et, element_ptr(c, ch, base, i));
+    parts[i] = load_at(c, et, element_ptr(c, ch, base, i));
   return k2s_emit(&c->b, SpvOpCompositeConstruct, rt, parts, n);
 }
 
@@ -1270,8 +1316,7 @@ static uint32_t lower_vstoren(lower *c, uint32_t data, uint32_t offset, uint32_t
   uint32_t dt = type_of(c, data), n = lanes(c, dt), et = k2s_scalar_type(c->m, dt);
   uint32_t base = element_base(c, ch, offset, n);
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t st[2] = {element_ptr(c, ch, base, i), extract(c, et, data, i)};
-    k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+    store_at(c, element_ptr(c, ch, base, i), extract(c, et, data, i));
   }
   return NO_VALUE;
 }
@@ -1353,7 +1398,7 @@ static uint32_t lower_vload_half(lower *c, uint32_t offset, uint32_t p, uint32_t
   }
   uint32_t parts[16], base = element_base(c, ch, offset, stride);
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t h = op1(c, SpvOpLoad, ht, element_ptr(c, ch, base, i));
+    uint32_t h = load_at(c, ht, element_ptr(c, ch, base, i));
     if (!is_float_type(c, ht)) /* the memory holds ushorts (a reinterpreted buffer) */
       h = bitcast(c, k2s_type_float(c->m, 16), h);
     parts[i] = op1(c, SpvOpFConvert, et, h);
@@ -1381,8 +1426,7 @@ static uint32_t lower_vstore_half(lower *c, uint32_t data, uint32_t offset, uint
     uint32_t h = op1(c, SpvOpFConvert, k2s_type_float(c->m, 16), round_to_half(c, v, mode));
     if (!is_float_type(c, ht)) /* the memory holds ushorts (a reinterpreted buffer) */
       h = bitcast(c, ht, h);
-    uint32_t st[2] = {element_ptr(c, ch, base, i), h};
-    k2s_emit(&c->b, SpvOpStore, 0, st, 2);
+    store_at(c, element_ptr(c, ch, base, i), h);
   }
   return NO_VALUE;
 }

@@ -134,7 +134,8 @@ B = {
                "only the mask's low log2(n) bits count",
     "shuffle2": "as shuffle over the lanes of x then y",
     # memory
-    "vloadn": "one load per lane through an access chain from the pointer's element index",
+    "vloadn": "one load per lane through an access chain from the pointer's element index "
+              "(--pointers=physical: OpPtrAccessChain from the address, Aligned)",
     "vstoren": "one store per lane through an access chain",
     "vload_half": "load a half (or ushort) and widen exactly",
     "vload_halfn": "per-lane half loads, widened exactly",
