@@ -437,6 +437,14 @@ static bool collect_bindings(struct run_state *s)
         char *label = labels[i % 64];
         snprintf(label, 64, "argument %u", a->ordinal);
         const struct buf *b = &s->arg_bufs[a->ordinal];
+        /* k2s declares a constant argument's uniform buffer as a 64 KiB array
+         * (docs/runtime-abi.md): more would be read past the array's end. */
+        if (a->kind == RA_UNIFORM && b->size > 65536) {
+            k2s_error("%s: %llu bytes, more than the 64 KiB a uniform-buffer (constant) "
+                      "argument holds (translate without -constant-args-ubo)", label,
+                      (unsigned long long)b->size);
+            return false;
+        }
         if (!check_range(s, t, b->size, label) || !add_binding(s, a->set, a->binding, t, b, label))
             return false;
     }
