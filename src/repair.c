@@ -39,47 +39,65 @@ static const char *func_text(k2s_module *m, k2s_function *f)
 
 /* ---- duplicate OpPhi predecessors ---------------------------------------- */
 
+/* Is pair k of the phi a repeat of an earlier (value, block) pair? */
+static bool repeated_pair(const k2s_instr *phi, uint32_t k)
+{
+  for (uint32_t j = 0; j < k; j += 2)
+    if (phi->ops[j] == phi->ops[k] && phi->ops[j + 1] == phi->ops[k + 1])
+      return true;
+  return false;
+}
+
+static k2s_instr *next_phi(k2s_instr *i)
+{
+  for (; i; i = i->next) {
+    if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+      continue;
+    return i->opcode == SpvOpPhi ? i : NULL;
+  }
+  return NULL;
+}
+
 static bool dedupe_phis(k2s_module *m, k2s_function *f)
 {
   bool changed = false;
   k2s_foreach_block(b, f) {
+    /* Count first, so that the warning shows the phi as the input has it. */
     uint32_t phis = 0, removed = 0;
     k2s_instr *first = NULL;
-    k2s_foreach_instr(i, &b->body) {
-      if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
+    for (k2s_instr *i = next_phi(b->body.first); i; i = next_phi(i->next)) {
+      uint32_t r = 0;
+      for (uint32_t k = 0; i->n_ops % 2 == 0 && k < i->n_ops; k += 2)
+        r += repeated_pair(i, k);
+      if (!r)
         continue;
-      if (i->opcode != SpvOpPhi)
-        break;
-      if (i->n_ops % 2)
-        continue; /* malformed: the validator says so */
-      uint32_t n = 0, before = i->n_ops / 2;
-      for (uint32_t k = 0; k < i->n_ops; k += 2) {
-        bool dup = false;
-        for (uint32_t j = 0; j < n && !dup; j++)
-          dup = i->ops[2 * j] == i->ops[k] && i->ops[2 * j + 1] == i->ops[k + 1];
-        if (dup)
-          continue;
-        i->ops[2 * n] = i->ops[k];
-        i->ops[2 * n + 1] = i->ops[k + 1];
-        n++;
-      }
-      if (n == before)
-        continue;
+      phis++;
+      removed += r;
       if (!first)
         first = i;
-      phis++;
-      removed += before - n;
-      i->n_ops = 2 * n;
     }
     if (!phis)
       continue;
-    changed = true;
     k2s_warn(m, first,
              "repaired input: %u OpPhi%s in block %s of function %s listed the same "
              "(value, predecessor) pair more than once (llvm-spirv 15 repeats a switch "
              "block once per case that shares a target); %u repeated entr%s removed",
              phis, phis == 1 ? "" : "s", id_text(m, b->label->result), func_text(m, f),
              removed, removed == 1 ? "y was" : "ies were");
+    for (k2s_instr *i = next_phi(b->body.first); i; i = next_phi(i->next)) {
+      if (i->n_ops % 2)
+        continue; /* malformed: the validator says so */
+      uint32_t n = 0;
+      for (uint32_t k = 0; k < i->n_ops; k += 2)
+        if (!repeated_pair(i, k)) {
+          /* Compacting in place keeps the pairs before k intact for the test. */
+          uint32_t v = i->ops[k], p = i->ops[k + 1];
+          i->ops[n++] = v;
+          i->ops[n++] = p;
+        }
+      i->n_ops = n;
+    }
+    changed = true;
   }
   if (changed)
     k2s_invalidate_uses(m);

@@ -5,6 +5,22 @@
 
 #include "k2s_internal.h"
 
+/* SPIRV-Tools places a validation error by the instruction's ordinal (the
+ * "line" spirv-val prints, counted from 1), not by its word: find the word. */
+static int64_t instruction_word(const uint32_t *words, size_t n, uint64_t ordinal)
+{
+  size_t at = 5;
+  for (uint64_t k = 1; at < n; k++) {
+    if (k == ordinal)
+      return (int64_t)at;
+    uint32_t wc = words[at] >> 16;
+    if (!wc)
+      break;
+    at += wc;
+  }
+  return -1;
+}
+
 char *k2s_validate_words(k2s_arena *a, const uint32_t *words, size_t n, int spv_env,
                          int64_t *word_offset)
 {
@@ -32,7 +48,7 @@ char *k2s_validate_words_layout(k2s_arena *a, const uint32_t *words, size_t n, i
       while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
         msg[--len] = 0;
       if (word_offset && !diag->isTextSource)
-        *word_offset = (int64_t)diag->position.index;
+        *word_offset = instruction_word(words, n, diag->position.index);
     } else {
       msg = k2s_strdup(a, "SPIRV-Tools rejected the module without a message");
     }
