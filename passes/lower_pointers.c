@@ -2438,8 +2438,11 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
     k2s_foreach_instr_safe(i, &m->sec[secs[s]])
       if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate ||
            i->opcode == SpvOpDecorateId || i->opcode == SpvOpDecorateString) &&
-          i->n_ops && i->ops[0] <= m->bound && gone[i->ops[0]])
-        k2s_instr_delete(m, i);
+          i->n_ops && i->ops[0] <= m->bound && gone[i->ops[0]]) {
+        /* k2s_instr_delete would search the section for each one. */
+        k2s_list_remove(&m->sec[secs[s]], i);
+        i->dead = true;
+      }
   m->uses_valid = false;
   return changed || c.changed;
 }
