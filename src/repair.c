@@ -257,8 +257,8 @@ static void guard_extract(k2s_module *m, k2s_arena *a, k2s_instr *x, uint32_t n_
   uint32_t r = k2s_emit(&b, SpvOpSelect, x->type, sel, 3);
   for (uint32_t i = 0; i < n_users; i++) {
     k2s_instr *u = users[i];
-    if (u->dead || u->result == r)
-      continue;
+    if (u->dead || !u->block || u->result == r)
+      continue; /* names and decorations stay with the extract */
     for (uint32_t w = 0; w < u->n_ops; w++)
       if (u->ops[w] == x->result)
         u->ops[w] = r;
@@ -408,18 +408,18 @@ static bool repair_interfaces(k2s_module *m, k2s_arena *a)
       if (e->ops[k] < cap)
         c.used[e->ops[k]] = 2; /* listed */
     for (uint32_t k = 0; k < c.n_list; k++)
-      if (c.used[c.list[k]] == 1) {
-        if (!missing++)
-          first_missing = c.list[k];
-        k2s_instr_push_op(m, e, c.list[k]);
-      }
+      if (c.used[c.list[k]] == 1 && !missing++)
+        first_missing = c.list[k];
     if (!missing)
       continue;
-    changed = true;
     k2s_warn(m, e,
              "repaired input: the interface of entry point '%s' left out %u variable%s it "
              "uses, first %s (llvm-spirv 15 does so in SPIR-V 1.4 modules); added",
              name, missing, missing == 1 ? "" : "s", id_text(m, first_missing));
+    for (uint32_t k = 0; k < c.n_list; k++)
+      if (c.used[c.list[k]] == 1)
+        k2s_instr_push_op(m, e, c.list[k]);
+    changed = true;
   }
   return changed;
 }

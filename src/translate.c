@@ -149,14 +149,19 @@ static char *validate_input(k2s_module *m, const uint32_t *words, size_t n_words
     repaired = true;
     msg = k2s_validate_words(&m->arena, vwords, nw, env, off);
     if (!msg) {
+      /* The validator's message is a line, then the instruction it names. */
+      char *nl = strchr(first, '\n');
+      const char *where = nl ? nl + 1 : "";
+      while (*where == ' ')
+        where++;
+      if (nl)
+        *nl = 0;
       k2s_diag(m, K2S_WARNING, NULL,
                "repaired input: spirv-val rejects the producer's merge hints (%s%s); all %u "
-               "OpSelectionMerge/OpLoopMerge were dropped (structurize recomputes them)",
+               "OpSelectionMerge/OpLoopMerge were dropped (structurize recomputes them)%s%s",
                first,
-               first_off >= 0 && !strstr(first, "(word ")
-                   ? k2s_sprintf(&m->arena, " (word %lld)", (long long)first_off)
-                   : "",
-               n);
+               first_off >= 0 ? k2s_sprintf(&m->arena, ", word %lld", (long long)first_off) : "",
+               n, *where ? "\n  at: " : "", where);
       return NULL;
     }
   }
