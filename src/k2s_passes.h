@@ -22,6 +22,7 @@
   X(lower_signed_rem, "signed-rem", "OpSRem/OpSMod → OpUMod on magnitudes (Vulkan leaves negative operands undefined)") \
   X(lower_uniform_layout, "uniform-layout", "uniform blocks Vulkan cannot lay out as OpenCL does → uvec4 words") \
   X(lower_physical_aligned, "physical-aligned", "Aligned on every PhysicalStorageBuffer load/store") \
+  X(no_contraction, "no-contraction", "NoContraction on float add/sub/mul: Vulkan drivers may fuse them, OpenCL does not") \
   X(lower_barriers, "barriers", "OpenCL scopes and memory semantics → Vulkan's")                 \
   X(emit_reflection, "reflection", "embedded ClspvReflection, JSON and descriptor map")          \
   X(structurize, "structurize", "arbitrary CFG → structured control flow (merges, one exit per loop)") \
