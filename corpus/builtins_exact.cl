@@ -111,3 +111,36 @@ kernel void exact_double2(global const ulong2 *a, global const ulong2 *b, global
     od[2 * i] = fmod(x, y);
     od[2 * i + 1] = remquo(x, y, &q) + (double2)(q.x & 0x7f, q.y & 0x7f);
 }
+
+// fma_double: fma on double, rounded once (k2s: 128-bit integer arithmetic; Vulkan's Fma
+// need not be fused): raw bit patterns, products cancelling c to a few bits, subnormal
+// results, halfway cases, infinities and NaNs.
+kernel void fma_double(global const ulong *a, global const ulong *b, global const ulong *cc,
+                       global double *o)
+{
+    size_t i = get_global_id(0);
+    double x = as_double(a[i]), y = as_double(b[i]), z = as_double(cc[i]);
+    uint k = (uint)(i * 7) % 16u;
+    if (k < 6) {                   // moderate exponents
+        x = near_one_d(a[i]);
+        y = near_one_d(b[i]);
+        z = near_one_d(cc[i]) * (k < 3 ? 1.0 : 0x1p-40);
+    } else if (k < 8) {            // z close to -x*y: cancellation (ranges, not ==: see above)
+        x = near_one_d(a[i]);
+        y = near_one_d(b[i]);
+        z = -(x * y) + (k < 7 ? 0.0 : as_double(cc[i] & 0x3cafffffffffffffUL));
+    } else if (k < 9) {            // tiny products: subnormal results
+        x = near_one_d(a[i]) * 0x1p-520;
+        y = near_one_d(b[i]) * 0x1p-520;
+        z = as_double(cc[i] & 0x800fffffffffffffUL);
+    } else if (k < 10) {           // huge products: overflow
+        x = near_one_d(a[i]) * 0x1p+520;
+        y = near_one_d(b[i]) * 0x1p+510;
+    } else if (k < 11) {           // x * y exactly halfway between doubles, z tiny or zero
+        x = as_double(0x3ff0000000000001UL | (a[i] & 0x8000000000000000UL));
+        y = as_double(0x3ff8000000000000UL);
+        z = (cc[i] & 1) ? 0.0 : as_double(cc[i] & 0x800000000000ffffUL);
+    }
+    o[2 * i] = fma(x, y, z);
+    o[2 * i + 1] = fma(y, -z, x);
+}

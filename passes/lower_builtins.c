@@ -1024,6 +1024,196 @@ static uint32_t lower_nextafter(lower *c, uint32_t x, uint32_t y)
   return sel(c, ucmp(c, SpvOpUGreaterThan, ax, inf), x, r);
 }
 
+/* ---- fma on double: one rounding, in integer arithmetic ------------------ */
+
+/* A 128-bit unsigned integer as two 64-bit halves. */
+typedef struct u128 {
+  uint32_t hi, lo;
+} u128;
+
+static uint32_t c64(lower *c, uint64_t v)
+{
+  return k2s_const_int(c->m, k2s_type_int(c->m, 64, false), v);
+}
+
+static uint32_t b_not(lower *c, uint32_t v)
+{
+  return op1(c, SpvOpLogicalNot, k2s_type_bool(c->m), v);
+}
+
+static uint32_t b_or(lower *c, uint32_t a, uint32_t b)
+{
+  return bin(c, SpvOpLogicalOr, a, b);
+}
+
+/* x >> s for any s >= 0 (64-bit), the bits shifted out ORed into bit 0. */
+static u128 shr128_jam(lower *c, u128 x, uint32_t s)
+{
+  uint32_t zero = c64(c, 0), s63 = and_c(c, s, 63);
+  uint32_t inv = and_c(c, bin(c, SpvOpISub, c64(c, 64), s63), 63);
+  uint32_t s_zero = ucmp(c, SpvOpIEqual, s63, 0);
+  /* s < 64 */
+  uint32_t carry = sel(c, s_zero, zero, bin(c, SpvOpShiftLeftLogical, x.hi, inv));
+  uint32_t lo_a = bin(c, SpvOpBitwiseOr, bin(c, SpvOpShiftRightLogical, x.lo, s63), carry);
+  uint32_t hi_a = bin(c, SpvOpShiftRightLogical, x.hi, s63);
+  uint32_t st_a = bin(c, SpvOpLogicalAnd, b_not(c, s_zero),
+                      ucmp(c, SpvOpINotEqual, bin(c, SpvOpShiftLeftLogical, x.lo, inv), 0));
+  /* 64 <= s < 128 (s63 = s - 64) */
+  uint32_t lo_b = bin(c, SpvOpShiftRightLogical, x.hi, s63);
+  uint32_t st_b = b_or(c, ucmp(c, SpvOpINotEqual, x.lo, 0),
+                       bin(c, SpvOpLogicalAnd, b_not(c, s_zero),
+                           ucmp(c, SpvOpINotEqual, bin(c, SpvOpShiftLeftLogical, x.hi, inv), 0)));
+  /* s >= 128 */
+  uint32_t st_c = ucmp(c, SpvOpINotEqual, bin(c, SpvOpBitwiseOr, x.hi, x.lo), 0);
+  uint32_t small = ucmp(c, SpvOpULessThan, s, 64), mid = ucmp(c, SpvOpULessThan, s, 128);
+  u128 r;
+  r.hi = sel(c, small, hi_a, zero);
+  r.lo = sel(c, small, lo_a, sel(c, mid, lo_b, zero));
+  uint32_t st = sel(c, small, st_a, sel(c, mid, st_b, st_c));
+  r.lo = bin(c, SpvOpBitwiseOr, r.lo, sel(c, st, c64(c, 1), zero));
+  return r;
+}
+
+/* x << s for 0 <= s < 128 (bits beyond 128 are known to be zero). */
+static u128 shl128(lower *c, u128 x, uint32_t s)
+{
+  uint32_t zero = c64(c, 0), s63 = and_c(c, s, 63);
+  uint32_t inv = and_c(c, bin(c, SpvOpISub, c64(c, 64), s63), 63);
+  uint32_t s_zero = ucmp(c, SpvOpIEqual, s63, 0);
+  uint32_t carry = sel(c, s_zero, zero, bin(c, SpvOpShiftRightLogical, x.lo, inv));
+  uint32_t hi_a = bin(c, SpvOpBitwiseOr, bin(c, SpvOpShiftLeftLogical, x.hi, s63), carry);
+  uint32_t lo_a = bin(c, SpvOpShiftLeftLogical, x.lo, s63);
+  uint32_t small = ucmp(c, SpvOpULessThan, s, 64);
+  u128 r = {sel(c, small, hi_a, bin(c, SpvOpShiftLeftLogical, x.lo, s63)), sel(c, small, lo_a, zero)};
+  return r;
+}
+
+static u128 add128(lower *c, u128 a, u128 b, bool sub, uint32_t *borrow)
+{
+  uint32_t t = k2s_type_int(c->m, 64, false), pt = pair_type(c, t);
+  uint32_t lo = op2(c, sub ? SpvOpISubBorrow : SpvOpIAddCarry, pt, a.lo, b.lo);
+  uint32_t hi = op2(c, sub ? SpvOpISubBorrow : SpvOpIAddCarry, pt, a.hi, b.hi);
+  uint32_t c0 = extract(c, t, lo, 1);
+  u128 r = {extract(c, t, hi, 0), extract(c, t, lo, 0)};
+  r.hi = bin(c, sub ? SpvOpISub : SpvOpIAdd, r.hi, c0);
+  if (borrow) /* the high word's borrow, or the low borrow running through a zero difference */
+    *borrow = b_or(c, ucmp(c, SpvOpINotEqual, extract(c, t, hi, 1), 0),
+                   bin(c, SpvOpLogicalAnd, ucmp(c, SpvOpINotEqual, c0, 0),
+                       ucmp(c, SpvOpIEqual, extract(c, t, hi, 0), 0)));
+  return r;
+}
+
+/* The exponent E and 53-bit mantissa m (leading bit at 52) of the finite
+ * non-zero double with bit pattern b: |x| = m * 2^(E - 1075); E < 1 for
+ * subnormals. */
+static void norm_double(lower *c, uint32_t b, uint32_t *e, uint32_t *m)
+{
+  uint32_t field = and_c(c, shr_u(c, b, 52), 0x7ff);
+  uint32_t frac = and_c(c, b, (1ull << 52) - 1);
+  uint32_t p = msb(c, frac);
+  uint32_t sub_shift = bin(c, SpvOpISub, c64(c, 52), p); /* frac != 0 when used */
+  uint32_t normal = ucmp(c, SpvOpINotEqual, field, 0);
+  uint32_t sub_sh = sel(c, normal, c64(c, 0), and_c(c, sub_shift, 63));
+  *m = sel(c, normal, add_c(c, frac, 1ull << 52), bin(c, SpvOpShiftLeftLogical, frac, sub_sh));
+  *e = sel(c, normal, field, bin(c, SpvOpISub, c64(c, 1), sub_shift));
+}
+
+/* fma(a, b, c) on one double lane, rounded once to nearest even. The product
+ * (106 bits, exact with OpUMulExtended) and c are placed in 128-bit frames
+ * with their leading bits at 124; the smaller is shifted right with the lost
+ * bits jammed into a sticky bit; then one add or subtract, normalisation and
+ * one rounding (subnormal results rounded at their own position). */
+static uint32_t fma_double1(lower *c, uint32_t x, uint32_t y, uint32_t z)
+{
+  uint32_t dt = type_of(c, x), t = k2s_type_int(c->m, 64, false), zero = c64(c, 0);
+  uint32_t bx = bitcast(c, t, x), by = bitcast(c, t, y), bz = bitcast(c, t, z);
+  uint64_t sgn = 1ull << 63, inf = 0x7ff0000000000000ull;
+  uint32_t ax = and_c(c, bx, sgn - 1), ay = and_c(c, by, sgn - 1), az = and_c(c, bz, sgn - 1);
+  uint32_t sp = and_c(c, bin(c, SpvOpBitwiseXor, bx, by), sgn), sz = and_c(c, bz, sgn);
+  uint32_t ex, mx, ey, my, ez, mz;
+  norm_double(c, bx, &ex, &mx);
+  norm_double(c, by, &ey, &my);
+  norm_double(c, bz, &ez, &mz);
+  uint32_t pair = op2(c, SpvOpUMulExtended, pair_type(c, t), mx, my);
+  u128 prod = {extract(c, t, pair, 1), extract(c, t, pair, 0)};
+  /* frames: product << 19 (lsb exponent xp - 19), mz << 72 (lsb exponent xz - 72) */
+  u128 pa = shl128(c, prod, c64(c, 19));
+  u128 cz = {shl(c, mz, 8), zero}; /* mz << 72: high word mz << 8, low word 0 */
+  uint32_t fa = add_c(c, bin(c, SpvOpIAdd, ex, ey), (uint64_t)(-2150 - 19));
+  uint32_t fz = add_c(c, ez, (uint64_t)(-1075 - 72));
+  uint32_t z_zero = ucmp(c, SpvOpIEqual, az, 0);
+  cz.hi = sel(c, z_zero, zero, cz.hi);
+  fz = sel(c, z_zero, fa, fz); /* a zero addend never moves the frame */
+  uint32_t diff = bin(c, SpvOpISub, fa, fz);
+  uint32_t a_big = ucmp(c, SpvOpSGreaterThanEqual, diff, 0);
+  uint32_t neg_diff = op1(c, SpvOpSNegate, t, diff);
+  u128 zs = shr128_jam(c, cz, sel(c, a_big, diff, zero));
+  u128 ps = shr128_jam(c, pa, sel(c, a_big, zero, neg_diff));
+  uint32_t frame = sel(c, a_big, fa, fz);
+  uint32_t same = ucmp(c, SpvOpIEqual, bin(c, SpvOpBitwiseXor, sp, sz), 0);
+  uint32_t borrow;
+  u128 sum = add128(c, ps, zs, false, NULL);
+  u128 d1 = add128(c, ps, zs, true, &borrow);
+  u128 d2 = add128(c, zs, ps, true, NULL);
+  u128 s = {sel(c, same, sum.hi, sel(c, borrow, d2.hi, d1.hi)),
+            sel(c, same, sum.lo, sel(c, borrow, d2.lo, d1.lo))};
+  uint32_t sign = sel(c, bin(c, SpvOpLogicalAnd, b_not(c, same), borrow), sz, sp);
+  /* normalise: the leading bit p of s; r = bits to drop below 53 */
+  uint32_t hi_nz = ucmp(c, SpvOpINotEqual, s.hi, 0);
+  uint32_t p = sel(c, hi_nz, add_c(c, msb(c, s.hi), 64), msb(c, s.lo));
+  uint32_t e = bin(c, SpvOpIAdd, frame, add_c(c, p, 1075 - 52)); /* exponent field if normal */
+  uint32_t extra = imax(c, true, bin(c, SpvOpISub, c64(c, 1), e), zero); /* subnormal shift */
+  uint32_t r = bin(c, SpvOpIAdd, add_c(c, p, (uint64_t)-52), extra);
+  /* r >= 1: keep two more bits (round, sticky) and round to nearest even */
+  u128 s2 = shl128(c, s, c64(c, 1));
+  uint32_t rr = imax(c, true, add_c(c, r, (uint64_t)-1), zero);
+  u128 v = shr128_jam(c, s2, rr);
+  uint32_t q = shr_u(c, v.lo, 2);
+  uint32_t up = bin(c, SpvOpLogicalAnd, ucmp(c, SpvOpINotEqual, and_c(c, v.lo, 2), 0),
+                    b_or(c, ucmp(c, SpvOpINotEqual, and_c(c, v.lo, 1), 0),
+                         ucmp(c, SpvOpINotEqual, and_c(c, q, 1), 0)));
+  q = sel(c, up, add_c(c, q, 1), q);
+  /* r <= 0: exact, the leading bit moves up */
+  uint32_t ql = bin(c, SpvOpShiftLeftLogical, s.lo, and_c(c, op1(c, SpvOpSNegate, t, r), 63));
+  q = sel(c, ucmp(c, SpvOpSGreaterThan, r, 0), q, ql);
+  uint32_t eeff = imax(c, true, e, c64(c, 1));
+  uint32_t over = ucmp(c, SpvOpSGreaterThanEqual, eeff, 2047);
+  uint32_t bits = bin(c, SpvOpIAdd, shl(c, and_c(c, add_c(c, eeff, (uint64_t)-1), 0x7ff), 52), q);
+  bits = sel(c, b_or(c, over, ucmp(c, SpvOpUGreaterThanEqual, bits, inf)), c64(c, inf), bits);
+  bits = sel(c, ucmp(c, SpvOpIEqual, bin(c, SpvOpBitwiseOr, s.hi, s.lo), 0), zero,
+             bin(c, SpvOpBitwiseOr, bits, sign)); /* exact cancellation: +0 */
+  uint32_t res = bitcast(c, dt, bits);
+  /* special operands */
+  uint32_t x_inf = ucmp(c, SpvOpIEqual, ax, inf), y_inf = ucmp(c, SpvOpIEqual, ay, inf);
+  uint32_t z_inf = ucmp(c, SpvOpIEqual, az, inf);
+  uint32_t nan = b_or(c, b_or(c, ucmp(c, SpvOpUGreaterThan, ax, inf), ucmp(c, SpvOpUGreaterThan, ay, inf)),
+                      ucmp(c, SpvOpUGreaterThan, az, inf));
+  uint32_t p_zero = b_or(c, ucmp(c, SpvOpIEqual, ax, 0), ucmp(c, SpvOpIEqual, ay, 0));
+  uint32_t p_inf = b_or(c, x_inf, y_inf);
+  nan = b_or(c, nan, bin(c, SpvOpLogicalAnd, p_inf, p_zero));
+  nan = b_or(c, nan, bin(c, SpvOpLogicalAnd, bin(c, SpvOpLogicalAnd, p_inf, z_inf), b_not(c, same)));
+  uint32_t inf_p = bitcast(c, dt, bin(c, SpvOpBitwiseOr, c64(c, inf), sp));
+  /* a zero product: z, or a zero whose sign is negative only when both are */
+  uint32_t zz = bitcast(c, dt, bin(c, SpvOpBitwiseAnd, sp, sz));
+  uint32_t zero_p = sel(c, z_zero, zz, z);
+  res = sel(c, p_zero, zero_p, res);
+  res = sel(c, z_inf, z, res);
+  res = sel(c, p_inf, inf_p, res);
+  return sel(c, nan, quiet_nan(c, dt), res);
+}
+
+/* fma on double (scalar or vector: one lane at a time). */
+static uint32_t lower_fma_double(lower *c, uint32_t x, uint32_t y, uint32_t z)
+{
+  uint32_t t = type_of(c, x), n = lanes(c, t);
+  if (n == 1)
+    return fma_double1(c, x, y, z);
+  uint32_t st = k2s_scalar_type(c->m, t), parts[16];
+  for (uint32_t k = 0; k < n && k < 16; k++)
+    parts[k] = fma_double1(c, extract(c, st, x, k), extract(c, st, y, k), extract(c, st, z, k));
+  return k2s_emit(&c->b, SpvOpCompositeConstruct, t, parts, n);
+}
+
 /* ---- geometric functions ------------------------------------------------ */
 
 static uint32_t dot(lower *c, uint32_t a, uint32_t b)
@@ -1525,8 +1715,10 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   case K2S_OPENCL_STD_mad: return f_add(c, f_mul(c, x, y), z);
   case K2S_OPENCL_STD_fma: {
     /* Vulkan does not require Fma to be fused (its precision is that of a
-     * multiply then an add); OpenCL wants one rounding. A precise lowering
-     * is later work. */
+     * multiply then an add); OpenCL wants one rounding. The math pass's
+     * library does float and half; double is done here in integers. */
+    if (width(c, t) == 64)
+      return lower_fma_double(c, x, y, z);
     uint32_t args[3] = {x, y, z};
     return glsl(c, K2S_GLSL_STD_450_Fma, t, args, 3);
   }

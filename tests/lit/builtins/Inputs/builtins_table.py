@@ -100,7 +100,8 @@ B = {
     # math the library covers for float/half; the double forms the builtins pass sees
     "sqrt": "GLSL Sqrt (Vulkan's double precision is float-level for all arithmetic alike)",
     "rsqrt": "GLSL InverseSqrt",
-    "fma": "GLSL Fma (Vulkan does not promise a single rounding)",
+    "fma": "one rounding, in integer arithmetic: the exact 106-bit product (OpUMulExtended) and "
+           "the addend in 128-bit frames, sticky-bit alignment, round to nearest even",
     # half_ (OpenCL: 8192 ulp)
     "half_divide": "OpFDiv (Vulkan: 2.5 ulp)", "half_recip": "1.0 / x (Vulkan: 2.5 ulp)",
     "half_exp": "GLSL Exp (Vulkan: 3 + 2|x| ulp)", "half_exp2": "GLSL Exp2 (Vulkan: 3 + 2|x| ulp)",
