@@ -54,6 +54,7 @@ typedef struct root {
   bool written;           /* stored to (program-scope variables) */
   const k2s_instr *pun_why, *typed_why, *write_why;
   uint32_t align;         /* what OpenCL guarantees about its address */
+  uint32_t view[3];       /* buffers: aliased 8/16-bit views of the same binding (by width/8) */
 } root;
 
 typedef struct alt {
@@ -714,6 +715,64 @@ static uint32_t word_ptr(ptr_ctx *c, k2s_builder *b, const root *r, uint32_t wid
   return k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, r->sc, word_type(m)), ops, 3);
 }
 
+/* A re-typed buffer's 8- or 16-bit view: a second variable on the same
+ * descriptor (aliasing is allowed in Vulkan; both are Aliased), so byte and
+ * short stores need no atomics. 0 when the target lacks that storage. */
+static uint32_t narrow_view(ptr_ctx *c, root *r, uint32_t bytes)
+{
+  k2s_module *m = c->m;
+  if (r->sc != SpvStorageClassStorageBuffer || (bytes != 1 && bytes != 2))
+    return 0;
+  if (c->o->missing_features &
+      (bytes == 1 ? (K2S_FEATURE_STORAGE8 | K2S_FEATURE_INT8)
+                  : (K2S_FEATURE_STORAGE16 | K2S_FEATURE_INT16)))
+    return 0;
+  if (r->view[bytes])
+    return r->view[bytes];
+  k2s_instr *set = k2s_find_decoration(m, r->var, SpvDecorationDescriptorSet);
+  k2s_instr *bind = k2s_find_decoration(m, r->var, SpvDecorationBinding);
+  if (!set || !bind || set->n_ops < 3 || bind->n_ops < 3)
+    return 0;
+  uint32_t et = k2s_type_int(m, bytes * 8, false);
+  uint32_t arr = k2s_type_runtime_array(m, et);
+  if (!k2s_find_decoration(m, arr, SpvDecorationArrayStride))
+    k2s_decorate(m, arr, SpvDecorationArrayStride, &bytes, 1);
+  uint32_t st = k2s_type_struct(m, &arr, 1), zero = 0;
+  k2s_decorate(m, st, SpvDecorationBlock, NULL, 0);
+  k2s_member_decorate(m, st, 0, SpvDecorationOffset, &zero, 1);
+  uint32_t var = k2s_global_variable(m, k2s_type_pointer(m, r->sc, st), r->sc, 0);
+  uint32_t set_v = set->ops[2], bind_v = bind->ops[2];
+  k2s_decorate(m, var, SpvDecorationDescriptorSet, &set_v, 1);
+  k2s_decorate(m, var, SpvDecorationBinding, &bind_v, 1);
+  k2s_decorate(m, var, SpvDecorationAliased, NULL, 0);
+  if (!k2s_find_decoration(m, r->var, SpvDecorationAliased))
+    k2s_decorate(m, r->var, SpvDecorationAliased, NULL, 0);
+  const char *name = k2s_name_of(m, r->var);
+  if (name)
+    k2s_set_name(m, var, k2s_sprintf(&m->arena, "%s.u%u", name, bytes * 8));
+  grow(c, var);
+  r->view[bytes] = var;
+  return var;
+}
+
+/* Load or store of a byte/short through the narrow view of a buffer. */
+static uint32_t narrow_access(ptr_ctx *c, k2s_builder *b, uint32_t view, lin off, uint32_t A,
+                              uint32_t bytes, uint32_t store_value, uint32_t sc)
+{
+  k2s_module *m = c->m;
+  uint32_t it = k2s_type_int(m, bytes * 8, false);
+  uint32_t idx = materialize_div(c, b, off, bytes, lin_width(c, off, 32));
+  uint32_t ops[3] = {view, k2s_const_uint32(m, 0), idx};
+  uint32_t p = k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, sc, it), ops, 3);
+  if (store_value) {
+    uint32_t x = A == it ? store_value : k2s_emit(b, SpvOpBitcast, it, &store_value, 1);
+    op2(b, SpvOpStore, 0, p, x);
+    return 0;
+  }
+  uint32_t x = k2s_emit(b, SpvOpLoad, it, &p, 1);
+  return A == it ? x : k2s_emit(b, SpvOpBitcast, A, &x, 1);
+}
+
 /* Word index and bit shift of byte offset `off`. */
 static void word_at(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint32_t *widx,
                     uint32_t *shift)
@@ -743,10 +802,13 @@ static uint32_t add1(ptr_ctx *c, k2s_builder *b, uint32_t idx)
   return op2(b, SpvOpIAdd, k2s_type_int(c->m, w, false), idx, cint(c->m, w, 1));
 }
 
-static uint32_t word_load(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint32_t A)
+static uint32_t word_load(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A)
 {
   k2s_module *m = c->m;
   uint32_t u32 = word_type(m), s = (uint32_t)cl_size(m, A), widx, sh;
+  uint32_t view = s < 4 ? narrow_view(c, r, s) : 0;
+  if (view)
+    return narrow_access(c, b, view, off, A, s, 0, r->sc);
   word_at(c, b, r, off, &widx, &sh);
   uint32_t p = word_ptr(c, b, r, widx);
   uint32_t w = k2s_emit(b, SpvOpLoad, u32, &p, 1);
@@ -764,11 +826,15 @@ static uint32_t word_load(ptr_ctx *c, k2s_builder *b, const root *r, lin off, ui
   return A == it ? x : k2s_emit(b, SpvOpBitcast, A, &x, 1);
 }
 
-static void word_store(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint32_t A,
-                       uint32_t v)
+static void word_store(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A, uint32_t v)
 {
   k2s_module *m = c->m;
   uint32_t u32 = word_type(m), s = (uint32_t)cl_size(m, A), widx, sh;
+  uint32_t view = s < 4 ? narrow_view(c, r, s) : 0;
+  if (view) {
+    narrow_access(c, b, view, off, A, s, v, r->sc);
+    return;
+  }
   word_at(c, b, r, off, &widx, &sh);
   uint32_t p = word_ptr(c, b, r, widx);
   if (s == 4) {
@@ -809,7 +875,7 @@ static void word_store(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint3
 
 /* ---- loads and stores of any type through one root ---------------------- */
 
-static uint32_t load_at(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint32_t A,
+static uint32_t load_at(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A,
                         const k2s_instr *at)
 {
   k2s_module *m = c->m;
@@ -839,7 +905,7 @@ static uint32_t load_at(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint
   return k2s_emit(b, SpvOpCompositeConstruct, A, parts, n);
 }
 
-static bool store_at(ptr_ctx *c, k2s_builder *b, const root *r, lin off, uint32_t A, uint32_t v,
+static bool store_at(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A, uint32_t v,
                      const k2s_instr *at)
 {
   k2s_module *m = c->m;
@@ -1590,7 +1656,7 @@ static k2s_block *split_after(ptr_ctx *c, k2s_instr *at)
   return cont;
 }
 
-typedef uint32_t (*alt_fn)(ptr_ctx *c, k2s_builder *b, const root *r, lin off, void *ud);
+typedef uint32_t (*alt_fn)(ptr_ctx *c, k2s_builder *b, root *r, lin off, void *ud);
 
 /* Run fn for the alternative the pointer has at run time: a switch on the
  * tag with one block per alternative, joined by a phi of fn's results. */
@@ -1666,13 +1732,13 @@ typedef struct access_ud {
   const k2s_instr *at;
 } access_ud;
 
-static uint32_t do_load(ptr_ctx *c, k2s_builder *b, const root *r, lin off, void *ud)
+static uint32_t do_load(ptr_ctx *c, k2s_builder *b, root *r, lin off, void *ud)
 {
   access_ud *a = ud;
   return load_at(c, b, r, off, a->type, a->at);
 }
 
-static uint32_t do_store(ptr_ctx *c, k2s_builder *b, const root *r, lin off, void *ud)
+static uint32_t do_store(ptr_ctx *c, k2s_builder *b, root *r, lin off, void *ud)
 {
   access_ud *a = ud;
   store_at(c, b, r, off, a->type, a->value, a->at);
