@@ -642,8 +642,9 @@ typedef struct fmt {
 static fmt fmt_of(lower *c, uint32_t t)
 {
   uint32_t w = width(c, t);
-  return w == 16 ? (fmt){16, 10, 15, 31} : w == 32 ? (fmt){32, 23, 127, 255}
-                                                   : (fmt){64, 52, 1023, 2047};
+  return w == 16   ? (fmt){16, 10, 15, 31}
+         : w == 32 ? (fmt){32, 23, 127, 255}
+                   : (fmt){64, 52, 1023, 2047};
 }
 
 /* x's bits as unsigned integers of width ww (>= x's width). */
@@ -677,9 +678,9 @@ static uint32_t msb(lower *c, uint32_t v)
     return glsl1(c, K2S_GLSL_STD_450_FindUMsb, v);
   uint32_t lo, hi;
   halves(c, v, &lo, &hi);
-  uint32_t m = sel(c, ucmp(c, SpvOpINotEqual, hi, 0),
-                   add_c(c, glsl1(c, K2S_GLSL_STD_450_FindUMsb, hi), 32),
-                   glsl1(c, K2S_GLSL_STD_450_FindUMsb, lo));
+  uint32_t m =
+      sel(c, ucmp(c, SpvOpINotEqual, hi, 0), add_c(c, glsl1(c, K2S_GLSL_STD_450_FindUMsb, hi), 32),
+          glsl1(c, K2S_GLSL_STD_450_FindUMsb, lo));
   return iconv(c, m, 64, true);
 }
 
@@ -791,8 +792,9 @@ static void mantissa_rem(lower *c, fmt f, uint32_t mx, uint32_t my, uint32_t d, 
       uint32_t s = imin(c, true, d, cint(c, t, k_bits));
       uint32_t num = bin(c, SpvOpShiftLeftLogical, r0, s);
       r0 = bin(c, SpvOpUMod, num, my);
-      q0 = and_c(c, bin(c, SpvOpIAdd, bin(c, SpvOpShiftLeftLogical, q0, s), bin(c, SpvOpUDiv, num, my)),
-                 127);
+      q0 = and_c(
+          c, bin(c, SpvOpIAdd, bin(c, SpvOpShiftLeftLogical, q0, s), bin(c, SpvOpUDiv, num, my)),
+          127);
       d = bin(c, SpvOpISub, d, s);
     }
     *r = r0;
@@ -807,8 +809,8 @@ static void mantissa_rem(lower *c, fmt f, uint32_t mx, uint32_t my, uint32_t d, 
      * loops run right. One loop per lane. */
     uint32_t st = k2s_scalar_type(c->m, t), rs[16], qs[16];
     for (uint32_t k = 0; k < n && k < 16; k++)
-      mantissa_rem(c, f, extract(c, st, mx, k), extract(c, st, my, k), extract(c, st, d, k),
-                   &rs[k], &qs[k]);
+      mantissa_rem(c, f, extract(c, st, mx, k), extract(c, st, my, k), extract(c, st, d, k), &rs[k],
+                   &qs[k]);
     *r = k2s_emit(&c->b, SpvOpCompositeConstruct, t, rs, n);
     *q = k2s_emit(&c->b, SpvOpCompositeConstruct, t, qs, n);
     return;
@@ -835,7 +837,8 @@ static void mantissa_rem(lower *c, fmt f, uint32_t mx, uint32_t my, uint32_t d, 
   uint32_t num = bin(c, SpvOpShiftLeftLogical, pr->result, s);
   uint32_t nr = bin(c, SpvOpUMod, num, my);
   uint32_t nq = and_c(
-      c, bin(c, SpvOpIAdd, bin(c, SpvOpShiftLeftLogical, pq->result, s), bin(c, SpvOpUDiv, num, my)),
+      c,
+      bin(c, SpvOpIAdd, bin(c, SpvOpShiftLeftLogical, pq->result, s), bin(c, SpvOpUDiv, num, my)),
       127);
   uint32_t nd = bin(c, SpvOpISub, pd->result, s);
   uint32_t head = l.head->label->result;
@@ -885,8 +888,8 @@ static uint32_t lower_fmod(lower *c, int kind, uint32_t x, uint32_t y, uint32_t 
                       bin(c, SpvOpLogicalAnd, cmp(c, SpvOpIEqual, twice, big),
                           ucmp(c, SpvOpINotEqual, and_c(c, q, 1), 0)));
     uint32_t mag = sel(c, up, bin(c, SpvOpISub, big, r0), r0);
-    uint32_t sign = sel(c, up, bin(c, SpvOpBitwiseXor, px.sign, cint(c, it, 1ull << (f.w - 1))),
-                        px.sign);
+    uint32_t sign =
+        sel(c, up, bin(c, SpvOpBitwiseXor, px.sign, cint(c, it, 1ull << (f.w - 1))), px.sign);
     q = sel(c, up, add_c(c, q, 1), q);
     res = join_float(c, t, f, sign, e, mag);
     keep_x = bin(c, SpvOpLogicalOr, y_inf, ucmp(c, SpvOpSLessThan, d, (uint64_t)-1));
@@ -958,10 +961,11 @@ static uint32_t lower_ldexp(lower *c, uint32_t x, uint32_t n)
   uint32_t s = imin(c, true, bin(c, SpvOpISub, cint(c, it, 1), e), cint(c, it, f.mant + 2));
   s = imax(c, true, s, cint(c, it, 1));
   uint32_t qv = bin(c, SpvOpShiftRightLogical, m, s);
-  uint32_t low = bin(c, SpvOpISub, bin(c, SpvOpShiftLeftLogical, cint(c, it, 1), s), cint(c, it, 1));
+  uint32_t low =
+      bin(c, SpvOpISub, bin(c, SpvOpShiftLeftLogical, cint(c, it, 1), s), cint(c, it, 1));
   uint32_t rem = bin(c, SpvOpBitwiseAnd, m, low);
-  uint32_t half = bin(c, SpvOpShiftRightLogical, bin(c, SpvOpIAdd, low, cint(c, it, 1)),
-                      cint(c, it, 1));
+  uint32_t half =
+      bin(c, SpvOpShiftRightLogical, bin(c, SpvOpIAdd, low, cint(c, it, 1)), cint(c, it, 1));
   uint32_t up = bin(c, SpvOpLogicalOr, cmp(c, SpvOpUGreaterThan, rem, half),
                     bin(c, SpvOpLogicalAnd, cmp(c, SpvOpIEqual, rem, half),
                         ucmp(c, SpvOpINotEqual, and_c(c, qv, 1), 0)));
@@ -1084,7 +1088,8 @@ static u128 shl128(lower *c, u128 x, uint32_t s)
   uint32_t hi_a = bin(c, SpvOpBitwiseOr, bin(c, SpvOpShiftLeftLogical, x.hi, s63), carry);
   uint32_t lo_a = bin(c, SpvOpShiftLeftLogical, x.lo, s63);
   uint32_t small = ucmp(c, SpvOpULessThan, s, 64);
-  u128 r = {sel(c, small, hi_a, bin(c, SpvOpShiftLeftLogical, x.lo, s63)), sel(c, small, lo_a, zero)};
+  u128 r = {sel(c, small, hi_a, bin(c, SpvOpShiftLeftLogical, x.lo, s63)),
+            sel(c, small, lo_a, zero)};
   return r;
 }
 
@@ -1186,12 +1191,14 @@ static uint32_t fma_double1(lower *c, uint32_t x, uint32_t y, uint32_t z)
   /* special operands */
   uint32_t x_inf = ucmp(c, SpvOpIEqual, ax, inf), y_inf = ucmp(c, SpvOpIEqual, ay, inf);
   uint32_t z_inf = ucmp(c, SpvOpIEqual, az, inf);
-  uint32_t nan = b_or(c, b_or(c, ucmp(c, SpvOpUGreaterThan, ax, inf), ucmp(c, SpvOpUGreaterThan, ay, inf)),
-                      ucmp(c, SpvOpUGreaterThan, az, inf));
+  uint32_t nan =
+      b_or(c, b_or(c, ucmp(c, SpvOpUGreaterThan, ax, inf), ucmp(c, SpvOpUGreaterThan, ay, inf)),
+           ucmp(c, SpvOpUGreaterThan, az, inf));
   uint32_t p_zero = b_or(c, ucmp(c, SpvOpIEqual, ax, 0), ucmp(c, SpvOpIEqual, ay, 0));
   uint32_t p_inf = b_or(c, x_inf, y_inf);
   nan = b_or(c, nan, bin(c, SpvOpLogicalAnd, p_inf, p_zero));
-  nan = b_or(c, nan, bin(c, SpvOpLogicalAnd, bin(c, SpvOpLogicalAnd, p_inf, z_inf), b_not(c, same)));
+  nan =
+      b_or(c, nan, bin(c, SpvOpLogicalAnd, bin(c, SpvOpLogicalAnd, p_inf, z_inf), b_not(c, same)));
   uint32_t inf_p = bitcast(c, dt, bin(c, SpvOpBitwiseOr, c64(c, inf), sp));
   /* a zero product: z, or a zero whose sign is negative only when both are */
   uint32_t zz = bitcast(c, dt, bin(c, SpvOpBitwiseAnd, sp, sz));
@@ -1399,8 +1406,7 @@ static uint32_t container_of_last(lower *c, k2s_instr *ch)
 static bool is_physical(lower *c, uint32_t ptr)
 {
   k2s_instr *pt = k2s_def(c->m, type_of(c, ptr));
-  return pt && pt->opcode == SpvOpTypePointer &&
-         pt->ops[0] == SpvStorageClassPhysicalStorageBuffer;
+  return pt && pt->opcode == SpvOpTypePointer && pt->ops[0] == SpvStorageClassPhysicalStorageBuffer;
 }
 
 /* OpLoad / OpStore; through a PhysicalStorageBuffer pointer (--pointers=physical)
@@ -1606,8 +1612,10 @@ static uint32_t lower_vstore_half(lower *c, uint32_t data, uint32_t offset, uint
   uint32_t dt = type_of(c, data), n = lanes(c, dt), et = k2s_scalar_type(c->m, dt);
   uint32_t ht = pointee_of(c, ch->type);
   if ((width(c, dt) != 32 && width(c, dt) != 64) || width(c, ht) != 16) {
-    k2s_error(c->m, c->at, "the OpenCL builtin %s needs float or double data and a pointer "
-                           "to 16-bit elements", name);
+    k2s_error(c->m, c->at,
+              "the OpenCL builtin %s needs float or double data and a pointer "
+              "to 16-bit elements",
+              name);
     return 0;
   }
   uint32_t base = element_base(c, ch, offset, stride);
@@ -1828,9 +1836,10 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   }
   case K2S_OPENCL_STD_prefetch: return NO_VALUE; /* a hint with no effect on results */
   case K2S_OPENCL_STD_printf:
-    k2s_error(c->m, at, "the OpenCL builtin printf is not supported yet: printf (through a "
-                        "buffer the reflection describes) is a later issue than the builtins "
-                        "one (issue 5)");
+    k2s_error(c->m, at,
+              "the OpenCL builtin printf is not supported yet: printf (through a "
+              "buffer the reflection describes) is a later issue than the builtins "
+              "one (issue 5)");
     return 0;
   default: break;
   }

@@ -32,28 +32,28 @@ typedef struct wide_type {
 } wide_type;
 
 typedef struct pending_phi {
-  k2s_instr *phi;   /* a piece phi whose wide incoming values are filled later */
-  k2s_instr *orig;  /* the wide phi it came from (operands kept for the fill) */
-  uint32_t k;       /* which piece */
+  k2s_instr *phi;  /* a piece phi whose wide incoming values are filled later */
+  k2s_instr *orig; /* the wide phi it came from (operands kept for the fill) */
+  uint32_t k;      /* which piece */
 } pending_phi;
 
 typedef struct wide {
   k2s_module *m;
   k2s_arena *a;
   k2s_builder b;
-  uint32_t cap0;       /* tables below cover ids < cap0 */
-  uint32_t bound0;     /* ids from here on were made by this pass */
-  uint16_t *wide_of;   /* type id -> 1 + index in types, 0 if not wide */
+  uint32_t cap0;     /* tables below cover ids < cap0 */
+  uint32_t bound0;   /* ids from here on were made by this pass */
+  uint16_t *wide_of; /* type id -> 1 + index in types, 0 if not wide */
   wide_type *types;
   uint32_t n_types;
-  uint32_t **pieces;   /* value id -> its pieces (NULL until known) */
-  uint8_t *decorated;  /* id has OpDecorate entries */
-  uint8_t *removed;    /* id's definition was deleted by this pass */
+  uint32_t **pieces;  /* value id -> its pieces (NULL until known) */
+  uint8_t *decorated; /* id has OpDecorate entries */
+  uint8_t *removed;   /* id's definition was deleted by this pass */
   pending_phi *phis;
   uint32_t n_phis, cap_phis;
-  k2s_instr *at;       /* the instruction being rewritten */
-  uint32_t first_new;  /* ids from here on were made while rewriting `at` */
-  k2s_instr **dead;    /* rewritten instructions, deleted after their function */
+  k2s_instr *at;      /* the instruction being rewritten */
+  uint32_t first_new; /* ids from here on were made while rewriting `at` */
+  k2s_instr **dead;   /* rewritten instructions, deleted after their function */
   uint32_t n_dead, cap_dead;
 } wide;
 
@@ -341,31 +341,84 @@ static uint32_t dynamic_lane(wide *c, uint32_t v, uint32_t idx)
 static bool elementwise_opcode(uint16_t op)
 {
   switch (op) {
-  case SpvOpSNegate: case SpvOpFNegate: case SpvOpIAdd: case SpvOpFAdd: case SpvOpISub:
-  case SpvOpFSub: case SpvOpIMul: case SpvOpFMul: case SpvOpUDiv: case SpvOpSDiv:
-  case SpvOpFDiv: case SpvOpUMod: case SpvOpSRem: case SpvOpSMod: case SpvOpFRem:
-  case SpvOpFMod: case SpvOpVectorTimesScalar: case SpvOpShiftRightLogical:
-  case SpvOpShiftRightArithmetic: case SpvOpShiftLeftLogical: case SpvOpBitwiseOr:
-  case SpvOpBitwiseXor: case SpvOpBitwiseAnd: case SpvOpNot: case SpvOpBitFieldInsert:
-  case SpvOpBitFieldSExtract: case SpvOpBitFieldUExtract: case SpvOpBitReverse:
-  case SpvOpBitCount: case SpvOpLogicalEqual: case SpvOpLogicalNotEqual:
-  case SpvOpLogicalOr: case SpvOpLogicalAnd: case SpvOpLogicalNot: case SpvOpSelect:
-  case SpvOpIEqual: case SpvOpINotEqual: case SpvOpUGreaterThan: case SpvOpSGreaterThan:
-  case SpvOpUGreaterThanEqual: case SpvOpSGreaterThanEqual: case SpvOpULessThan:
-  case SpvOpSLessThan: case SpvOpULessThanEqual: case SpvOpSLessThanEqual:
-  case SpvOpFOrdEqual: case SpvOpFUnordEqual: case SpvOpFOrdNotEqual:
-  case SpvOpFUnordNotEqual: case SpvOpFOrdLessThan: case SpvOpFUnordLessThan:
-  case SpvOpFOrdGreaterThan: case SpvOpFUnordGreaterThan: case SpvOpFOrdLessThanEqual:
-  case SpvOpFUnordLessThanEqual: case SpvOpFOrdGreaterThanEqual:
-  case SpvOpFUnordGreaterThanEqual: case SpvOpIsNan: case SpvOpIsInf: case SpvOpIsFinite:
-  case SpvOpIsNormal: case SpvOpSignBitSet: case SpvOpLessOrGreater: case SpvOpOrdered:
-  case SpvOpUnordered: case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF:
-  case SpvOpConvertUToF: case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert:
-  case SpvOpQuantizeToF16: case SpvOpSatConvertSToU: case SpvOpSatConvertUToS:
-  case SpvOpCopyObject: case SpvOpBitcast:
-    return true;
-  default:
-    return false;
+  case SpvOpSNegate:
+  case SpvOpFNegate:
+  case SpvOpIAdd:
+  case SpvOpFAdd:
+  case SpvOpISub:
+  case SpvOpFSub:
+  case SpvOpIMul:
+  case SpvOpFMul:
+  case SpvOpUDiv:
+  case SpvOpSDiv:
+  case SpvOpFDiv:
+  case SpvOpUMod:
+  case SpvOpSRem:
+  case SpvOpSMod:
+  case SpvOpFRem:
+  case SpvOpFMod:
+  case SpvOpVectorTimesScalar:
+  case SpvOpShiftRightLogical:
+  case SpvOpShiftRightArithmetic:
+  case SpvOpShiftLeftLogical:
+  case SpvOpBitwiseOr:
+  case SpvOpBitwiseXor:
+  case SpvOpBitwiseAnd:
+  case SpvOpNot:
+  case SpvOpBitFieldInsert:
+  case SpvOpBitFieldSExtract:
+  case SpvOpBitFieldUExtract:
+  case SpvOpBitReverse:
+  case SpvOpBitCount:
+  case SpvOpLogicalEqual:
+  case SpvOpLogicalNotEqual:
+  case SpvOpLogicalOr:
+  case SpvOpLogicalAnd:
+  case SpvOpLogicalNot:
+  case SpvOpSelect:
+  case SpvOpIEqual:
+  case SpvOpINotEqual:
+  case SpvOpUGreaterThan:
+  case SpvOpSGreaterThan:
+  case SpvOpUGreaterThanEqual:
+  case SpvOpSGreaterThanEqual:
+  case SpvOpULessThan:
+  case SpvOpSLessThan:
+  case SpvOpULessThanEqual:
+  case SpvOpSLessThanEqual:
+  case SpvOpFOrdEqual:
+  case SpvOpFUnordEqual:
+  case SpvOpFOrdNotEqual:
+  case SpvOpFUnordNotEqual:
+  case SpvOpFOrdLessThan:
+  case SpvOpFUnordLessThan:
+  case SpvOpFOrdGreaterThan:
+  case SpvOpFUnordGreaterThan:
+  case SpvOpFOrdLessThanEqual:
+  case SpvOpFUnordLessThanEqual:
+  case SpvOpFOrdGreaterThanEqual:
+  case SpvOpFUnordGreaterThanEqual:
+  case SpvOpIsNan:
+  case SpvOpIsInf:
+  case SpvOpIsFinite:
+  case SpvOpIsNormal:
+  case SpvOpSignBitSet:
+  case SpvOpLessOrGreater:
+  case SpvOpOrdered:
+  case SpvOpUnordered:
+  case SpvOpConvertFToU:
+  case SpvOpConvertFToS:
+  case SpvOpConvertSToF:
+  case SpvOpConvertUToF:
+  case SpvOpUConvert:
+  case SpvOpSConvert:
+  case SpvOpFConvert:
+  case SpvOpQuantizeToF16:
+  case SpvOpSatConvertSToU:
+  case SpvOpSatConvertUToS:
+  case SpvOpCopyObject:
+  case SpvOpBitcast: return true;
+  default: return false;
   }
 }
 
@@ -870,8 +923,9 @@ static bool lower_opencl(wide *c)
   case K2S_OPENCL_STD_shuffle: return lower_cl_shuffle(c, false);
   case K2S_OPENCL_STD_shuffle2: return lower_cl_shuffle(c, true);
   case K2S_OPENCL_STD_printf:
-    k2s_error(c->m, at, "printf is not supported yet (a later issue); here it also takes an "
-                        "8- or 16-lane vector");
+    k2s_error(c->m, at,
+              "printf is not supported yet (a later issue); here it also takes an "
+              "8- or 16-lane vector");
     return false;
   case K2S_OPENCL_STD_cross:
   case K2S_OPENCL_STD_length:
@@ -880,8 +934,10 @@ static bool lower_opencl(wide *c)
   case K2S_OPENCL_STD_fast_length:
   case K2S_OPENCL_STD_fast_distance:
   case K2S_OPENCL_STD_fast_normalize:
-    k2s_error(c->m, at, "the OpenCL builtin %s is defined for up to 4 lanes, not for this "
-                        "8- or 16-lane vector", name);
+    k2s_error(c->m, at,
+              "the OpenCL builtin %s is defined for up to 4 lanes, not for this "
+              "8- or 16-lane vector",
+              name);
     return false;
   default: return per_piece(c, 2);
   }
@@ -948,12 +1004,8 @@ static bool rewrite(wide *c, bool *keep)
       split_array_value(c, w, at->result);
     }
     return true;
-  case SpvOpStore:
-    *keep = true;
-    return (at->ops[1] = as_array(c, at->ops[1])) != 0;
-  case SpvOpReturnValue:
-    *keep = true;
-    return (at->ops[0] = as_array(c, at->ops[0])) != 0;
+  case SpvOpStore: *keep = true; return (at->ops[1] = as_array(c, at->ops[1])) != 0;
+  case SpvOpReturnValue: *keep = true; return (at->ops[0] = as_array(c, at->ops[0])) != 0;
   case SpvOpPhi: {
     uint32_t k = w->n / PIECE, p[MAX_PIECES];
     for (uint32_t j = 0; j < k; j++) {
@@ -978,8 +1030,7 @@ static bool rewrite(wide *c, bool *keep)
   }
   case SpvOpVectorShuffle: return lower_vector_shuffle(c);
   case SpvOpCompositeConstruct: *keep = !w; return lower_construct(c);
-  case SpvOpVectorExtractDynamic:
-    return take_result(c, dynamic_lane(c, at->ops[0], at->ops[1]));
+  case SpvOpVectorExtractDynamic: return take_result(c, dynamic_lane(c, at->ops[0], at->ops[1]));
   case SpvOpVectorInsertDynamic: return lower_insert_dynamic(c);
   case SpvOpAny:
   case SpvOpAll: return lower_any_all(c);
@@ -993,8 +1044,9 @@ static bool rewrite(wide *c, bool *keep)
       return per_piece(c, 0);
     break;
   }
-  k2s_error(m, at, "this instruction uses an 8- or 16-lane vector, and k2s cannot split it "
-                   "into 4-lane pieces (Vulkan has no Vector16)");
+  k2s_error(m, at,
+            "this instruction uses an 8- or 16-lane vector, and k2s cannot split it "
+            "into 4-lane pieces (Vulkan has no Vector16)");
   return false;
 }
 
@@ -1217,8 +1269,9 @@ bool k2s_lower_wide_vectors(k2s_module *m, const k2s_options *o)
   k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
   {
     if (i->opcode == SpvOpSpecConstantComposite && wide_info(&c, i->type)) {
-      k2s_error(m, i, "an 8- or 16-lane specialisation constant cannot be split into 4-lane "
-                      "pieces yet");
+      k2s_error(m, i,
+                "an 8- or 16-lane specialisation constant cannot be split into 4-lane "
+                "pieces yet");
       k2s_arena_free(&a);
       return false;
     }
