@@ -239,7 +239,14 @@ static uint32_t value_type(phys_ctx *c, uint32_t id, uint32_t type)
 
 static uint8_t state_of(phys_ctx *c, uint32_t id)
 {
-  return id < c->cap ? c->state[id] : V_NONE;
+  if (id < c->cap && c->state[id] != V_NONE)
+    return c->state[id];
+  /* Module-scope `constant` data and program-scope variables are not buffers the host
+   * passes: they stay logical (the pointers pass lowers them). */
+  k2s_instr *d = k2s_def(c->m, id);
+  if (d && !d->block && d->opcode == SpvOpVariable && is_global_sc(d->ops[0]))
+    return V_LOGICAL;
+  return V_NONE;
 }
 
 static bool set_state(phys_ctx *c, uint32_t id, uint8_t s, const k2s_instr *at)
