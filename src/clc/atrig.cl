@@ -131,21 +131,19 @@ K2S_INLINE ff atan2_abs(float y, float x)
     return pio2;
   if (is_inf(ax))
     return neg_x ? pi : ff_make(0.0f, 0.0f);
-  /* scale both by the same power of 2 so the quotient neither overflows nor underflows early */
+  /* scale both by the same power of 2 so that both are normal and the quotient
+   * cannot overflow: up when the smaller is small, down when the larger is large
+   * (|ex - ey| <= 60 here, so only one applies) */
   int ey = (int)((as_uint(ay) >> 23) & 0xffu), ex = (int)((as_uint(ax) >> 23) & 0xffu);
+  int lo_e = min(ex, ey), hi_e = max(ex, ey);
   ff a;
-  if (ay <= ax) {
-    if (ex - ey > 60) {
-      a = ff_make(ay / ax, 0.0f); /* atan(t) = t, t < 2^-59 */
-    } else {
-      float s = ex > 200 ? 2.3283064365386963e-10f : ex < 50 ? 4294967296.0f : 1.0f;
-      a = atan01(div_ff(ay * s, ax * s));
-    }
+  if (abs(ex - ey) > 60) {
+    a = ay <= ax ? ff_make(ay / ax, 0.0f) : pio2; /* atan(t) = t for t < 2^-59 */
   } else {
-    if (ey - ex > 60) {
-      a = pio2;
+    float s = hi_e > 200 ? 2.3283064365386963e-10f : lo_e < 50 ? 4294967296.0f : 1.0f;
+    if (ay <= ax) {
+      a = atan01(div_ff(ay * s, ax * s));
     } else {
-      float s = ey > 200 ? 2.3283064365386963e-10f : ey < 50 ? 4294967296.0f : 1.0f;
       ff t = atan01(div_ff(ax * s, ay * s));
       a = ff_add(pio2, ff_make(-t.hi, -t.lo));
     }

@@ -187,8 +187,8 @@ K2S_INLINE float2 lgamma_sign(float x)
     return (float2)(x, 0.0f);
   if (is_inf(x))
     return (float2)(K2S_INF, 1.0f);
-  if (x == 0.0f)
-    return (float2)(K2S_INF, sign_of(x) ? -1.0f : 1.0f);
+  if (x == 0.0f) /* OpenCL: signp is 0 for zero and the negative integers */
+    return (float2)(K2S_INF, 0.0f);
   if (x > 0.0f) {
     ff r = lgamma_pos(x);
     return (float2)(r.hi + r.lo, 1.0f);

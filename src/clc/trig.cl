@@ -4,9 +4,10 @@
  *
  * Reduction: x = q pi/2 + r, |r| <= pi/4. |x| <= pi/4 needs none. Otherwise
  * Payne-Hanek in integers for every x (so huge arguments are exact too): the
- * 24-bit significand times three 32-bit words of 2/pi chosen by the exponent
- * (earlier words only add multiples of 4, later ones are below 2^-60) gives
- * the quadrant and 64 fraction bits; the fraction becomes a float-float and
+ * 24-bit significand times four 32-bit words of 2/pi chosen by the exponent
+ * (earlier words only add multiples of 4, later ones are below 2^-72 of the
+ * fraction: float arguments come no closer than about 2^-30 to a multiple
+ * of pi/2) gives the quadrant and 64 fraction bits; the fraction becomes a float-float and
  * is multiplied by pi/2 in float-float. sin/cos of the reduced float-float
  * r = rh + rl by Taylor polynomials (degree 11 / 12; truncation < 2^-32):
  * sin(r) = sin(rh) + rl cos(rh), cos(r) = cos(rh) - rl sin(rh).
@@ -46,12 +47,19 @@ K2S_INLINE ff reduce_pio2(float ax, int *q)
   u64 p0 = m * two_over_pi_word(i0);
   u64 p1 = m * two_over_pi_word(i0 + 1);
   u64 p2 = m * two_over_pi_word(i0 + 2);
-  /* N = p0 2^64 + p1 2^32 + p2; x 2/pi = N 2^(s0 - 64) modulo 4 */
-  u64 lo = p2 + (p1 << 32);
-  u64 hi = p0 + (p1 >> 32) + (lo < p2 ? 1ul : 0ul);
-  int t = -s0; /* the unit bit is bit 64 + t of N */
-  u64 frac = t == 0 ? lo : (lo >> t) | (hi << (64 - t));
-  int quad = (int)((hi >> t) & 3ul);
+  u64 p3 = m * two_over_pi_word(i0 + 3);
+  /* N = p0 2^96 + p1 2^64 + p2 2^32 + p3 in three 64-bit limbs; x 2/pi = N 2^(s0 - 96)
+   * modulo 4, so the unit bit is bit u = 96 - s0 (in [96, 127]) */
+  u64 l0 = p3 + (p2 << 32);
+  u64 c0 = l0 < p3 ? 1ul : 0ul;
+  u64 l1 = (p2 >> 32) + p1 + c0;
+  u64 t1 = l1 + (p0 << 32);
+  u64 l2 = (p0 >> 32) + (t1 < l1 ? 1ul : 0ul);
+  l1 = t1;
+  int ub = 96 - s0;
+  int sh = ub - 64; /* in [32, 63] */
+  u64 frac = (l0 >> sh) | (l1 << (64 - sh));
+  int quad = (int)(((l1 >> sh) | (l2 << (64 - sh))) & 3ul);
   if (s0 == -31 && i0 >= 1) /* word i0-1 contributes 2 * its lowest bit */
     quad += (int)((m & two_over_pi_word(i0 - 1) & 1ul) << 1);
   long sf = (long)frac; /* a fraction >= 1/2 becomes f - 1 with the quadrant one up */
