@@ -30,6 +30,7 @@ typedef struct lower {
   k2s_instr *at;      /* the OpExtInst being lowered */
   uint32_t first_new; /* ids from here on were made while lowering `at` */
   uint32_t glsl;      /* the GLSL.std.450 import, 0 until needed */
+  const k2s_options *o;
   /* {T, T} structs for the *Extended and IAddCarry results, made once. */
   uint32_t pair_member[MAX_PAIRS], pair_struct[MAX_PAIRS], n_pairs;
 } lower;
@@ -773,20 +774,22 @@ static void split_for_loop(lower *c, loop *l)
 }
 
 /* |x| rem |y| for finite x, y != 0 with ex >= ey, by long division of the
- * mantissas in 64-bit integers: r = mx mod my, then r = (r << s) mod my
- * with s up to 62 - mant bits a step until d = ex - ey bits are done:
- * unrolled for half and float, a loop (until every lane is done) for double.
- * q gets the low 7 bits of the integer quotient. */
+ * mantissas in integers of mx's width (32 bits for half and float, 64 for
+ * double): r = mx mod my, then r = (r << s) mod my with s up to
+ * width - mant - 1 bits a step until d = ex - ey bits are done: unrolled for
+ * half and float, a loop (until every lane is done) for double. q gets the
+ * low 7 bits of the integer quotient. */
 static void mantissa_rem(lower *c, fmt f, uint32_t mx, uint32_t my, uint32_t d, uint32_t *r,
                          uint32_t *q)
 {
   uint32_t t = type_of(c, mx);
   uint32_t r0 = bin(c, SpvOpUMod, mx, my);
   uint32_t q0 = and_c(c, bin(c, SpvOpUDiv, mx, my), 127);
-  uint32_t k_bits = 62 - f.mant;
+  /* r < my < 2^(mant+1), so r << k_bits fits the working width */
+  uint32_t k_bits = width(c, t) - f.mant - 1;
   if (f.w <= 32) {
-    /* d <= emax - 2: a few steps (float 7, half 1), unrolled; lanes whose
-     * steps ran out shift by 0, which keeps r and q */
+    /* d <= emax - 2: a few steps in 32-bit integers (float 32, half 2),
+     * unrolled; lanes whose steps ran out shift by 0, which keeps r and q */
     uint32_t n = (f.emax - 2 + k_bits - 1) / k_bits;
     for (uint32_t i = 0; i < n; i++) {
       uint32_t s = imin(c, true, d, cint(c, t, k_bits));
@@ -857,8 +860,9 @@ static uint32_t lower_fmod(lower *c, int kind, uint32_t x, uint32_t y, uint32_t 
 {
   uint32_t t = type_of(c, x);
   fmt f = fmt_of(c, t);
-  uint32_t it = int_like(c, t, 64);
-  parts px = split_float(c, x, 64, f), py = split_float(c, y, 64, f);
+  uint32_t ww = f.w == 64 ? 64 : 32; /* 32-bit integers suffice below double */
+  uint32_t it = int_like(c, t, ww);
+  parts px = split_float(c, x, ww, f), py = split_float(c, y, ww, f);
   uint64_t inf = (uint64_t)f.emax << f.mant;
   uint32_t bad = bin(c, SpvOpLogicalOr, ucmp(c, SpvOpUGreaterThanEqual, px.abs, inf),
                      ucmp(c, SpvOpUGreaterThan, py.abs, inf));
@@ -1653,6 +1657,33 @@ static bool precision_gap(uint32_t op)
   }
 }
 
+/* Whether the lowering of op on double works on the 64-bit bit patterns. */
+static bool double_needs_int64(uint32_t op)
+{
+  switch (op) {
+  case K2S_OPENCL_STD_fmod:
+  case K2S_OPENCL_STD_remainder:
+  case K2S_OPENCL_STD_remquo:
+  case K2S_OPENCL_STD_frexp:
+  case K2S_OPENCL_STD_ldexp:
+  case K2S_OPENCL_STD_ilogb:
+  case K2S_OPENCL_STD_logb:
+  case K2S_OPENCL_STD_nextafter:
+  case K2S_OPENCL_STD_fma:
+  case K2S_OPENCL_STD_copysign:
+  case K2S_OPENCL_STD_nan:
+  case K2S_OPENCL_STD_bitselect:
+  case K2S_OPENCL_STD_normalize:
+  case K2S_OPENCL_STD_vstore_half:
+  case K2S_OPENCL_STD_vstore_half_r:
+  case K2S_OPENCL_STD_vstore_halfn:
+  case K2S_OPENCL_STD_vstore_halfn_r:
+  case K2S_OPENCL_STD_vstorea_halfn:
+  case K2S_OPENCL_STD_vstorea_halfn_r: return true;
+  default: return false;
+  }
+}
+
 /* Lowers c->at; returns the value replacing its result, NO_VALUE when it has
  * none, or 0 when it cannot be lowered (an error has been reported). */
 static uint32_t lower_opencl(lower *c, uint32_t op)
@@ -1660,6 +1691,17 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   k2s_instr *at = c->at;
   uint32_t t = at->type;
   uint32_t x = at->n_ops > 2 ? arg(c, 0) : 0;
+  uint32_t xt = x ? type_of(c, x) : 0;
+  bool on_double = (is_float_type(c, t) && width(c, t) == 64) ||
+                   (xt && is_float_type(c, xt) && width(c, xt) == 64);
+  if (c->o && (c->o->missing_features & K2S_FEATURE_INT64) && on_double &&
+      double_needs_int64(op)) {
+    k2s_error(c->m, at,
+              "the OpenCL builtin %s on double works on 64-bit integers, which the target "
+              "lacks (--no-int64)",
+              k2s_extinst_sets[K2S_EXT_OPENCL_STD].insts[op].name);
+    return 0;
+  }
   uint32_t y = at->n_ops > 3 ? arg_as(c, 1, t) : 0;
   uint32_t z = at->n_ops > 4 ? arg_as(c, 2, t) : 0;
   switch (op) {
@@ -1961,8 +2003,7 @@ static bool lower_relational(lower *c, k2s_instr *i)
 
 bool k2s_lower_builtins(k2s_module *m, const k2s_options *o)
 {
-  (void)o;
-  lower c = {.m = m};
+  lower c = {.m = m, .o = o};
   bool changed = false;
   k2s_foreach_function(f, m) k2s_foreach_block(b, f) k2s_foreach_instr_safe(i, &b->body)
   {

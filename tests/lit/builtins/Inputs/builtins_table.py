@@ -85,8 +85,8 @@ B = {
              "as OpenCL's edge cases ask (PoCL gives +0) (exact)",
     "modf": "x - trunc(x) with x's sign, trunc(x) stored; ±inf gives ±0 (exact)",
     "nan": "a quiet NaN with the code in the mantissa",
-    "fmod": "exact: long division of the integer mantissas (64-bit integers) on the bit "
-            "patterns; unrolled for half/float, a loop per lane for double",
+    "fmod": "exact: long division of the integer mantissas on the bit patterns (32-bit "
+            "integers, unrolled, for half/float; 64-bit, a loop per lane, for double)",
     "remainder": "exact: fmod's long division plus round-half-even of the quotient",
     "remquo": "exact: as remainder; *quo gets the quotient's sign and low 7 bits",
     "frexp": "exact: normalises the bit pattern (subnormals too) with integer operations",
@@ -225,6 +225,8 @@ def generate(grammar, repo):
         "pass calls its library once per lane. Half arithmetic computes in float where a row",
         "says so. Passes: `lower_math.c` (math), `lower_wide_vectors.c` (wide-vectors),",
         "`lower_builtins.c` (builtins). \"exact\" means bit-exact as OpenCL requires (0 ulp).",
+        "With `--no-int64`, the bit-pattern lowerings on double are refused with a message;",
+        "those on half and float use 32-bit integers only.",
         "",
         "The Kernel-only relational instructions (`OpIsFinite`, `OpIsNormal`, `OpSignBitSet`,",
         "`OpOrdered`, `OpUnordered`, `OpLessOrGreater`) become exponent-field tests, NaN tests",
