@@ -32,59 +32,52 @@ static bool holds_pointer(k2s_module *m, uint32_t type, int depth)
   if (!t || depth > 16)
     return false;
   switch (t->opcode) {
-  case SpvOpTypePointer:
-    return true;
+  case SpvOpTypePointer: return true;
   case SpvOpTypeArray:
   case SpvOpTypeRuntimeArray:
-  case SpvOpTypeVector:
-    return holds_pointer(m, t->ops[0], depth + 1);
+  case SpvOpTypeVector: return holds_pointer(m, t->ops[0], depth + 1);
   case SpvOpTypeStruct:
     for (uint32_t k = 0; k < t->n_ops; k++)
       if (holds_pointer(m, t->ops[k], depth + 1))
         return true;
     return false;
-  default:
-    return false;
+  default: return false;
   }
 }
 
 /* Does the module use something logical mode may have no translation for? */
 static bool suspicious(k2s_module *m)
 {
-  k2s_foreach_function(f, m)
-    k2s_foreach_instr(p, &f->head)
-      if (p->opcode == SpvOpFunctionParameter && is_pointer(m, p->type) &&
-          holds_pointer(m, k2s_def(m, p->type)->ops[1], 0))
-        return true; /* a buffer of pointers */
-  k2s_foreach_function(f, m)
-    k2s_foreach_block(b, f)
-      k2s_foreach_instr(i, &b->body) {
-        switch (i->opcode) {
-        case SpvOpConvertUToPtr:
-        case SpvOpConvertPtrToU:
-          return true;
-        case SpvOpLoad:
-          if (is_pointer(m, i->type))
-            return true;
-          break;
-        case SpvOpStore:
-          if (i->n_ops >= 2 && is_pointer(m, k2s_type_of(m, i->ops[1])))
-            return true;
-          break;
-        case SpvOpBitcast:
-          if (is_pointer(m, i->type) && !is_pointer(m, k2s_type_of(m, i->ops[0])))
-            return true;
-          break;
-        case SpvOpCopyMemorySized: {
-          uint64_t v;
-          if (i->n_ops >= 3 && !k2s_const_value(m, i->ops[2], &v))
-            return true;
-          break;
-        }
-        default:
-          break;
-        }
-      }
+  k2s_foreach_function(f, m) k2s_foreach_instr(
+      p, &f->head) if (p->opcode == SpvOpFunctionParameter && is_pointer(m, p->type) &&
+                       holds_pointer(m, k2s_def(m, p->type)->ops[1],
+                                     0)) return true; /* a buffer of pointers */
+  k2s_foreach_function(f, m) k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
+  {
+    switch (i->opcode) {
+    case SpvOpConvertUToPtr:
+    case SpvOpConvertPtrToU: return true;
+    case SpvOpLoad:
+      if (is_pointer(m, i->type))
+        return true;
+      break;
+    case SpvOpStore:
+      if (i->n_ops >= 2 && is_pointer(m, k2s_type_of(m, i->ops[1])))
+        return true;
+      break;
+    case SpvOpBitcast:
+      if (is_pointer(m, i->type) && !is_pointer(m, k2s_type_of(m, i->ops[0])))
+        return true;
+      break;
+    case SpvOpCopyMemorySized: {
+      uint64_t v;
+      if (i->n_ops >= 3 && !k2s_const_value(m, i->ops[2], &v))
+        return true;
+      break;
+    }
+    default: break;
+    }
+  }
   return false;
 }
 
@@ -101,31 +94,28 @@ static k2s_function *function_at(k2s_module *c, int64_t offset)
 {
   if (offset < 0)
     return NULL;
-  k2s_foreach_function(f, c) {
-    k2s_foreach_instr(i, &f->head)
-      if ((int64_t)i->offset == offset && i->offset != K2S_NEW_OFFSET)
-        return f;
-    k2s_foreach_block(b, f)
-      k2s_foreach_instr(i, &b->body)
-        if ((int64_t)i->offset == offset && i->offset != K2S_NEW_OFFSET)
-          return f;
+  k2s_foreach_function(f, c)
+  {
+    k2s_foreach_instr(i, &f->head) if ((int64_t)i->offset == offset &&
+                                       i->offset != K2S_NEW_OFFSET) return f;
+    k2s_foreach_block(b, f) k2s_foreach_instr(
+        i, &b->body) if ((int64_t)i->offset == offset && i->offset != K2S_NEW_OFFSET) return f;
   }
   return NULL;
 }
 
 static bool is_kernel(k2s_module *m, uint32_t fid)
 {
-  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
-    if (e->n_ops >= 2 && e->ops[1] == fid)
-      return true;
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) if (e->n_ops >= 2 &&
+                                                         e->ops[1] == fid) return true;
   return false;
 }
 
 static const char *kernel_name(k2s_module *m, uint32_t fid)
 {
-  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
-    if (e->n_ops >= 3 && e->ops[1] == fid)
-      return k2s_string_operand(e, 2);
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) if (e->n_ops >= 3 &&
+                                                         e->ops[1] ==
+                                                             fid) return k2s_string_operand(e, 2);
   return "?";
 }
 
@@ -137,12 +127,12 @@ static uint32_t dry_run(k2s_module *m, const k2s_options *o, const char **why)
   if (!c)
     return 0;
   /* Kernels already sent to physical mode are physical in the copy too. */
-  k2s_foreach_function(f, m)
-    if (f->physical) {
-      k2s_function *g = k2s_function_of_id(c, f->def->result);
-      if (g && !k2s_physical_lower_function(c, g, o))
-        break;
-    }
+  k2s_foreach_function(f, m) if (f->physical)
+  {
+    k2s_function *g = k2s_function_of_id(c, f->def->result);
+    if (g && !k2s_physical_lower_function(c, g, o))
+      break;
+  }
   k2s_options lo = *o;
   lo.pointers = K2S_POINTERS_LOGICAL;
   lo.verbose = false;

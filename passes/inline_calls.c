@@ -39,19 +39,18 @@ static bool needs_inline(k2s_module *m, k2s_function *f, uint8_t *memo)
     return false; /* recursion is reported by the inliner */
   memo[id] = 1;
   bool yes = is_pointer(m, f->def->type);
-  k2s_foreach_instr(p, &f->head)
-    if (p->opcode == SpvOpFunctionParameter && is_pointer(m, p->type))
+  k2s_foreach_instr(p, &f->head) if (p->opcode == SpvOpFunctionParameter && is_pointer(m, p->type))
       yes = true;
-  k2s_foreach_block(b, f)
-    k2s_foreach_instr(i, &b->body) {
-      if (reads_builtin_var(m, i))
+  k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
+  {
+    if (reads_builtin_var(m, i))
+      yes = true;
+    if (i->opcode == SpvOpFunctionCall) {
+      k2s_function *g = k2s_function_of_id(m, i->ops[0]);
+      if (g && needs_inline(m, g, memo))
         yes = true;
-      if (i->opcode == SpvOpFunctionCall) {
-        k2s_function *g = k2s_function_of_id(m, i->ops[0]);
-        if (g && needs_inline(m, g, memo))
-          yes = true;
-      }
     }
+  }
   memo[id] = yes ? 3 : 2;
   return yes;
 }
@@ -59,7 +58,8 @@ static bool needs_inline(k2s_module *m, k2s_function *f, uint8_t *memo)
 static void retarget_phis(k2s_module *m, k2s_block *succ, uint32_t from, uint32_t to)
 {
   (void)m;
-  k2s_foreach_instr(i, &succ->body) {
+  k2s_foreach_instr(i, &succ->body)
+  {
     if (i->opcode != SpvOpPhi)
       break;
     for (uint32_t k = 1; k < i->n_ops; k += 2)
@@ -114,9 +114,7 @@ static void substitute(k2s_module *m, k2s_function *f, const uint32_t *from, con
                        uint32_t n)
 {
   id_subst s = {from, to, n};
-  k2s_foreach_block(b, f)
-    k2s_foreach_instr(i, &b->body)
-      k2s_foreach_id_operand(m, i, subst_id, &s);
+  k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body) k2s_foreach_id_operand(m, i, subst_id, &s);
   m->uses_valid = false;
 }
 
@@ -126,17 +124,15 @@ static void inline_call(k2s_module *m, k2s_function *caller, k2s_block *b, k2s_i
   k2s_function *g = k2s_clone_function(m, callee, NULL);
   /* Parameters → arguments. */
   uint32_t k = 1, n_params = 0;
-  k2s_foreach_instr(p, &g->head)
-    if (p->opcode == SpvOpFunctionParameter)
-      n_params++;
+  k2s_foreach_instr(p, &g->head) if (p->opcode == SpvOpFunctionParameter) n_params++;
   uint32_t *from = k2s_alloc(&m->arena, (n_params + 1) * sizeof(uint32_t));
   uint32_t *to = k2s_alloc(&m->arena, (n_params + 1) * sizeof(uint32_t));
   n_params = 0;
-  k2s_foreach_instr(p, &g->head)
-    if (p->opcode == SpvOpFunctionParameter && k < call->n_ops) {
-      from[n_params] = p->result;
-      to[n_params++] = call->ops[k++];
-    }
+  k2s_foreach_instr(p, &g->head) if (p->opcode == SpvOpFunctionParameter && k < call->n_ops)
+  {
+    from[n_params] = p->result;
+    to[n_params++] = call->ops[k++];
+  }
   substitute(m, g, from, to, n_params);
   /* Split b after the call into a continuation block. */
   k2s_block *cont = k2s_block_new(m, caller, k2s_new_id(m));
@@ -150,7 +146,8 @@ static void inline_call(k2s_module *m, k2s_function *caller, k2s_block *b, k2s_i
   /* Returns → branches to the continuation; return values → a phi. */
   uint32_t *phi_ops = k2s_alloc(&m->arena, 2 * sizeof(uint32_t));
   uint32_t n_phi = 0, cap_phi = 1;
-  k2s_foreach_block(gb, g) {
+  k2s_foreach_block(gb, g)
+  {
     gb->func = caller;
     k2s_instr *t = k2s_block_terminator(gb);
     if (!t || (t->opcode != SpvOpReturn && t->opcode != SpvOpReturnValue))
@@ -178,13 +175,12 @@ static void inline_call(k2s_module *m, k2s_function *caller, k2s_block *b, k2s_i
     value = phi->result;
   }
   /* The callee's variables move to the caller's entry block. */
-  k2s_foreach_block(gb, g)
-    k2s_foreach_instr_safe(i, &gb->body)
-      if (i->opcode == SpvOpVariable) {
-        k2s_list_remove(&gb->body, i);
-        i->block = caller->first;
-        k2s_list_insert_after(&caller->first->body, NULL, i);
-      }
+  k2s_foreach_block(gb, g) k2s_foreach_instr_safe(i, &gb->body) if (i->opcode == SpvOpVariable)
+  {
+    k2s_list_remove(&gb->body, i);
+    i->block = caller->first;
+    k2s_list_insert_after(&caller->first->body, NULL, i);
+  }
   /* b now branches into the inlined body. */
   k2s_list_remove(&b->body, call);
   uint32_t entry = g->first->label->result;
@@ -209,27 +205,27 @@ static bool inline_into(k2s_module *m, k2s_function *f, uint8_t *memo, int depth
   bool changed = false;
   for (bool again = true; again && !m->failed;) {
     again = false;
-    k2s_foreach_block(b, f)
-      k2s_foreach_instr(i, &b->body) {
-        if (i->opcode != SpvOpFunctionCall)
-          continue;
-        k2s_function *g = k2s_function_of_id(m, i->ops[0]);
-        if (!g || !g->first || !needs_inline(m, g, memo))
-          continue;
-        if (g == f || depth > K2S_MAX_INLINE_DEPTH) {
-          k2s_error(m, i, "recursion through a function that must be inlined (it takes a "
-                          "pointer or reads a work-item function); Vulkan cannot express it");
-          return changed;
-        }
-        inline_call(m, f, b, i, g);
-        changed = again = true;
-        if (++depth > K2S_MAX_INLINE_DEPTH * 64) {
-          k2s_error(m, NULL, "inlining did not finish in function %%%u (recursion?)",
-                    f->def->result);
-          return changed;
-        }
-        goto next; /* the block list changed: rescan */
+    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
+    {
+      if (i->opcode != SpvOpFunctionCall)
+        continue;
+      k2s_function *g = k2s_function_of_id(m, i->ops[0]);
+      if (!g || !g->first || !needs_inline(m, g, memo))
+        continue;
+      if (g == f || depth > K2S_MAX_INLINE_DEPTH) {
+        k2s_error(m, i,
+                  "recursion through a function that must be inlined (it takes a "
+                  "pointer or reads a work-item function); Vulkan cannot express it");
+        return changed;
       }
+      inline_call(m, f, b, i, g);
+      changed = again = true;
+      if (++depth > K2S_MAX_INLINE_DEPTH * 64) {
+        k2s_error(m, NULL, "inlining did not finish in function %%%u (recursion?)", f->def->result);
+        return changed;
+      }
+      goto next; /* the block list changed: rescan */
+    }
   next:;
   }
   return changed;
@@ -240,7 +236,8 @@ bool k2s_inline_calls(k2s_module *m, const k2s_options *o)
   (void)o;
   uint8_t *memo = k2s_alloc(&m->arena, m->bound);
   bool changed = false;
-  k2s_foreach_function(f, m) {
+  k2s_foreach_function(f, m)
+  {
     changed |= inline_into(m, f, memo, 0);
     if (m->failed)
       return true;
@@ -248,13 +245,9 @@ bool k2s_inline_calls(k2s_module *m, const k2s_options *o)
   /* Functions that were only called through inlined calls are now dead. */
   if (changed) {
     uint8_t *called = k2s_alloc(&m->arena, m->bound);
-    k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
-      called[e->ops[1]] = 1;
-    k2s_foreach_function(f, m)
-      k2s_foreach_block(b, f)
-        k2s_foreach_instr(i, &b->body)
-          if (i->opcode == SpvOpFunctionCall)
-            called[i->ops[0]] = 1;
+    k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) called[e->ops[1]] = 1;
+    k2s_foreach_function(f, m) k2s_foreach_block(b, f)
+        k2s_foreach_instr(i, &b->body) if (i->opcode == SpvOpFunctionCall) called[i->ops[0]] = 1;
     for (k2s_function *f = m->first_func, *n; f; f = n) {
       n = f->next;
       if (!called[f->def->result])

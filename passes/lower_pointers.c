@@ -53,8 +53,8 @@ typedef struct root {
   bool needs_typed;       /* a builtin needs a typed pointer into it */
   bool written;           /* stored to (program-scope variables) */
   const k2s_instr *pun_why, *typed_why, *write_why;
-  uint32_t align;         /* what OpenCL guarantees about its address */
-  uint32_t view[3];       /* buffers: aliased 8/16-bit views of the same binding (by width/8) */
+  uint32_t align;   /* what OpenCL guarantees about its address */
+  uint32_t view[3]; /* buffers: aliased 8/16-bit views of the same binding (by width/8) */
 } root;
 
 typedef struct alt {
@@ -98,7 +98,7 @@ typedef struct ptr_ctx {
   taint *tn;         /* by id */
   k2s_instr **dead;  /* pointer instructions to delete at the end */
   uint32_t n_dead, cap_dead;
-  uint32_t cap;      /* size of the by-id tables */
+  uint32_t cap; /* size of the by-id tables */
   uint32_t addr_width;
   bool changed, iter_changed;
   k2s_block **label_block; /* by id, for the function being rewritten */
@@ -141,7 +141,10 @@ static uint32_t id_width(ptr_ctx *c, uint32_t id)
   return k2s_type_width(c->m, k2s_type_of(c->m, id));
 }
 
-static k2s_instr *def_type(k2s_module *m, uint32_t type) { return k2s_def(m, type); }
+static k2s_instr *def_type(k2s_module *m, uint32_t type)
+{
+  return k2s_def(m, type);
+}
 
 static bool is_pointer_type(k2s_module *m, uint32_t type)
 {
@@ -197,7 +200,10 @@ static uint64_t cl_align(k2s_module *m, uint32_t type)
 
 /* ---- linear forms --------------------------------------------------------- */
 
-static lin lin_const(int64_t v) { return (lin){v, 0, NULL}; }
+static lin lin_const(int64_t v)
+{
+  return (lin){v, 0, NULL};
+}
 
 /* a + k·b */
 static lin lin_add(ptr_ctx *c, lin a, lin b, int64_t k)
@@ -257,8 +263,7 @@ static lin lin_of_index(ptr_ctx *c, uint32_t id, int64_t coef, int depth)
       if (const_sval(m, d->ops[1], &k) && k >= 0 && k < 20)
         return lin_of_index(c, d->ops[0], coef << k, depth + 1);
       break;
-    default:
-      break;
+    default: break;
     }
   }
   return lin_term(c, id, coef);
@@ -294,7 +299,10 @@ static bool lin_terms_divisible(lin a, int64_t s)
   return true;
 }
 
-static bool lin_divisible(lin a, int64_t s) { return lin_terms_divisible(a, s) && a.c % s == 0; }
+static bool lin_divisible(lin a, int64_t s)
+{
+  return lin_terms_divisible(a, s) && a.c % s == 0;
+}
 
 static int64_t floor_div(int64_t a, int64_t b)
 {
@@ -312,7 +320,6 @@ static lin lin_div(ptr_ctx *c, lin a, int64_t s, int64_t *rem)
     *rem = a.c - q.c * s;
   return q;
 }
-
 
 static uint32_t lin_width(ptr_ctx *c, lin a, uint32_t at_least)
 {
@@ -384,19 +391,14 @@ static enum space space_of_sc(uint32_t sc)
   switch (sc) {
   case SpvStorageClassStorageBuffer:
   case SpvStorageClassCrossWorkgroup:
-  case SpvStorageClassPhysicalStorageBuffer:
-    return SP_GLOBAL;
+  case SpvStorageClassPhysicalStorageBuffer: return SP_GLOBAL;
   case SpvStorageClassUniform:
   case SpvStorageClassUniformConstant:
-  case SpvStorageClassPushConstant:
-    return SP_CONSTANT;
-  case SpvStorageClassWorkgroup:
-    return SP_LOCAL;
+  case SpvStorageClassPushConstant: return SP_CONSTANT;
+  case SpvStorageClassWorkgroup: return SP_LOCAL;
   case SpvStorageClassFunction:
-  case SpvStorageClassPrivate:
-    return SP_PRIVATE;
-  default:
-    return SP_NONE;
+  case SpvStorageClassPrivate: return SP_PRIVATE;
+  default: return SP_NONE;
   }
 }
 
@@ -472,8 +474,7 @@ static bool chain_offset(ptr_ctx *c, uint32_t type, const uint32_t *idx, uint32_
       type = e;
       break;
     }
-    default:
-      return false;
+    default: return false;
     }
   }
   *off = r;
@@ -598,8 +599,7 @@ static bool typed_path(ptr_ctx *c, uint32_t T, lin off, uint32_t A, tpath *p)
       T = e;
       break;
     }
-    default:
-      return false;
+    default: return false;
     }
     p->n++;
   }
@@ -607,8 +607,7 @@ static bool typed_path(ptr_ctx *c, uint32_t T, lin off, uint32_t A, tpath *p)
 
 static uint32_t root_index_width(ptr_ctx *c, const root *r)
 {
-  return space_of_sc(r->sc) == SP_GLOBAL || space_of_sc(r->sc) == SP_CONSTANT ? c->addr_width
-                                                                               : 32;
+  return space_of_sc(r->sc) == SP_GLOBAL || space_of_sc(r->sc) == SP_CONSTANT ? c->addr_width : 32;
 }
 
 static uint32_t emit_chain(ptr_ctx *c, k2s_builder *b, const root *r, const tpath *p)
@@ -643,14 +642,11 @@ static uint32_t n_children(k2s_module *m, uint32_t A)
   if (!t)
     return 0;
   switch (t->opcode) {
-  case SpvOpTypeStruct:
-    return t->n_ops;
-  case SpvOpTypeVector:
-    return t->ops[1];
+  case SpvOpTypeStruct: return t->n_ops;
+  case SpvOpTypeVector: return t->ops[1];
   case SpvOpTypeArray:
     return k2s_const_value(m, t->ops[1], &len) && len < MAX_LEAVES ? (uint32_t)len : 0;
-  default:
-    return 0;
+  default: return 0;
   }
 }
 
@@ -686,7 +682,10 @@ static bool plan_typed(ptr_ctx *c, const root *r, lin off, uint32_t A, uint32_t 
 
 /* ---- word views (punned roots) ---------------------------------------------- */
 
-static uint32_t word_type(k2s_module *m) { return k2s_type_int(m, 32, false); }
+static uint32_t word_type(k2s_module *m)
+{
+  return k2s_type_int(m, 32, false);
+}
 
 /* A scalar or vector of 1, 2, 4 or 8 bytes that is one piece of words. */
 static bool is_word_leaf(k2s_module *m, uint32_t A)
@@ -723,9 +722,8 @@ static uint32_t narrow_view(ptr_ctx *c, root *r, uint32_t bytes)
   k2s_module *m = c->m;
   if (r->sc != SpvStorageClassStorageBuffer || (bytes != 1 && bytes != 2))
     return 0;
-  if (c->o->missing_features &
-      (bytes == 1 ? (K2S_FEATURE_STORAGE8 | K2S_FEATURE_INT8)
-                  : (K2S_FEATURE_STORAGE16 | K2S_FEATURE_INT16)))
+  if (c->o->missing_features & (bytes == 1 ? (K2S_FEATURE_STORAGE8 | K2S_FEATURE_INT8)
+                                           : (K2S_FEATURE_STORAGE16 | K2S_FEATURE_INT16)))
     return 0;
   if (r->view[bytes])
     return r->view[bytes];
@@ -855,7 +853,8 @@ static void word_store(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A,
   uint32_t x = A == it ? v : k2s_emit(b, SpvOpBitcast, it, &v, 1);
   x = k2s_emit(b, SpvOpUConvert, u32, &x, 1);
   x = op2(b, SpvOpShiftLeftLogical, u32, x, sh);
-  uint32_t mask = op2(b, SpvOpShiftLeftLogical, u32, k2s_const_uint32(m, s == 1 ? 0xffu : 0xffffu), sh);
+  uint32_t mask =
+      op2(b, SpvOpShiftLeftLogical, u32, k2s_const_uint32(m, s == 1 ? 0xffu : 0xffffu), sh);
   uint32_t keep = k2s_emit(b, SpvOpNot, u32, &mask, 1);
   if (r->sc == SpvStorageClassFunction || r->sc == SpvStorageClassPrivate) {
     uint32_t w = k2s_emit(b, SpvOpLoad, u32, &p, 1);
@@ -865,8 +864,8 @@ static void word_store(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A,
   }
   /* Shared memory: other work-items may write the other bytes of the word
    * at the same time; two atomics change only this one's bits. */
-  uint32_t scope = k2s_const_uint32(m, r->sc == SpvStorageClassWorkgroup ? SpvScopeWorkgroup
-                                                                          : SpvScopeDevice);
+  uint32_t scope =
+      k2s_const_uint32(m, r->sc == SpvStorageClassWorkgroup ? SpvScopeWorkgroup : SpvScopeDevice);
   uint32_t sem = k2s_const_uint32(m, 0);
   uint32_t a1[4] = {p, scope, sem, keep}, a2[4] = {p, scope, sem, x};
   k2s_emit(b, SpvOpAtomicAnd, u32, a1, 4);
@@ -922,8 +921,7 @@ static bool store_at(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A, u
   }
   uint32_t n = n_children(m, A);
   if (!n) {
-    k2s_error(m, at, "cannot write %s at this place of %s", type_text(m, A),
-              type_text(m, r->type));
+    k2s_error(m, at, "cannot write %s at this place of %s", type_text(m, A), type_text(m, r->type));
     return false;
   }
   for (uint32_t k = 0; k < n; k++) {
@@ -1119,8 +1117,9 @@ static bool analyze_def(ptr_ctx *c, k2s_instr *i)
     pval *b = pv_of(c, i->ops[0]);
     if (!b) {
       if (!is_pointer_type(m, k2s_type_of(m, i->ops[0]))) {
-        k2s_error(m, i, "an integer becomes a pointer; logical mode cannot tell what it "
-                        "points to (use --pointers=physical on vulkan1.2+)");
+        k2s_error(m, i,
+                  "an integer becomes a pointer; logical mode cannot tell what it "
+                  "points to (use --pointers=physical on vulkan1.2+)");
         return false;
       }
       return true;
@@ -1153,17 +1152,16 @@ static bool analyze_def(ptr_ctx *c, k2s_instr *i)
     }
     r.n = w;
     if (w > 1 && !r.tag) {
-      k2s_error(m, i, "to_global/to_local/to_private on a pointer whose address space is known "
-                      "only at run time is not supported yet");
+      k2s_error(m, i,
+                "to_global/to_local/to_private on a pointer whose address space is known "
+                "only at run time is not supported yet");
       return false;
     }
     set_pv(c, i->result, r);
     return true;
   }
   case SpvOpConstantNull:
-  case SpvOpUndef:
-    set_pv(c, i->result, single(c, 0, lin_const(0), pointee));
-    return true;
+  case SpvOpUndef: set_pv(c, i->result, single(c, 0, lin_const(0), pointee)); return true;
   case SpvOpPhi: {
     uint32_t in[256], n = 0;
     for (uint32_t k = 0; k + 1 < i->n_ops && n < 256; k += 2)
@@ -1171,14 +1169,13 @@ static bool analyze_def(ptr_ctx *c, k2s_instr *i)
     merge_pval(c, i, in, n);
     return true;
   }
-  case SpvOpSelect:
-    merge_pval(c, i, i->ops + 1, 2);
-    return true;
+  case SpvOpSelect: merge_pval(c, i, i->ops + 1, 2); return true;
   case SpvOpConvertUToPtr: {
     taint *t = i->ops[0] < c->cap ? &c->tn[i->ops[0]] : NULL;
     if (!t || t->bad || t->k != 1 || !t->root || t->multi) {
-      k2s_error(m, i, "an integer becomes a pointer; logical mode can only turn back addresses "
-                      "it took from one pointer (use --pointers=physical on vulkan1.2+)");
+      k2s_error(m, i,
+                "an integer becomes a pointer; logical mode can only turn back addresses "
+                "it took from one pointer (use --pointers=physical on vulkan1.2+)");
       return false;
     }
     aux *x = aux_of(c, i->result, 1);
@@ -1187,10 +1184,8 @@ static bool analyze_def(ptr_ctx *c, k2s_instr *i)
     return true;
   }
   case SpvOpFunctionParameter:
-  case SpvOpFunctionCall:
-    return true; /* reported at its use */
-  default:
-    return true;
+  case SpvOpFunctionCall: return true; /* reported at its use */
+  default: return true;
   }
 }
 
@@ -1247,8 +1242,8 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
   if (!any || is_pointer_type(m, i->type))
     return;
   taint a = taint_of(c, i->opcode == SpvOpSelect ? i->ops[1] : i->ops[0]);
-  taint b2 = i->n_ops > 1 ? taint_of(c, i->opcode == SpvOpSelect ? i->ops[2] : i->ops[1])
-                          : (taint){0};
+  taint b2 =
+      i->n_ops > 1 ? taint_of(c, i->opcode == SpvOpSelect ? i->ops[2] : i->ops[1]) : (taint){0};
   taint r = {a.root ? a.root : b2.root, 0, a.bad || b2.bad, a.multi || b2.multi,
              a.align < b2.align ? a.align : b2.align};
   if (!a.k && !a.bad)
@@ -1259,12 +1254,8 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
     r.bad = true;
   int64_t k;
   switch (i->opcode) {
-  case SpvOpIAdd:
-    r.k = a.k + b2.k;
-    break;
-  case SpvOpISub:
-    r.k = a.k - b2.k;
-    break;
+  case SpvOpIAdd: r.k = a.k + b2.k; break;
+  case SpvOpISub: r.k = a.k - b2.k; break;
   case SpvOpIMul:
     if (const_sval(m, i->ops[1], &k))
       r.k = a.k * k;
@@ -1276,9 +1267,7 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
   case SpvOpUConvert:
   case SpvOpSConvert:
   case SpvOpBitcast:
-  case SpvOpCopyObject:
-    r = a;
-    break;
+  case SpvOpCopyObject: r = a; break;
   case SpvOpBitwiseAnd: {
     uint64_t mask;
     uint32_t w = k2s_type_width(m, i->type);
@@ -1318,8 +1307,7 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
       r.bad = true;
     r.k = a.k;
     break;
-  default:
-    return; /* uses are checked in check_taint_use() */
+  default: return; /* uses are checked in check_taint_use() */
   }
   if (r.k == 0 && !r.bad)
     r = (taint){0};
@@ -1338,10 +1326,8 @@ static bool is_comparison(uint16_t op)
   case SpvOpSLessThan:
   case SpvOpSLessThanEqual:
   case SpvOpSGreaterThan:
-  case SpvOpSGreaterThanEqual:
-    return true;
-  default:
-    return false;
+  case SpvOpSGreaterThanEqual: return true;
+  default: return false;
   }
 }
 
@@ -1358,10 +1344,8 @@ static bool propagates_taint(uint16_t op)
   case SpvOpBitwiseAnd:
   case SpvOpPhi:
   case SpvOpSelect:
-  case SpvOpConvertUToPtr:
-    return true;
-  default:
-    return is_comparison(op);
+  case SpvOpConvertUToPtr: return true;
+  default: return is_comparison(op);
   }
 }
 
@@ -1413,10 +1397,8 @@ static bool handles_pointer_operands(uint16_t op)
   case SpvOpAtomicXor:
   case SpvOpAtomicFAddEXT:
   case SpvOpAtomicFMinEXT:
-  case SpvOpAtomicFMaxEXT:
-    return true;
-  default:
-    return false;
+  case SpvOpAtomicFMaxEXT: return true;
+  default: return false;
   }
 }
 
@@ -1464,8 +1446,9 @@ static uint32_t copy_type(ptr_ctx *c, k2s_instr *i, const pval *dst, const pval 
     return dst->pointee;
   int64_t size;
   if (!const_sval(m, i->ops[2], &size) || size <= 0) {
-    k2s_error(m, i, "a memory copy whose size is known only at run time is not supported in "
-                    "logical mode");
+    k2s_error(m, i,
+              "a memory copy whose size is known only at run time is not supported in "
+              "logical mode");
     return 0;
   }
   uint32_t hints[4] = {dst->hint, src->hint, dst->pointee, src->pointee};
@@ -1501,10 +1484,8 @@ static bool is_atomic(uint16_t op)
   case SpvOpAtomicXor:
   case SpvOpAtomicFAddEXT:
   case SpvOpAtomicFMinEXT:
-  case SpvOpAtomicFMaxEXT:
-    return true;
-  default:
-    return false;
+  case SpvOpAtomicFMaxEXT: return true;
+  default: return false;
   }
 }
 
@@ -1527,8 +1508,9 @@ static bool analyze_use(ptr_ctx *c, k2s_instr *i)
     if (!p)
       return true;
     if (i->opcode == SpvOpStore && pv_of(c, i->ops[1])) {
-      k2s_error(m, i, "a pointer is stored in memory; logical mode cannot express that (use "
-                      "--pointers=physical on vulkan1.2+)");
+      k2s_error(m, i,
+                "a pointer is stored in memory; logical mode cannot express that (use "
+                "--pointers=physical on vulkan1.2+)");
       return false;
     }
     if (i->opcode == SpvOpStore)
@@ -1609,7 +1591,8 @@ static k2s_block *block_of(ptr_ctx *c, uint32_t label)
 
 static void retarget_phis(k2s_block *succ, uint32_t from, uint32_t to)
 {
-  k2s_foreach_instr(i, &succ->body) {
+  k2s_foreach_instr(i, &succ->body)
+  {
     if (i->opcode != SpvOpPhi)
       break;
     for (uint32_t k = 1; k < i->n_ops; k += 2)
@@ -1660,8 +1643,8 @@ typedef uint32_t (*alt_fn)(ptr_ctx *c, k2s_builder *b, root *r, lin off, void *u
 
 /* Run fn for the alternative the pointer has at run time: a switch on the
  * tag with one block per alternative, joined by a phi of fn's results. */
-static uint32_t dispatch(ptr_ctx *c, k2s_instr *at, const pval *p, uint32_t result_type,
-                         alt_fn fn, void *ud)
+static uint32_t dispatch(ptr_ctx *c, k2s_instr *at, const pval *p, uint32_t result_type, alt_fn fn,
+                         void *ud)
 {
   k2s_module *m = c->m;
   if (p->n == 1 || !p->tag) {
@@ -1779,7 +1762,8 @@ static bool const_bytes(k2s_module *m, uint32_t id, uint8_t *out, uint64_t size)
   }
   k2s_instr *t = def_type(m, d->type);
   if (d->opcode == SpvOpConstant) {
-    uint64_t s = cl_size(m, d->type), v = d->ops[0] | (d->n_ops > 1 ? (uint64_t)d->ops[1] << 32 : 0);
+    uint64_t s = cl_size(m, d->type),
+             v = d->ops[0] | (d->n_ops > 1 ? (uint64_t)d->ops[1] << 32 : 0);
     for (uint64_t k = 0; k < s && k < size && k < 8; k++)
       out[k] = (uint8_t)(v >> (8 * k));
     return true;
@@ -1875,8 +1859,8 @@ static uint32_t idx_width(ptr_ctx *c, const aux *x, uint32_t r)
 }
 
 /* Offset (in units of x->g) of alternative root r of pointer p, or 0. */
-static uint32_t alt_offset_value(ptr_ctx *c, k2s_builder *b, const pval *p, uint32_t r,
-                                 int64_t g, uint32_t width)
+static uint32_t alt_offset_value(ptr_ctx *c, k2s_builder *b, const pval *p, uint32_t r, int64_t g,
+                                 uint32_t width)
 {
   const alt *a = alt_of(p, r);
   if (!a)
@@ -1966,8 +1950,8 @@ static bool rewrite_merge(ptr_ctx *c, k2s_instr *i)
     uint32_t w = idx_width(c, x, x->roots[k]);
     if (!aux_used(me, x, k))
       continue;
-    insert_phi(i->block, define(c, NULL, SpvOpPhi, k2s_type_int(m, w, false), x->ids[k], vals[k],
-                                2 * n_in));
+    insert_phi(i->block,
+               define(c, NULL, SpvOpPhi, k2s_type_int(m, w, false), x->ids[k], vals[k], 2 * n_in));
   }
   if (x->tag)
     insert_phi(i->block, define(c, NULL, SpvOpPhi, u32, x->tag, vals[x->n], 2 * n_in));
@@ -1983,13 +1967,10 @@ static uint64_t pseudo_base(ptr_ctx *c, uint32_t r, uint32_t width)
 static uint32_t fence_of(enum space s)
 {
   switch (s) {
-  case SP_LOCAL:
-    return SpvMemorySemanticsWorkgroupMemoryMask;
+  case SP_LOCAL: return SpvMemorySemanticsWorkgroupMemoryMask;
   case SP_GLOBAL:
-  case SP_CONSTANT:
-    return SpvMemorySemanticsCrossWorkgroupMemoryMask;
-  default:
-    return 0;
+  case SP_CONSTANT: return SpvMemorySemanticsCrossWorkgroupMemoryMask;
+  default: return 0;
   }
 }
 
@@ -2008,8 +1989,9 @@ static bool rewrite_compare(ptr_ctx *c, k2s_instr *i, pval *a, pval *b2)
   k2s_builder b = {m, k2s_before(i)};
   bool eq = i->opcode == SpvOpPtrEqual;
   if (a->n != 1 || b2->n != 1) {
-    k2s_error(m, i, "comparing pointers whose object is known only at run time is not "
-                    "supported yet");
+    k2s_error(m, i,
+              "comparing pointers whose object is known only at run time is not "
+              "supported yet");
     return false;
   }
   uint32_t v;
@@ -2134,8 +2116,8 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
         v = x;
         continue;
       }
-      uint32_t is = op2(&b, SpvOpIEqual, k2s_type_bool(m), p->tag,
-                        k2s_const_uint32(m, p->a[k].root));
+      uint32_t is =
+          op2(&b, SpvOpIEqual, k2s_type_bool(m), p->tag, k2s_const_uint32(m, p->a[k].root));
       uint32_t ops[3] = {is, x, v};
       v = k2s_emit(&b, SpvOpSelect, i->type, ops, 3);
     }
@@ -2170,8 +2152,8 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
         v = x;
         continue;
       }
-      uint32_t is = op2(&b, SpvOpIEqual, k2s_type_bool(m), p->tag,
-                        k2s_const_uint32(m, p->a[k].root));
+      uint32_t is =
+          op2(&b, SpvOpIEqual, k2s_type_bool(m), p->tag, k2s_const_uint32(m, p->a[k].root));
       uint32_t ops[3] = {is, x, v};
       v = k2s_emit(&b, SpvOpSelect, i->type, ops, 3);
     }
@@ -2220,8 +2202,9 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
       if (!p)
         return true;
       if (p->n != 1 || !p->a[0].root) {
-        k2s_error(m, i, "an atomic through a pointer whose object is known only at run time is "
-                        "not supported yet");
+        k2s_error(m, i,
+                  "an atomic through a pointer whose object is known only at run time is "
+                  "not supported yet");
         return false;
       }
       const root *r = &c->roots[p->a[0].root];
@@ -2260,7 +2243,8 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
 static bool constant_data_to_private(k2s_module *m)
 {
   bool changed = false;
-  k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL]) {
+  k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL])
+  {
     if (v->opcode != SpvOpVariable || v->n_ops < 1)
       continue;
     if (v->ops[0] == SpvStorageClassUniformConstant && v->n_ops >= 2) {
@@ -2370,21 +2354,20 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
   ptr_ctx c = {.m = m, .o = o};
   grow(&c, m->bound + 64);
   c.addr_width = 64;
-  k2s_foreach_instr(mm, &m->sec[K2S_SEC_MEMORY_MODEL])
-    if (mm->n_ops && mm->ops[0] == SpvAddressingModelPhysical32)
+  k2s_foreach_instr(mm,
+                    &m->sec[K2S_SEC_MEMORY_MODEL]) if (mm->n_ops &&
+                                                       mm->ops[0] == SpvAddressingModelPhysical32)
       c.addr_width = 32;
-  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL])
-    if (v->opcode == SpvOpVariable)
-      add_root(&c, v);
-    else if (v->result && is_pointer_type(m, v->type) &&
-             (v->opcode == SpvOpConstantNull || v->opcode == SpvOpUndef))
-      analyze_def(&c, v);
+  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL]) if (v->opcode == SpvOpVariable) add_root(&c, v);
+  else if (v->result && is_pointer_type(m, v->type) &&
+           (v->opcode == SpvOpConstantNull || v->opcode == SpvOpUndef)) analyze_def(&c, v);
 
   uint32_t n_fn = 0;
   k2s_foreach_function(f, m) n_fn++;
   fn_order *fo = k2s_alloc(&m->arena, (n_fn + 1) * sizeof(fn_order));
   uint32_t nf = 0;
-  k2s_foreach_function(f, m) {
+  k2s_foreach_function(f, m)
+  {
     if (f->first)
       fo[nf++] = order_of(&c, f);
   }
@@ -2438,11 +2421,12 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
         return true;
       }
       if (is_pointer_type(m, i->type) && i->result && !pv_of(&c, i->result) &&
-          !is_physical_pointer_type(m, i->type) &&
-          i->opcode != SpvOpFunctionParameter && i->opcode != SpvOpFunctionCall) {
+          !is_physical_pointer_type(m, i->type) && i->opcode != SpvOpFunctionParameter &&
+          i->opcode != SpvOpFunctionCall) {
         if (i->opcode == SpvOpLoad)
-          k2s_error(m, i, "a pointer is loaded from memory; logical mode cannot express pointers "
-                          "stored in memory (use --pointers=physical on vulkan1.2+)");
+          k2s_error(m, i,
+                    "a pointer is loaded from memory; logical mode cannot express pointers "
+                    "stored in memory (use --pointers=physical on vulkan1.2+)");
         else
           k2s_error(m, i, "cannot tell which variable or buffer this pointer points into");
         return true;
@@ -2501,14 +2485,16 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
   /* Names and decorations of the deleted values go with them. */
   enum k2s_section secs[2] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
   for (int s = 0; s < 2; s++)
-    k2s_foreach_instr_safe(i, &m->sec[secs[s]])
-      if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate ||
-           i->opcode == SpvOpDecorateId || i->opcode == SpvOpDecorateString) &&
-          i->n_ops && i->ops[0] <= m->bound && gone[i->ops[0]]) {
-        /* k2s_instr_delete would search the section for each one. */
-        k2s_list_remove(&m->sec[secs[s]], i);
-        i->dead = true;
-      }
+    k2s_foreach_instr_safe(
+        i,
+        &m->sec[secs[s]]) if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate ||
+                               i->opcode == SpvOpDecorateId || i->opcode == SpvOpDecorateString) &&
+                              i->n_ops && i->ops[0] <= m->bound && gone[i->ops[0]])
+    {
+      /* k2s_instr_delete would search the section for each one. */
+      k2s_list_remove(&m->sec[secs[s]], i);
+      i->dead = true;
+    }
   m->uses_valid = false;
   return changed || c.changed;
 }
