@@ -63,3 +63,17 @@ kernel void vec_lane(global const float4 *in, global float *out)
     float *bp = (float *)(base + 4) + (i % 3);
     out[i] = *lane + v.w + *bp + (float)((rec *)base)->a + (float)r[(i + 1) % 4].c;
 }
+
+// odd_struct_walk: a struct pointer starting 4 or 8 bytes into an int buffer (not a
+//                  multiple of the struct size) and moving by whole structs in a loop.
+typedef struct { int a; int b; int c; } tri;
+
+kernel void odd_struct_walk(global const int *in, global int *out, int n)
+{
+    size_t g = get_global_id(0);
+    const global tri *p = (const global tri *)(in + 1 + (g & 1) + 3 * (g / 2));
+    int s = 0;
+    for (int k = 0; k < n; ++k, ++p)
+        s += p->a * 3 + p->c;
+    out[g] = s;
+}

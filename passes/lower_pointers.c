@@ -947,6 +947,18 @@ static bool same_alts(const pval *a, const pval *b)
   return true;
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a ? a : 1;
+}
+
 static aux *aux_of(ptr_ctx *c, uint32_t id, int64_t g)
 {
   if (!c->ax[id]) {
@@ -995,12 +1007,39 @@ static void merge_pval(ptr_ctx *c, k2s_instr *i, const uint32_t *in, uint32_t n_
       uint32_t q = 0;
       while (q < nr && roots[q] != p->a[j].root)
         q++;
-      if (q == nr && nr < 64)
+      if (q == nr) {
+        if (nr == 64) {
+          k2s_error(m, i, "this pointer may point into more than 64 different objects; logical "
+                          "mode does not track that many");
+          return;
+        }
         roots[nr++] = p->a[j].root;
+      }
     }
   }
   if (!nr)
     return;
+  /* Offsets are kept in units of g: the pointee size, unless some input is not
+   * a multiple of it ((S *)((char *)p + 4)); then the common divisor. */
+  int64_t g = x->g;
+  for (uint32_t k = 0; k < n_in; k++) {
+    pval *p = pv_of(c, in[k]);
+    for (uint32_t j = 0; p && j < p->n; j++) {
+      const lin *o = &p->a[j].off;
+      for (uint32_t t = 0; t < o->n; t++) {
+        bool own = false;
+        for (uint32_t q = 0; q < x->n; q++)
+          own |= o->t[t].id == x->ids[q];
+        if (!own)
+          g = gcd64(g, o->t[t].coef);
+      }
+      g = gcd64(g, o->c);
+    }
+  }
+  if (g != x->g) {
+    x->g = g;
+    c->iter_changed = true;
+  }
   /* Keep a stable order (by root index). */
   for (uint32_t a = 1; a < nr; a++)
     for (uint32_t b2 = a; b2 > 0 && roots[b2 - 1] > roots[b2]; b2--) {
