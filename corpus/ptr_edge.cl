@@ -77,3 +77,17 @@ kernel void odd_struct_walk(global const int *in, global int *out, int n)
         s += p->a * 3 + p->c;
     out[g] = s;
 }
+
+// float_atomic_add: the usual float atomic add through atomic_cmpxchg on an int* view of
+//                   a float buffer (integer-valued floats: sums exact in any order).
+kernel void float_atomic_add(global float *acc, global const float *in)
+{
+    size_t i = get_global_id(0);
+    volatile global int *slot = (volatile global int *)&acc[i % 4];
+    float add = in[i];
+    int old = *slot, seen;
+    do {
+        seen = old;
+        old = atomic_cmpxchg(slot, seen, as_int(as_float(seen) + add));
+    } while (old != seen);
+}

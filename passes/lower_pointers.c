@@ -1584,8 +1584,18 @@ static bool analyze_use(ptr_ctx *c, k2s_instr *i)
   default:
     if (is_atomic(i->opcode)) {
       pval *p = pv_of(c, i->ops[0]);
-      if (p)
-        mark_written(c, p, i);
+      if (!p)
+        return true;
+      mark_written(c, p, i);
+      /* An atomic needs its own type at that place (atomic_cmpxchg on an int*
+       * over float data: the root goes to words, where 32-bit atomics work). */
+      for (uint32_t k = 0; k < p->n; k++) {
+        tpath path;
+        uint32_t r = p->a[k].root;
+        if (r && (!typed_path(c, c->roots[r].type, p->a[k].off, p->pointee, &path) ||
+                  path.found != p->pointee))
+          mark_punned(c, r, i);
+      }
     }
     return true;
   }
