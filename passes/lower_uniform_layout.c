@@ -1,17 +1,21 @@
 /*
- * uniform-layout: uniform blocks whose OpenCL layout breaks Vulkan's rules → uvec4 words.
+ * uniform-layout: buffer blocks whose OpenCL layout breaks Vulkan's rules → 32-bit words.
  *
- * kernel-args lays out constant-pointer UBOs (-constant-args-ubo) and POD UBOs (-pod-ubo)
- * exactly as OpenCL C does (Offset/ArrayStride decorations). Vulkan uniform buffers need
- * the extended (std140, relaxed for vectors) layout: array strides and struct offsets that
- * are multiples of 16, so e.g. `constant float *lut` (stride 4) or a POD struct at offset 4
- * cannot be declared as is. Such a block is redeclared as `struct { uvec4 words[N]; }`
- * (stride 16, legal everywhere) holding the same bytes, and each load through an access
- * chain into it is rebuilt from 32-bit words: byte offset o is word o/16, component
- * (o/4)%4; 8/16-bit values are shifted out of their word, 64-bit values join two words,
- * vectors, arrays and structs are built member by member. With --scalar-block-layout a
- * block that is legal under the scalar layout is kept typed (the device must enable
- * scalarBlockLayout). Blocks that are already legal are left alone.
+ * kernel-args lays out constant-pointer UBOs (-constant-args-ubo) and POD blocks (uniform,
+ * storage or push constant) exactly as OpenCL C does (Offset/ArrayStride decorations).
+ * Vulkan uniform buffers need the extended (std140) layout, relaxed for vectors: array
+ * strides and struct offsets that are multiples of 16, so `constant float *lut` (stride 4)
+ * or a POD struct at offset 4 cannot be declared as is; storage buffers and push constants
+ * need std430, which a packed struct (an int at offset 1) breaks. Such a block is
+ * redeclared as 32-bit words holding the same bytes — `struct { uvec4 w[N]; }` (stride 16)
+ * for uniform buffers, `struct { uint w[N]; }` otherwise — and each load through an access
+ * chain into it is rebuilt from words: byte offset o is word o/4 (uniform: element o/16,
+ * component (o/4)%4); 8/16-bit values are shifted out of their word, 64-bit values join two
+ * words, values a packed layout leaves unaligned are put together byte by byte, and
+ * vectors, arrays and structs are built member by member. Only loads can be rebuilt: a
+ * block that is written keeps its layout (and the error says why). With
+ * --scalar-block-layout a block legal under the scalar layout stays typed (the device must
+ * enable scalarBlockLayout). Blocks that are already legal are left alone.
  * Runs after pointers and builtins: every access is then one OpAccessChain from the
  * variable followed by OpLoad.
  */
@@ -23,13 +27,15 @@
 /* A byte offset: a constant part plus an optional run-time uint32 value. */
 typedef struct offset {
   uint32_t cst;
-  uint32_t dyn; /* id of a uint32, 0 when none */
+  uint32_t dyn;       /* id of a uint32, 0 when none */
+  uint32_t dyn_align; /* a power of two the run-time part is a multiple of */
 } offset;
 
 typedef struct words_ctx {
   k2s_module *m;
   uint32_t var;
   uint32_t u32, ptr_u32;
+  bool vec4;         /* uniform buffer: words are grouped in uvec4 elements */
   uint32_t n_values; /* scalars built so far for one load (a bound on code growth) */
 } words_ctx;
 
@@ -116,6 +122,69 @@ static bool extended_ok(const k2s_module *m, uint32_t type, uint64_t off)
   }
 }
 
+/* std430 base alignment (storage buffers, push constants): scalars their size, vectors
+ * of 2 twice the component, of 3 or 4 four times; arrays their element's; structs their
+ * largest member's. */
+static uint64_t std430_align(const k2s_module *m, uint32_t type)
+{
+  k2s_instr *t = k2s_def(m, type);
+  switch (t ? t->opcode : 0) {
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat: return t->ops[0] / 8;
+  case SpvOpTypeVector: return k2s_type_width(m, type) / 8 * (t->ops[1] == 2 ? 2 : 4);
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray: return std430_align(m, t->ops[0]);
+  case SpvOpTypeStruct: {
+    uint64_t a = 1;
+    for (uint32_t k = 0; k < t->n_ops; k++)
+      if (std430_align(m, t->ops[k]) > a)
+        a = std430_align(m, t->ops[k]);
+    return a;
+  }
+  default: return 1;
+  }
+}
+
+/* Is `type` at offset `off` legal under std430 with relaxed vector placement? */
+static bool std430_ok(const k2s_module *m, uint32_t type, uint64_t off)
+{
+  k2s_instr *t = k2s_def(m, type);
+  if (!t)
+    return false;
+  switch (t->opcode) {
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat: return off % (t->ops[0] / 8) == 0;
+  case SpvOpTypeVector: {
+    uint64_t cs = k2s_type_width(m, type) / 8, total = packed_vector_size(m, type);
+    if (off % cs)
+      return false;
+    return total <= 16 ? off % 16 + total <= 16 : off % 16 == 0;
+  }
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray: {
+    uint32_t stride = array_stride(m, type);
+    uint64_t a = std430_align(m, t->ops[0]);
+    return stride % a == 0 && off % a == 0 && stride >= type_size(m, t->ops[0]) &&
+           std430_ok(m, t->ops[0], off);
+  }
+  case SpvOpTypeStruct: {
+    if (off % std430_align(m, type))
+      return false;
+    uint64_t next = 0;
+    for (uint32_t k = 0; k < t->n_ops; k++) {
+      uint64_t mo = member_offset(m, type, k);
+      if (mo < next || !std430_ok(m, t->ops[k], off + mo))
+        return false;
+      k2s_instr *mt = k2s_def(m, t->ops[k]);
+      next = mo + (mt->opcode == SpvOpTypeVector ? packed_vector_size(m, t->ops[k])
+                                                 : type_size(m, t->ops[k]));
+    }
+    return true;
+  }
+  default: return false;
+  }
+}
+
 /* The scalar block layout (VK_EXT_scalar_block_layout): every scalar aligned to its size. */
 static bool scalar_ok(const k2s_module *m, uint32_t type, uint64_t off)
 {
@@ -181,6 +250,10 @@ static offset add_index(k2s_builder *b, offset o, uint32_t index, uint64_t scale
   uint32_t x = to_u32(b, index);
   if (scale != 1)
     x = k2s_b_imul(b, u32, x, k2s_const_uint32(m, (uint32_t)scale));
+  uint32_t a = (uint32_t)(scale & -scale); /* the largest power of two dividing scale */
+  if (!a || a > 16)
+    a = 16;
+  o.dyn_align = o.dyn ? (a < o.dyn_align ? a : o.dyn_align) : a;
   o.dyn = o.dyn ? k2s_b_iadd(b, u32, o.dyn, x) : x;
   return o;
 }
@@ -189,6 +262,12 @@ static offset plus(offset o, uint32_t bytes)
 {
   o.cst += bytes;
   return o;
+}
+
+/* Is the offset a multiple of `align` (a power of two) whatever the run-time part is? */
+static bool aligned(offset o, uint32_t align)
+{
+  return o.cst % align == 0 && (!o.dyn || o.dyn_align % align == 0);
 }
 
 /* ---- building values from words -------------------------------------------------------- */
@@ -200,23 +279,41 @@ static uint32_t load_word(words_ctx *c, k2s_builder *b, offset o, uint32_t *shif
   k2s_module *m = c->m;
   uint32_t widx, comp;
   if (!o.dyn) {
-    widx = k2s_const_uint32(m, o.cst / 16);
+    widx = k2s_const_uint32(m, c->vec4 ? o.cst / 16 : o.cst / 4);
     comp = k2s_const_uint32(m, o.cst / 4 % 4);
     if (shift)
       *shift = k2s_const_uint32(m, o.cst % 4 * 8);
   } else {
     uint32_t full = o.cst ? k2s_b_iadd(b, c->u32, o.dyn, k2s_const_uint32(m, o.cst)) : o.dyn;
-    widx = k2s_b_shift_right_logical(b, c->u32, full, k2s_const_uint32(m, 4));
     uint32_t w = k2s_b_shift_right_logical(b, c->u32, full, k2s_const_uint32(m, 2));
-    comp = k2s_b_bitwise_and(b, c->u32, w, k2s_const_uint32(m, 3));
+    widx = c->vec4 ? k2s_b_shift_right_logical(b, c->u32, full, k2s_const_uint32(m, 4)) : w;
+    comp = c->vec4 ? k2s_b_bitwise_and(b, c->u32, w, k2s_const_uint32(m, 3)) : 0;
     if (shift) {
       uint32_t lo = k2s_b_bitwise_and(b, c->u32, full, k2s_const_uint32(m, 3));
       *shift = k2s_b_shift_left_logical(b, c->u32, lo, k2s_const_uint32(m, 3));
     }
   }
   uint32_t ops[4] = {c->var, k2s_const_uint32(m, 0), widx, comp};
-  uint32_t ptr = k2s_emit(b, SpvOpAccessChain, c->ptr_u32, ops, 4);
+  uint32_t ptr = k2s_emit(b, SpvOpAccessChain, c->ptr_u32, ops, c->vec4 ? 4 : 3);
   return k2s_b_load(b, c->u32, ptr);
+}
+
+/* `bytes` (1..4) bytes at an offset with no useful alignment, as a uint32: byte k is
+ * shifted out of its own word (a packed struct can put an int across two words). */
+static uint32_t load_bytes(words_ctx *c, k2s_builder *b, offset o, uint32_t bytes)
+{
+  k2s_module *m = c->m;
+  uint32_t v = 0;
+  for (uint32_t k = 0; k < bytes; k++) {
+    uint32_t shift;
+    uint32_t w = load_word(c, b, plus(o, k), &shift);
+    w = k2s_b_shift_right_logical(b, c->u32, w, shift);
+    w = k2s_b_bitwise_and(b, c->u32, w, k2s_const_uint32(m, 0xff));
+    if (k)
+      w = k2s_b_shift_left_logical(b, c->u32, w, k2s_const_uint32(m, 8 * k));
+    v = k ? k2s_b_bitwise_or(b, c->u32, v, w) : w;
+  }
+  return v;
 }
 
 static uint32_t build_value(words_ctx *c, k2s_builder *b, uint32_t type, offset o,
@@ -225,7 +322,7 @@ static uint32_t build_value(words_ctx *c, k2s_builder *b, uint32_t type, offset 
 static uint32_t too_big(k2s_module *m, const k2s_instr *why)
 {
   k2s_error(m, why,
-            "this load from a uniform buffer stored as words reads more than %u "
+            "this load from a buffer block stored as words reads more than %u "
             "scalars; copy the data in smaller pieces or drop "
             "-constant-args-ubo/-pod-ubo",
             MAX_SCALARS_PER_LOAD);
@@ -240,16 +337,22 @@ static uint32_t build_scalar(words_ctx *c, k2s_builder *b, uint32_t type, offset
   if (++c->n_values > MAX_SCALARS_PER_LOAD)
     return too_big(m, why);
   if (width == 32) {
-    uint32_t w = load_word(c, b, o, NULL);
+    uint32_t w = aligned(o, 4) ? load_word(c, b, o, NULL) : load_bytes(c, b, o, 4);
     return type == c->u32 ? w : k2s_b_bitcast(b, type, w);
   }
   if (width == 64) {
-    /* OpenCL aligns 64-bit values to 8 bytes, so both halves are in one uvec4;
-     * a uvec2 bitcasts to any 64-bit scalar (little-endian word order). */
-    uint32_t lo = load_word(c, b, o, NULL), hi = load_word(c, b, plus(o, 4), NULL);
+    /* Two words, low first; a uvec2 bitcasts to any 64-bit scalar. */
+    bool al = aligned(o, 4);
+    uint32_t lo = al ? load_word(c, b, o, NULL) : load_bytes(c, b, o, 4);
+    uint32_t hi = al ? load_word(c, b, plus(o, 4), NULL) : load_bytes(c, b, plus(o, 4), 4);
     uint32_t parts[2] = {lo, hi};
     uint32_t v2 = k2s_emit(b, SpvOpCompositeConstruct, k2s_type_vector(m, c->u32, 2), parts, 2);
     return k2s_b_bitcast(b, type, v2);
+  }
+  if (width == 16 && !aligned(o, 2)) {
+    uint32_t narrow = k2s_type_int(m, 16, false);
+    uint32_t v = k2s_b_uconvert(b, narrow, load_bytes(c, b, o, 2));
+    return type == narrow ? v : k2s_b_bitcast(b, type, v);
   }
   if (width == 8 || width == 16) {
     uint32_t shift;
@@ -261,7 +364,7 @@ static uint32_t build_scalar(words_ctx *c, k2s_builder *b, uint32_t type, offset
     uint32_t v = k2s_b_uconvert(b, narrow, w);
     return type == narrow ? v : k2s_b_bitcast(b, type, v);
   }
-  k2s_error(m, why, "cannot read a %u-bit value from a uniform buffer stored as words", width);
+  k2s_error(m, why, "cannot read a %u-bit value from a buffer block stored as words", width);
   return 0;
 }
 
@@ -298,8 +401,8 @@ static uint32_t build_value(words_ctx *c, k2s_builder *b, uint32_t type, offset 
     uint64_t len;
     if (!k2s_const_value(m, t->ops[1], &len)) {
       k2s_error(m, why,
-                "cannot read an array whose length is not a constant from a uniform "
-                "buffer stored as words");
+                "cannot read an array whose length is not a constant from a buffer "
+                "block stored as words");
       return 0;
     }
     if (len > MAX_SCALARS_PER_LOAD)
@@ -318,8 +421,7 @@ static uint32_t build_value(words_ctx *c, k2s_builder *b, uint32_t type, offset 
     return build_composite(c, b, type, t->n_ops, t->ops, offs, o, why);
   }
   default:
-    k2s_error(m, why, "cannot read a value of type %%%u from a uniform buffer stored as words",
-              type);
+    k2s_error(m, why, "cannot read a value of type %%%u from a buffer block stored as words", type);
     return 0;
   }
 }
@@ -342,9 +444,9 @@ static bool rewrite_load(words_ctx *c, k2s_instr *load, offset o)
 static bool unsupported_use(words_ctx *c, k2s_instr *user)
 {
   k2s_error(c->m, user,
-            "%s of a uniform buffer whose OpenCL layout Vulkan's uniform layout "
-            "cannot express (stored as 16-byte words) is not supported; drop "
-            "-constant-args-ubo/-pod-ubo or pass --scalar-block-layout",
+            "%s of a buffer block whose OpenCL layout Vulkan's layout rules cannot express "
+            "(stored as 32-bit words) is not supported; drop -constant-args-ubo/-pod-ubo or "
+            "pass --scalar-block-layout",
             k2s_opcode_name(user->opcode));
   return false;
 }
@@ -354,7 +456,7 @@ static bool chain_offset(words_ctx *c, k2s_instr *chain, uint32_t pointee, offse
 {
   k2s_module *m = c->m;
   k2s_builder b = {m, k2s_before(chain)};
-  offset o = {0, 0};
+  offset o = {0, 0, 0};
   uint32_t t = pointee;
   for (uint32_t k = 1; k < chain->n_ops; k++) {
     k2s_instr *td = k2s_def(m, t);
@@ -421,6 +523,26 @@ static bool rewrite_chain(words_ctx *c, k2s_instr *chain, uint32_t pointee)
   return true;
 }
 
+/* Only loads read the block (through access chains from it, or whole)? */
+static bool read_only(k2s_module *m, k2s_instr *var)
+{
+  uint32_t n;
+  k2s_instr **users = users_of(m, var->result, &n);
+  for (uint32_t k = 0; k < n; k++) {
+    k2s_instr *u = users[k];
+    if (!u->block || (u->opcode == SpvOpLoad && u->ops[0] == var->result))
+      continue;
+    if (u->opcode != SpvOpAccessChain && u->opcode != SpvOpInBoundsAccessChain)
+      return false;
+    uint32_t nc;
+    k2s_instr **cu = users_of(m, u->result, &nc);
+    for (uint32_t j = 0; j < nc; j++)
+      if (cu[j]->block && (cu[j]->opcode != SpvOpLoad || cu[j]->ops[0] != u->result))
+        return false;
+  }
+  return true;
+}
+
 static bool rewrite_variable(k2s_module *m, k2s_instr *var, uint32_t block)
 {
   uint64_t size = 0;
@@ -430,8 +552,9 @@ static bool rewrite_variable(k2s_module *m, k2s_instr *var, uint32_t block)
     if (end > size)
       size = end;
   }
-  words_ctx c = {m, var->result, k2s_type_int(m, 32, false), 0, 0};
-  c.ptr_u32 = k2s_type_pointer(m, SpvStorageClassUniform, c.u32);
+  uint32_t sc = var->ops[0];
+  words_ctx c = {m, var->result, k2s_type_int(m, 32, false), 0, sc == SpvStorageClassUniform, 0};
+  c.ptr_u32 = k2s_type_pointer(m, sc, c.u32);
   uint32_t n;
   k2s_instr **users = users_of(m, var->result, &n);
   for (uint32_t k = 0; k < n; k++) {
@@ -443,22 +566,24 @@ static bool rewrite_variable(k2s_module *m, k2s_instr *var, uint32_t block)
         u->ops[0] == var->result)
       ok = rewrite_chain(&c, u, block);
     else if (u->opcode == SpvOpLoad && u->ops[0] == var->result)
-      ok = rewrite_load(&c, u, (offset){0, 0});
+      ok = rewrite_load(&c, u, (offset){0, 0, 0});
     else
       ok = unsupported_use(&c, u);
     if (!ok)
       return false;
   }
-  /* struct { uvec4 words[N]; }: 16-byte stride, legal under every layout. */
-  uint32_t uvec4 = k2s_type_vector(m, c.u32, 4);
-  uint32_t words = k2s_type_array(m, uvec4, k2s_const_uint32(m, (uint32_t)(round16(size) / 16)));
-  uint32_t sixteen = 16, zero = 0;
+  /* struct { uvec4 w[N]; } (stride 16) for uniform buffers, struct { uint w[N]; }
+   * otherwise: legal under every layout, and no larger than the bytes (rounded). */
+  uint32_t elem = c.vec4 ? k2s_type_vector(m, c.u32, 4) : c.u32;
+  uint32_t stride = c.vec4 ? 16 : 4, zero = 0;
+  uint32_t n_words = (uint32_t)((size + stride - 1) / stride);
+  uint32_t words = k2s_type_array(m, elem, k2s_const_uint32(m, n_words ? n_words : 1));
   if (!k2s_find_decoration(m, words, SpvDecorationArrayStride))
-    k2s_decorate(m, words, SpvDecorationArrayStride, &sixteen, 1);
+    k2s_decorate(m, words, SpvDecorationArrayStride, &stride, 1);
   uint32_t wst = k2s_type_struct(m, &words, 1);
   k2s_decorate(m, wst, SpvDecorationBlock, NULL, 0);
   k2s_member_decorate(m, wst, 0, SpvDecorationOffset, &zero, 1);
-  var->type = k2s_type_pointer(m, SpvStorageClassUniform, wst);
+  var->type = k2s_type_pointer(m, sc, wst);
   /* The new pointer type was appended to the globals: the variable follows it. */
   k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], var);
   k2s_list_append(&m->sec[K2S_SEC_GLOBAL], var);
@@ -470,13 +595,19 @@ bool k2s_lower_uniform_layout(k2s_module *m, const k2s_options *o)
   bool changed = false;
   k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL])
   {
-    if (v->opcode != SpvOpVariable || v->ops[0] != SpvStorageClassUniform)
+    uint32_t sc = v->opcode == SpvOpVariable ? v->ops[0] : 0;
+    if (sc != SpvStorageClassUniform && sc != SpvStorageClassStorageBuffer &&
+        sc != SpvStorageClassPushConstant)
       continue;
     uint32_t block = k2s_def(m, v->type)->ops[1];
     k2s_instr *st = k2s_def(m, block);
     if (!st || st->opcode != SpvOpTypeStruct || !k2s_find_decoration(m, block, SpvDecorationBlock))
       continue;
-    if (extended_ok(m, block, 0) || (o->scalar_block_layout && scalar_ok(m, block, 0)))
+    bool legal = sc == SpvStorageClassUniform ? extended_ok(m, block, 0) : std430_ok(m, block, 0);
+    if (legal || (o->scalar_block_layout && scalar_ok(m, block, 0)))
+      continue;
+    /* A storage buffer the kernel writes is the pointers pass's to lay out. */
+    if (sc == SpvStorageClassStorageBuffer && !read_only(m, v))
       continue;
     changed = true;
     if (!rewrite_variable(m, v, block))
