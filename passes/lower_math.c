@@ -10,6 +10,8 @@
  * rest of the pipeline like user code, so this pass runs right after
  * entry-points. Functions the library lacks for a type (double) are left to
  * the builtins pass, which maps or rejects them.
+ * Division: float OpFDiv is guarded for divisors outside Vulkan's range of
+ * 2.5 ulp; double OpFDiv becomes the library's correctly rounded division.
  * Options: --math=native maps every function with a GLSL.std.450 counterpart
  * to it (Vulkan's precision: nothing of OpenCL's is guaranteed);
  * -cl-fast-relaxed-math does the same for the functions whose relaxed OpenCL
@@ -263,9 +265,99 @@ static bool lower_call(math *c, k2s_instr *at, const math_fn *f, uint32_t width)
   return true;
 }
 
+/* A constant of type t (scalar or vector) with every lane `bits` (a float's or int's). */
+static uint32_t splat(math *c, uint32_t t, uint32_t scalar_const)
+{
+  k2s_module *m = c->m;
+  uint32_t n = k2s_vector_size(m, t);
+  if (n <= 1)
+    return scalar_const;
+  uint32_t parts[16];
+  for (uint32_t k = 0; k < n; k++)
+    parts[k] = scalar_const;
+  return k2s_const_composite(m, t, parts, n);
+}
+
+static uint32_t emit2(math *c, uint16_t op, uint32_t type, uint32_t a, uint32_t b)
+{
+  uint32_t ops[2] = {a, b};
+  return k2s_emit(&c->b, op, type, ops, 2);
+}
+
+static uint32_t exact_mul(math *c, uint32_t type, uint32_t a, uint32_t b)
+{
+  uint32_t r = emit2(c, SpvOpFMul, type, a, b);
+  k2s_decorate(c->m, r, SpvDecorationNoContraction, NULL, 0);
+  return r;
+}
+
+/* float x / y: Vulkan's 2.5 ulp holds for |y| in [2^-126, 2^126] only; OpenCL's
+ * holds for every y. Outside the range both operands are scaled by the same
+ * power of two first (exact, or the quotient under/overflows anyway):
+ * by 1/4 for huge or infinite y, by 2^24 for subnormal or zero y. */
+static bool lower_fdiv32(math *c, k2s_instr *at)
+{
+  k2s_module *m = c->m;
+  uint32_t t = at->type, n = k2s_vector_size(m, t);
+  uint32_t f32 = k2s_type_float(m, 32), u32 = k2s_type_int(m, 32, false);
+  uint32_t ut = n > 1 ? k2s_type_vector(m, u32, n) : u32;
+  uint32_t bt = n > 1 ? k2s_type_vector(m, k2s_type_bool(m), n) : k2s_type_bool(m);
+  c->b.cursor = k2s_before(at);
+  uint32_t x = at->ops[0], y = at->ops[1];
+  uint32_t bits = emit1(c, SpvOpBitcast, ut, y);
+  uint32_t mag = emit2(c, SpvOpBitwiseAnd, ut, bits, splat(c, ut, k2s_const_int(m, u32, 0x7fffffffu)));
+  uint32_t big = emit2(c, SpvOpUGreaterThan, bt, mag, splat(c, ut, k2s_const_int(m, u32, 0x7e800000u)));
+  uint32_t small = emit2(c, SpvOpULessThan, bt, mag, splat(c, ut, k2s_const_int(m, u32, 0x00800000u)));
+  uint32_t one = splat(c, t, k2s_const_float(m, f32, 1.0));
+  uint32_t up = splat(c, t, k2s_const_float(m, f32, 16777216.0));
+  uint32_t down = splat(c, t, k2s_const_float(m, f32, 0.25));
+  uint32_t sel_ops[3] = {small, up, one};
+  uint32_t s1 = k2s_emit(&c->b, SpvOpSelect, t, sel_ops, 3);
+  uint32_t sel2[3] = {big, down, s1};
+  uint32_t s = k2s_emit(&c->b, SpvOpSelect, t, sel2, 3);
+  uint32_t sx = exact_mul(c, t, x, s);
+  uint32_t sy = exact_mul(c, t, y, s);
+  uint32_t q = emit2(c, SpvOpFDiv, t, sx, sy);
+  replace(c, at, q);
+  return true;
+}
+
+/* double x / y: OpenCL wants it correctly rounded, Vulkan promises single
+ * precision: the library's __k2s_div_f64, one call per lane. */
+static bool lower_fdiv64(math *c, k2s_instr *at)
+{
+  static const math_fn div = {SpvOpFDiv, "div", 0, false, 2, ARGS_FLOAT};
+  k2s_module *m = c->m;
+  uint32_t fn = k2s_link_function(c->linker, "__k2s_div_f64", at);
+  if (!fn)
+    return false;
+  uint32_t t = at->type, n = k2s_vector_size(m, t), scalar = k2s_scalar_type(m, t);
+  c->b.cursor = k2s_before(at);
+  uint32_t lanes[16];
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t args[2] = {lane(c, at->ops[0], k), lane(c, at->ops[1], k)};
+    lanes[k] = scalar_call(c, fn, 64, scalar, args, 2, &div);
+  }
+  uint32_t r = n > 1 ? k2s_emit(&c->b, SpvOpCompositeConstruct, t, lanes, n) : lanes[0];
+  replace(c, at, r);
+  return true;
+}
+
 static bool lower_one(math *c, k2s_instr *at)
 {
   k2s_module *m = c->m;
+  if (at->opcode == SpvOpFDiv && at->n_ops == 2 && is_float(m, at->type) &&
+      k2s_vector_size(m, at->type) <= 16) {
+    bool plain = c->o && (c->o->math == K2S_MATH_NATIVE || c->o->fast_relaxed_math);
+    uint32_t w = k2s_type_width(m, at->type);
+    if (plain)
+      return false;
+    if (w == 32)
+      return lower_fdiv32(c, at);
+    if (w == 64)
+      return lower_fdiv64(c, at);
+    return false;
+  }
   if (at->opcode != SpvOpExtInst || at->n_ops < 2 || !at->result)
     return false;
   if (at->ops[0] >= m->bound || m->ext_set[at->ops[0]] != K2S_EXT_OPENCL_STD)

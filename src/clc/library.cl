@@ -15,3 +15,4 @@
 #include "special.cl"
 #include "gamma.cl"
 #include "fma64.cl"
+#include "div64.cl"
