@@ -91,3 +91,13 @@ kernel void float_atomic_add(global float *acc, global const float *in)
         old = atomic_cmpxchg(slot, seen, as_int(as_float(seen) + add));
     } while (old != seen);
 }
+
+// vload_punned: vload4/vstore2 on a buffer that is also read through uchar* (the buffer is
+//               re-typed as words, so the vector accesses are expanded element by element).
+kernel void vload_punned(global float *a, global float *o)
+{
+    size_t i = get_global_id(0);
+    float4 v = vload4(i, a);
+    global uchar *b = (global uchar *)a;
+    vstore2((float2)(v.x + v.w, (float)b[4 * i + 1]), i, o);
+}

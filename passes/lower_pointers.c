@@ -1009,8 +1009,9 @@ static void merge_pval(ptr_ctx *c, k2s_instr *i, const uint32_t *in, uint32_t n_
         q++;
       if (q == nr) {
         if (nr == 64) {
-          k2s_error(m, i, "this pointer may point into more than 64 different objects; logical "
-                          "mode does not track that many");
+          k2s_error(m, i,
+                    "this pointer may point into more than 64 different objects; logical "
+                    "mode does not track that many");
           return;
         }
         roots[nr++] = p->a[j].root;
@@ -1456,6 +1457,75 @@ static void check_operand(void *ud, k2s_instr *in, uint32_t *id)
     u->bad_int = in;
 }
 
+/* ---- vloadn / vstoren ----------------------------------------------------- */
+
+/* vloadn(offset, p, n) / vstoren(data, offset, p): n elements at p + offset·n.
+ * The builtins pass lowers them through a typed access chain; when the
+ * pointer's root was re-typed as words or is chosen at run time, this pass
+ * expands them itself, element by element (vloadn only needs element
+ * alignment, so no vector-wide typed access is assumed). */
+typedef struct vmem {
+  bool is_store;
+  uint32_t ptr, offset, data, n, elem; /* elem: the scalar type */
+} vmem;
+
+static bool vmem_of(ptr_ctx *c, k2s_instr *i, vmem *v)
+{
+  k2s_module *m = c->m;
+  if (i->opcode != SpvOpExtInst || i->n_ops < 5 || i->ops[0] >= m->id_cap ||
+      m->ext_set[i->ops[0]] != K2S_EXT_OPENCL_STD)
+    return false;
+  if (i->ops[1] == K2S_OPENCL_STD_vloadn) {
+    *v = (vmem){
+        false, i->ops[3], i->ops[2], 0, k2s_vector_size(m, i->type), k2s_scalar_type(m, i->type)};
+    return true;
+  }
+  if (i->ops[1] == K2S_OPENCL_STD_vstoren) {
+    uint32_t dt = k2s_type_of(m, i->ops[2]);
+    *v = (vmem){
+        true, i->ops[4], i->ops[3], i->ops[2], k2s_vector_size(m, dt), k2s_scalar_type(m, dt)};
+    return true;
+  }
+  return false;
+}
+
+static lin vmem_offset(ptr_ctx *c, const vmem *v, lin base, uint32_t lane)
+{
+  int64_t es = (int64_t)cl_size(c->m, v->elem);
+  lin o = lin_add(c, base, lin_of_index(c, v->offset, es * v->n, 0), 1);
+  return lin_add(c, o, lin_const(es * lane), 1);
+}
+
+typedef struct vmem_ud {
+  const vmem *v;
+  const k2s_instr *at;
+} vmem_ud;
+
+static uint32_t do_vmem(ptr_ctx *c, k2s_builder *b, root *r, lin off, void *ud)
+{
+  vmem_ud *u = ud;
+  const vmem *v = u->v;
+  k2s_module *m = c->m;
+  uint32_t parts[16];
+  for (uint32_t k = 0; k < v->n && k < 16; k++) {
+    lin o = vmem_offset(c, v, off, k);
+    if (v->is_store) {
+      uint32_t ex[2] = {v->data, k};
+      uint32_t x = v->n == 1 ? v->data : k2s_emit(b, SpvOpCompositeExtract, v->elem, ex, 2);
+      if (!store_at(c, b, r, o, v->elem, x, u->at))
+        return 0;
+    } else {
+      parts[k] = load_at(c, b, r, o, v->elem, u->at);
+      if (!parts[k])
+        return 0;
+    }
+  }
+  if (v->is_store)
+    return 0;
+  uint32_t vt = v->n == 1 ? v->elem : k2s_type_vector(m, v->elem, v->n);
+  return v->n == 1 ? parts[0] : k2s_emit(b, SpvOpCompositeConstruct, vt, parts, v->n);
+}
+
 /* ---- analysis: accesses ------------------------------------------------------ */
 
 static void mark_punned(ptr_ctx *c, uint32_t r, const k2s_instr *why)
@@ -1570,7 +1640,23 @@ static bool analyze_use(ptr_ctx *c, k2s_instr *i)
     plan_access(c, s, A, i);
     return true;
   }
-  case SpvOpExtInst:
+  case SpvOpExtInst: {
+    vmem v;
+    if (vmem_of(c, i, &v)) {
+      pval *p = pv_of(c, v.ptr);
+      if (!p)
+        return true;
+      if (v.is_store)
+        mark_written(c, p, i);
+      for (uint32_t j = 0; j < p->n; j++)
+        for (uint32_t k = 0; k < v.n && p->a[j].root; k++) {
+          uint32_t budget = MAX_LEAVES;
+          if (!plan_typed(c, &c->roots[p->a[j].root], vmem_offset(c, &v, p->a[j].off, k), v.elem,
+                          &budget))
+            mark_punned(c, p->a[j].root, i);
+        }
+      return true;
+    }
     for (uint32_t k = 2; k < i->n_ops; k++) {
       pval *p = pv_of(c, i->ops[k]);
       for (uint32_t j = 0; p && j < p->n; j++)
@@ -1581,6 +1667,7 @@ static bool analyze_use(ptr_ctx *c, k2s_instr *i)
         }
     }
     return true;
+  }
   default:
     if (is_atomic(i->opcode)) {
       pval *p = pv_of(c, i->ops[0]);
@@ -2211,7 +2298,23 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
     c->changed = true;
     return true;
   }
-  case SpvOpExtInst:
+  case SpvOpExtInst: {
+    vmem v;
+    pval *vp = vmem_of(c, i, &v) ? pv_of(c, v.ptr) : NULL;
+    if (vp && (vp->n != 1 || (vp->a[0].root && c->roots[vp->a[0].root].punned))) {
+      vmem_ud ud = {&v, i};
+      uint32_t rt = v.is_store ? 0 : i->type;
+      uint32_t x = dispatch(c, i, vp, rt, do_vmem, &ud);
+      if (m->failed)
+        return false;
+      if (!v.is_store) {
+        k2s_builder b = {m, k2s_before(i)};
+        take_result(c, &b, i, x);
+      }
+      kill(c, i);
+      c->changed = true;
+      return true;
+    }
     for (uint32_t k = 2; k < i->n_ops; k++) {
       pval *p = pv_of(c, i->ops[k]);
       if (!p)
@@ -2237,6 +2340,7 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
       }
     }
     return true;
+  }
   case SpvOpPhi:
   case SpvOpSelect:
     if (is_pointer_type(m, i->type) && pv_of(c, i->result)) {
