@@ -16,3 +16,4 @@
 #include "gamma.cl"
 #include "fma64.cl"
 #include "div64.cl"
+#include "dexp.cl"
