@@ -57,3 +57,26 @@ kernel void generic_select(global float *g, global float *o, local float *l)
     if (!(i & 1))
         o[i] += l[li];
 }
+
+// generic_atomic: atomic_add through a generic pointer to a global or a local counter,
+//                 chosen per work-item (the atomic runs in the tag's switch arm).
+kernel void generic_atomic(global int *counts, global int *out, local int *lc)
+{
+    size_t i = get_global_id(0), li = get_local_id(0);
+    if (li == 0)
+        lc[0] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+#ifndef K2S_REF
+    volatile atomic_int *c = (i % 3 == 0) ? (volatile atomic_int *)&counts[i % 4]
+                                          : (volatile atomic_int *)lc;
+    atomic_fetch_add_explicit(c, (int)(i & 7) + 1, memory_order_relaxed);
+#else
+    if (i % 3 == 0)
+        atomic_add(&counts[i % 4], (int)(i & 7) + 1);
+    else
+        atomic_add(lc, (int)(i & 7) + 1);
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (li == 0)
+        out[get_group_id(0)] = lc[0];
+}

@@ -2145,6 +2145,40 @@ static bool rewrite_compare(ptr_ctx *c, k2s_instr *i, pval *a, pval *b2)
   return true;
 }
 
+/* The pointer an atomic of type A at `off` of root r uses: typed, or a word of
+ * a re-typed root. 0 after an error. */
+static uint32_t atomic_ptr(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A,
+                           const k2s_instr *at)
+{
+  k2s_module *m = c->m;
+  tpath path;
+  if (!r->punned && typed_path(c, r->type, off, A, &path) && path.found == A)
+    return emit_chain(c, b, r, &path);
+  if (r->punned && A == word_type(m) && lin_divisible(off, 4)) {
+    uint32_t widx, sh;
+    word_at(c, b, r, off, &widx, &sh);
+    return word_ptr(c, b, r, widx);
+  }
+  k2s_error(m, at, "an atomic on %s at a place the memory does not hold one", type_text(m, A));
+  return 0;
+}
+
+typedef struct atomic_ud {
+  k2s_instr *at;
+} atomic_ud;
+
+static uint32_t do_atomic(ptr_ctx *c, k2s_builder *b, root *r, lin off, void *ud)
+{
+  k2s_instr *i = ((atomic_ud *)ud)->at;
+  uint32_t ptr = atomic_ptr(c, b, r, off, pointee_of(c->m, k2s_type_of(c->m, i->ops[0])), i);
+  if (!ptr)
+    return 0;
+  uint32_t *ops = k2s_alloc(&c->m->arena, i->n_ops * sizeof(uint32_t));
+  memcpy(ops, i->ops, i->n_ops * sizeof(uint32_t));
+  ops[0] = ptr;
+  return k2s_emit(b, i->opcode, i->type, ops, i->n_ops);
+}
+
 static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
@@ -2355,25 +2389,23 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
       if (!p)
         return true;
       if (p->n != 1 || !p->a[0].root) {
-        k2s_error(m, i,
-                  "an atomic through a pointer whose object is known only at run time is "
-                  "not supported yet");
-        return false;
+        /* Several possible roots: the atomic runs in the tag's switch arm. */
+        atomic_ud ud = {i};
+        uint32_t x = dispatch(c, i, p, i->result ? i->type : 0, do_atomic, &ud);
+        if (m->failed)
+          return false;
+        if (i->result) {
+          k2s_builder b = {m, k2s_before(i)};
+          take_result(c, &b, i, x);
+        }
+        kill(c, i);
+        c->changed = true;
+        return true;
       }
-      const root *r = &c->roots[p->a[0].root];
-      uint32_t A = p->pointee, ptr = 0;
       k2s_builder b = {m, k2s_before(i)};
-      tpath path;
-      if (!r->punned && typed_path(c, r->type, p->a[0].off, A, &path) && path.found == A) {
-        ptr = emit_chain(c, &b, r, &path);
-      } else if (r->punned && A == word_type(m) && lin_divisible(p->a[0].off, 4)) {
-        uint32_t widx, sh;
-        word_at(c, &b, r, p->a[0].off, &widx, &sh);
-        ptr = word_ptr(c, &b, r, widx);
-      } else {
-        k2s_error(m, i, "an atomic on %s at a place the memory does not hold one", type_text(m, A));
+      uint32_t ptr = atomic_ptr(c, &b, &c->roots[p->a[0].root], p->a[0].off, p->pointee, i);
+      if (!ptr)
         return false;
-      }
       if (ptr != i->ops[0]) {
         i->ops[0] = ptr;
         m->uses_valid = false;
