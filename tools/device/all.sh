@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Every GPU-machine job in one device call (device time is scarce: one start, one run).
+# Here, first, with the build and the compilers, prepare what travels:
+#   tools/device/all.sh prepare [BUILD_DIR]
+# then call the device tool from the repo root with
+#   carry [".gl", ".devrun", ".precision-device", ".conversions-device", ".math-bench"]
+#   command: bash tools/device/all.sh run
+# Each job gets a time cap (seconds, env: CORPUS_S, PHYSICAL_S, PRECISION_S, CONVERSIONS_S,
+# BENCH_S). $OUT gets the main result of each job and all.tgz with every file they wrote
+# (the device tool returns at most 8 files).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+case "${1:-}" in
+prepare)
+  B=${2:-build}
+  tools/device/corpus.sh prepare "$B"
+  tools/device/physical.sh prepare "$B"
+  tools/device/precision.sh prepare "$B"
+  tools/device/conversions.sh prepare "$B"
+  tools/device/math_bench.sh prepare "$B"
+  du -sh .gl .devrun .precision-device .conversions-device .math-bench
+  ;;
+run)
+  . tools/device/setup.sh
+  FINAL=${OUT:-/tmp/k2s-device-out}
+  WORK=/tmp/k2s-all
+  rm -rf "$WORK"
+  mkdir -p "$WORK" "$FINAL"
+  job() { # name, seconds, command...
+    local name=$1 secs=$2
+    shift 2
+    mkdir -p "$WORK/$name"
+    echo "== $name (cap ${secs}s)"
+    local t0=$SECONDS
+    OUT="$WORK/$name" timeout "$secs" "$@" >"$WORK/$name/stdout.txt" 2>&1
+    echo "   exit $? after $((SECONDS - t0))s"
+    tail -3 "$WORK/$name/stdout.txt"
+  }
+  job corpus "${CORPUS_S:-240}" tools/device/corpus.sh run
+  job physical "${PHYSICAL_S:-60}" tools/device/physical.sh run
+  job conversions "${CONVERSIONS_S:-150}" tools/device/conversions.sh run
+  job bench "${BENCH_S:-90}" tools/device/math_bench.sh run
+  job precision "${PRECISION_S:-240}" tools/device/precision.sh run
+  for f in corpus/corpus.txt physical/physical.txt conversions/conversions-nvidia.txt \
+    bench/math-bench.txt precision/precision-nvidia.md; do
+    [ -f "$WORK/$f" ] && cp "$WORK/$f" "$FINAL/"
+  done
+  tar czf "$FINAL/all.tgz" -C "$WORK" .
+  ls -la "$FINAL"
+  ;;
+*)
+  sed -n '2,11p' "$0"
+  exit 2
+  ;;
+esac
