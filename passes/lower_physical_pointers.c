@@ -230,6 +230,8 @@ static uint32_t deep_type(phys_ctx *c, uint32_t type)
 static uint32_t value_type(phys_ctx *c, uint32_t id, uint32_t type)
 {
   k2s_instr *t = pointer_type(c->m, type);
+  if (t && t->ops[0] == SpvStorageClassGeneric && id < c->cap && c->state[id] == V_PHYS)
+    return physical_pointer(c, deep_type(c, t->ops[1]));
   if (t && is_global_sc(t->ops[0]) && id < c->cap && c->state[id] == V_LOGICAL)
     return k2s_type_pointer(c->m, t->ops[0], deep_type(c, t->ops[1]));
   return deep_type(c, type);
@@ -268,9 +270,35 @@ static bool set_state(phys_ctx *c, uint32_t id, uint8_t s, const k2s_instr *at)
 static bool classify(phys_ctx *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
-  if (!i->result || !is_global_pointer_type(m, i->type))
+  k2s_instr *pt = i->result ? pointer_type(m, i->type) : NULL;
+  if (!pt)
+    return false;
+  /* A generic pointer is physical when what it was cast from is (OpenCL 2.0 code that
+   * passes a global pointer through a generic one); from local or private memory it is
+   * the pointers pass's. */
+  if (pt->ops[0] == SpvStorageClassGeneric) {
+    if (i->opcode == SpvOpPtrCastToGeneric || i->opcode == SpvOpCopyObject ||
+        i->opcode == SpvOpAccessChain || i->opcode == SpvOpInBoundsAccessChain ||
+        i->opcode == SpvOpPtrAccessChain || i->opcode == SpvOpInBoundsPtrAccessChain ||
+        (i->opcode == SpvOpBitcast && pointer_type(m, k2s_type_of(m, i->ops[0]))))
+      return set_state(c, i->result, state_of(c, i->ops[0]) == V_PHYS ? V_PHYS : V_NONE, i);
+    if (i->opcode == SpvOpSelect)
+      return set_state(c, i->result, state_of(c, i->ops[1]) == V_PHYS ? V_PHYS : V_NONE, i) |
+             set_state(c, i->result, state_of(c, i->ops[2]) == V_PHYS ? V_PHYS : V_NONE, i);
+    if (i->opcode == SpvOpPhi) {
+      bool changed = false;
+      for (uint32_t k = 0; k + 1 < i->n_ops; k += 2)
+        changed |= set_state(c, i->result, state_of(c, i->ops[k]) == V_PHYS ? V_PHYS : V_NONE, i);
+      return changed;
+    }
+    return false;
+  }
+  if (!is_global_sc(pt->ops[0]))
     return false;
   switch (i->opcode) {
+  case SpvOpGenericCastToPtr:
+  case SpvOpGenericCastToPtrExplicit:
+    return set_state(c, i->result, state_of(c, i->ops[0]) == V_PHYS ? V_PHYS : V_NONE, i);
   case SpvOpFunctionParameter:
   case SpvOpConvertUToPtr:
   case SpvOpLoad:
@@ -579,10 +607,27 @@ static bool rewrite(phys_ctx *c, k2s_function *f, k2s_instr *i)
   case SpvOpPtrCastToGeneric:
   case SpvOpGenericCastToPtr:
   case SpvOpGenericCastToPtrExplicit:
-    if (is_phys_value(c, i->ops[0]) || is_phys_value(c, i->result)) {
-      fail(c, i, "generic pointers are not supported in physical mode yet");
+    if (!is_phys_value(c, i->ops[0]))
+      return true;
+    if (!is_phys_value(c, i->result)) {
+      /* to_local/to_private of a pointer into a buffer: NULL, which logical memory
+       * cannot hold. */
+      fail(c, i,
+           "a generic pointer into a buffer cast to local or private memory is not "
+           "supported in physical mode");
       return false;
     }
+    /* The same address: generic and global are both PhysicalStorageBuffer now. */
+    i->opcode = SpvOpCopyObject;
+    k2s_instr_set_ops(c->m, i, i->ops, 1);
+    return true;
+  case SpvOpGenericPtrMemSemantics:
+    if (!is_phys_value(c, i->ops[0]))
+      return true;
+    /* get_fence of a pointer into a buffer: the global memory fence. */
+    k2s_replace_all_uses(c->m, i->result,
+                         k2s_const_int(c->m, i->type, SpvMemorySemanticsCrossWorkgroupMemoryMask));
+    k2s_instr_delete(c->m, i);
     return true;
   default: return true;
   }
