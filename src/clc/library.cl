@@ -17,3 +17,4 @@
 #include "fma64.cl"
 #include "div64.cl"
 #include "dexp.cl"
+#include "dtrig.cl"
