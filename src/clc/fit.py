@@ -42,6 +42,9 @@ def h_erfc(t):   # erfc(x) = exp(-x^2) h(1/x) / x, t = 1/x
 
 FITS = {
     "erf": (g_erf, (0, 1), 7),
+    # double precision versions
+    "atan_d": (g_atan, (0, mp.tan(mp.pi / 8) ** 2), 11),
+    "asin_d": (g_asin, (0, mp.mpf(1) / 4), 12),
     # erfc: polynomials in s = t - centre (small coefficients, no cancellation)
     "erfc_a": (lambda s: h_erfc(s + mp.mpf(3) / 4), (-mp.mpf(1) / 4, mp.mpf(1) / 4), 9),
     "erfc_b": (lambda s: h_erfc(s + mp.mpf(3) / 8), (-mp.mpf(1) / 8, mp.mpf(1) / 8), 8),
@@ -58,7 +61,10 @@ def main():
         coeffs, err = mp.chebyfit(g, interval, degree + 1, error=True)
         print(f"{name}: degree {degree} on [{mp.nstr(interval[0], 6)}, "
               f"{mp.nstr(interval[1], 6)}], abs error {mp.nstr(err, 3)}")
-        print("  " + ", ".join(f"{float(c):.9e}f" for c in coeffs))
+        if name.endswith("_d"):
+            print("  " + ", ".join(f"{float(c)!r}" for c in coeffs))
+        else:
+            print("  " + ", ".join(f"{float(c):.9e}f" for c in coeffs))
 
 
 if __name__ == "__main__":

@@ -18,3 +18,4 @@
 #include "div64.cl"
 #include "dexp.cl"
 #include "dtrig.cl"
+#include "datrig.cl"
