@@ -196,6 +196,8 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
     if (k->has_reqd)
       k2s_sb_printf(&sb, ", \"required_work_group_size\": [%u, %u, %u]", k->reqd[0], k->reqd[1],
                     k->reqd[2]);
+    k2s_function *kf = k2s_function_of_id(m, k->func);
+    k2s_sb_printf(&sb, ", \"pointers\": \"%s\"", kf && kf->physical ? "physical" : "logical");
     k2s_sb_puts(&sb, ", \"push_constants\": {");
     bool first = true;
     for (int p = 0; p < K2S_PC_COUNT; p++)
