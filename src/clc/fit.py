@@ -45,6 +45,12 @@ FITS = {
     # double precision versions
     "atan_d": (g_atan, (0, mp.tan(mp.pi / 8) ** 2), 11),
     "asin_d": (g_asin, (0, mp.mpf(1) / 4), 12),
+    "erf_d": (g_erf, (0, 1), 13),
+    "erfc_a_d": (lambda s: h_erfc(s + mp.mpf(7) / 8), (-mp.mpf(1) / 8, mp.mpf(1) / 8), 14),
+    "erfc_b_d": (lambda s: h_erfc(s + mp.mpf(5) / 8), (-mp.mpf(1) / 8, mp.mpf(1) / 8), 14),
+    "erfc_c_d": (lambda s: h_erfc(s + mp.mpf(3) / 8), (-mp.mpf(1) / 8, mp.mpf(1) / 8), 14),
+    "erfc_d_d": (lambda s: h_erfc(s + mp.mpf(3) / 16), (-mp.mpf(1) / 16, mp.mpf(1) / 16), 14),
+    "erfc_e_d": (lambda s: h_erfc(s + mp.mpf(13) / 160), (-mp.mpf(37) / 800, mp.mpf(37) / 800), 14),
     # erfc: polynomials in s = t - centre (small coefficients, no cancellation)
     "erfc_a": (lambda s: h_erfc(s + mp.mpf(3) / 4), (-mp.mpf(1) / 4, mp.mpf(1) / 4), 9),
     "erfc_b": (lambda s: h_erfc(s + mp.mpf(3) / 8), (-mp.mpf(1) / 8, mp.mpf(1) / 8), 8),

@@ -19,3 +19,4 @@
 #include "dexp.cl"
 #include "dtrig.cl"
 #include "datrig.cl"
+#include "derf.cl"
