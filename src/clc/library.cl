@@ -20,3 +20,4 @@
 #include "dtrig.cl"
 #include "datrig.cl"
 #include "derf.cl"
+#include "dgamma.cl"
