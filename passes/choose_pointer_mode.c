@@ -119,16 +119,19 @@ static const char *kernel_name(k2s_module *m, uint32_t fid)
   return "?";
 }
 
-/* The first error of the logical dry run, with the function it is in (0 when
- * the copy translates). */
-static uint32_t dry_run(k2s_module *m, const k2s_options *o, const char **why)
+/* The first error of a dry run of kernel-args + logical pointers on a copy,
+ * with the function it is in (0 when the copy translates). Kernels already
+ * sent to physical mode, and `also_physical`, are physical in the copy. */
+static uint32_t dry_run(k2s_module *m, const k2s_options *o, uint32_t also_physical,
+                        const char **why)
 {
   k2s_module *c = copy_module(m);
   if (!c)
     return 0;
-  /* Kernels already sent to physical mode are physical in the copy too. */
-  k2s_foreach_function(f, m) if (f->physical)
+  k2s_foreach_function(f, m)
   {
+    if (!f->physical && f->def->result != also_physical)
+      continue;
     k2s_function *g = k2s_function_of_id(c, f->def->result);
     if (g && !k2s_physical_lower_function(c, g, o))
       break;
@@ -175,12 +178,14 @@ bool k2s_choose_pointer_mode(k2s_module *m, const k2s_options *o)
     return false;
   bool changed = false;
   for (int round = 0; round < 64; round++) {
-    const char *why = NULL;
-    uint32_t fid = dry_run(m, o, &why);
+    const char *why = NULL, *why2 = NULL;
+    uint32_t fid = dry_run(m, o, 0, &why);
     k2s_function *f = fid ? k2s_function_of_id(m, fid) : NULL;
     if (!f || f->physical || !is_kernel(m, fid))
       break; /* translates, or physical mode cannot help: the pipeline reports it */
-    if (!k2s_physical_lower_function(m, f, o))
+    /* Physical mode must translate the kernel in a dry run too; if it does not,
+     * the logical error (reported by the pipeline) is the useful one. */
+    if (dry_run(m, o, fid, &why2) == fid || !k2s_physical_lower_function(m, f, o))
       break;
     changed = true;
     if (o->verbose)

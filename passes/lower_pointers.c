@@ -2579,6 +2579,29 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
       k2s_instr *i = fo[f].ins[k];
       use_check u = {&c, NULL, NULL};
       k2s_foreach_id_operand(m, i, check_operand, &u);
+      bool derives = i->opcode == SpvOpSelect || i->opcode == SpvOpPhi ||
+                     i->opcode == SpvOpBitcast || i->opcode == SpvOpCopyObject ||
+                     i->opcode == SpvOpPtrCastToGeneric || i->opcode == SpvOpGenericCastToPtr ||
+                     i->opcode == SpvOpGenericCastToPtrExplicit || i->opcode == SpvOpAccessChain ||
+                     i->opcode == SpvOpPtrAccessChain || i->opcode == SpvOpInBoundsAccessChain ||
+                     i->opcode == SpvOpInBoundsPtrAccessChain;
+      if (!u.bad_ptr && derives && i->result && is_physical_pointer_type(m, i->type)) {
+        /* physical mode lowered the global side of a generic pointer; the
+         * local/private side (ours) cannot flow into an address */
+        for (uint32_t k = 0; k < i->n_ops && !u.bad_ptr; k++)
+          if (i->ops[k] < c.cap && c.pv[i->ops[k]].known && i->opcode != SpvOpPhi)
+            u.bad_ptr = i;
+        for (uint32_t k = 0; k + 1 < i->n_ops && !u.bad_ptr; k += 2)
+          if (i->opcode == SpvOpPhi && i->ops[k] < c.cap && c.pv[i->ops[k]].known)
+            u.bad_ptr = i;
+        if (u.bad_ptr) {
+          k2s_error(m, i,
+                    "a pointer into local or private memory meets physical global "
+                    "pointers here (a generic pointer that may point to either); physical "
+                    "mode only turns global memory into addresses");
+          return true;
+        }
+      }
       if (u.bad_ptr) {
         if (u.bad_ptr->opcode == SpvOpFunctionCall)
           k2s_error(m, u.bad_ptr, "a pointer is passed to a function that was not inlined");
