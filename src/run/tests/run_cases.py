@@ -79,6 +79,9 @@ def have_device(tools):
     return p.returncode == 0 and p.stdout.strip() != ""
 
 
+CASES_DIR = "."
+
+
 def resolve(argv, tools, data_dirs):
     if argv[0] not in tools:
         raise KeyError(f"unknown tool '{argv[0]}'")
@@ -87,6 +90,9 @@ def resolve(argv, tools, data_dirs):
         if a.endswith((".spv", ".cl", ".json")) and not os.path.isabs(a):
             found = [os.path.join(d, a) for d in data_dirs if os.path.exists(os.path.join(d, a))]
             a = found[0] if found else a
+        head, sep, path = a.partition("=file:")
+        if sep and not os.path.isabs(path):  # buffer:...=file:NAME, a data file here
+            a = head + sep + os.path.join(CASES_DIR, path)
         out.append(a)
     return out
 
@@ -112,6 +118,8 @@ def main():
     ap.add_argument("--data-dir", action="append", default=[],
                     help="where relative data files are looked up (repeatable)")
     opts = ap.parse_args()
+    global CASES_DIR
+    CASES_DIR = os.path.dirname(os.path.abspath(opts.cases))
     tools = dict(t.split("=", 1) for t in opts.tool)
     failed = ran = 0
     device = None
