@@ -370,7 +370,8 @@ static bool lower_one(math *c, k2s_instr *at)
   if (n > 16 || (width != 16 && width != 32 && width != 64))
     return false;
   bool native = c->o && c->o->math == K2S_MATH_NATIVE;
-  bool relaxed = c->o && c->o->fast_relaxed_math && f->relaxed;
+  /* OpenCL's relaxed-math table is for single precision: double keeps its bounds */
+  bool relaxed = c->o && c->o->fast_relaxed_math && f->relaxed && width != 64;
   if ((native || relaxed) && f->glsl) {
     if (native)
       warn_native(c, at);
