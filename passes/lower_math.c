@@ -23,10 +23,10 @@
 #include "clc/k2s_clc.h"
 
 enum arg_kind {
-  ARGS_FLOAT,   /* every argument has the result's type */
-  ARGS_INT,     /* (float, int): pown, rootn */
-  ARGS_SINCOS,  /* sincos(x, *cos): the library returns (sin, cos) as a 2-vector */
-  ARGS_SIGN,    /* lgamma_r(x, *sign): (lgamma, sign as a float), the sign stored as int */
+  ARGS_FLOAT,  /* every argument has the result's type */
+  ARGS_INT,    /* (float, int): pown, rootn */
+  ARGS_SINCOS, /* sincos(x, *cos): the library returns (sin, cos) as a 2-vector */
+  ARGS_SIGN,   /* lgamma_r(x, *sign): (lgamma, sign as a float), the sign stored as int */
 };
 
 typedef struct math_fn {
@@ -184,9 +184,8 @@ static bool lower_glsl(math *c, k2s_instr *at, const math_fn *f)
   uint32_t t = at->type;
   uint32_t n = k2s_vector_size(m, t);
   bool wide = k2s_type_width(m, t) == 64 && f->glsl != K2S_GLSL_STD_450_Fma;
-  uint32_t ft = wide ? (n > 1 ? k2s_type_vector(m, k2s_type_float(m, 32), n)
-                              : k2s_type_float(m, 32))
-                     : t;
+  uint32_t ft =
+      wide ? (n > 1 ? k2s_type_vector(m, k2s_type_float(m, 32), n) : k2s_type_float(m, 32)) : t;
   if (!c->glsl)
     c->glsl = k2s_ext_import(m, "GLSL.std.450");
   c->b.cursor = k2s_before(at);
@@ -305,9 +304,12 @@ static bool lower_fdiv32(math *c, k2s_instr *at)
   c->b.cursor = k2s_before(at);
   uint32_t x = at->ops[0], y = at->ops[1];
   uint32_t bits = emit1(c, SpvOpBitcast, ut, y);
-  uint32_t mag = emit2(c, SpvOpBitwiseAnd, ut, bits, splat(c, ut, k2s_const_int(m, u32, 0x7fffffffu)));
-  uint32_t big = emit2(c, SpvOpUGreaterThan, bt, mag, splat(c, ut, k2s_const_int(m, u32, 0x7e800000u)));
-  uint32_t small = emit2(c, SpvOpULessThan, bt, mag, splat(c, ut, k2s_const_int(m, u32, 0x00800000u)));
+  uint32_t mag =
+      emit2(c, SpvOpBitwiseAnd, ut, bits, splat(c, ut, k2s_const_int(m, u32, 0x7fffffffu)));
+  uint32_t big =
+      emit2(c, SpvOpUGreaterThan, bt, mag, splat(c, ut, k2s_const_int(m, u32, 0x7e800000u)));
+  uint32_t small =
+      emit2(c, SpvOpULessThan, bt, mag, splat(c, ut, k2s_const_int(m, u32, 0x00800000u)));
   uint32_t one = splat(c, t, k2s_const_float(m, f32, 1.0));
   uint32_t up = splat(c, t, k2s_const_float(m, f32, 16777216.0));
   uint32_t down = splat(c, t, k2s_const_float(m, f32, 0.25));
@@ -406,10 +408,8 @@ bool k2s_lower_math(k2s_module *m, const k2s_options *o)
   k2s_function *last = m->last_func;
   bool changed = false;
   for (k2s_function *f = m->first_func; f; f = f->next) {
-    k2s_foreach_block(b, f)
-      k2s_foreach_instr_safe(i, &b->body)
-        if (lower_one(&c, i))
-          changed = true;
+    k2s_foreach_block(b, f) k2s_foreach_instr_safe(i, &b->body) if (lower_one(&c, i)) changed =
+        true;
     if (f == last || m->failed)
       break;
   }

@@ -15,11 +15,11 @@
 struct k2s_linker {
   k2s_module *m;
   const k2s_options *o;
-  k2s_module *lib;    /* NULL until first use */
+  k2s_module *lib; /* NULL until first use */
   bool lib_failed;
-  uint32_t *map;      /* library id -> id in m, 0 = not imported yet */
+  uint32_t *map;       /* library id -> id in m, 0 = not imported yet */
   const k2s_instr *at; /* where errors are reported */
-  const char *root;   /* the function requested, for messages */
+  const char *root;    /* the function requested, for messages */
   bool failed;
 };
 
@@ -60,7 +60,8 @@ static bool load(k2s_linker *l)
 
 static k2s_function *lib_function(k2s_linker *l, const char *name)
 {
-  k2s_foreach_function(f, l->lib) {
+  k2s_foreach_function(f, l->lib)
+  {
     const char *n = k2s_name_of(l->lib, f->def->result);
     if (n && strcmp(n, name) == 0 && f->first)
       return f;
@@ -207,25 +208,23 @@ static uint32_t link_function(k2s_linker *l, k2s_function *f)
    * copied, so (not that the library does it) recursion would terminate. */
   uint32_t fid = k2s_new_id(m);
   l->map[f->def->result] = fid;
-  k2s_foreach_instr(p, &f->head)
-    if (p->result)
-      l->map[p->result] = k2s_new_id(m);
-  k2s_foreach_block(b, f) {
+  k2s_foreach_instr(p, &f->head) if (p->result) l->map[p->result] = k2s_new_id(m);
+  k2s_foreach_block(b, f)
+  {
     l->map[b->label->result] = k2s_new_id(m);
-    k2s_foreach_instr(i, &b->body)
-      if (i->result)
-        l->map[i->result] = k2s_new_id(m);
+    k2s_foreach_instr(i, &b->body) if (i->result) l->map[i->result] = k2s_new_id(m);
   }
 
   k2s_function *nf = k2s_alloc(&m->arena, sizeof(*nf));
   nf->def = copy_instr(l, f->def);
-  k2s_foreach_instr(p, &f->head)
-    if (p->opcode == SpvOpFunctionParameter)
+  k2s_foreach_instr(p, &f->head) if (p->opcode == SpvOpFunctionParameter)
       k2s_list_append(&nf->head, copy_instr(l, p));
-  k2s_foreach_block(b, f) {
+  k2s_foreach_block(b, f)
+  {
     k2s_block *nb = k2s_block_new(m, nf, l->map[b->label->result]);
     k2s_function_append_block(nf, nb);
-    k2s_foreach_instr(i, &b->body) {
+    k2s_foreach_instr(i, &b->body)
+    {
       if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
         continue;
       k2s_instr *c = copy_instr(l, i);
