@@ -15,6 +15,7 @@ Prints one line per (source, lanes, host) and exits non-zero on any mismatch or 
 import argparse
 import concurrent.futures
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -52,7 +53,7 @@ def prepare(o, src, lanes, d, n):
                    "-no-opaque-pointers", "-finclude-default-header", "-emit-llvm-bc", "-o", bc,
                    cl]),
         ("llvm-spirv", [o.llvm_spirv, bc, "-o", spv]),
-        ("k2s", [o.k2s, "--target-env", o.env, spv, "-o", vk]),
+        ("k2s", [o.k2s, "--target-env", o.env, *shlex.split(o.k2s_flags), spv, "-o", vk]),
     ]
     for name, cmd in steps:
         rc, out = run(cmd)
@@ -70,7 +71,8 @@ def prepare(o, src, lanes, d, n):
 
 
 def input_path(o, src):
-    return os.path.join(o.work, f"in-{src}.bin")
+    n = (1 << BITS[src]) if BITS[src] <= 16 else o.samples
+    return os.path.join(o.work, f"in-{src}-{n}-{o.seed}.bin")
 
 
 def one(o, src, lanes):
@@ -137,6 +139,8 @@ def main():
     ap.add_argument("--samples", type=int, default=16384, help="inputs for 32/64-bit sources")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--env", default="vulkan1.2")
+    ap.add_argument("--k2s-flags", default="", help="extra k2s options (e.g. --math=native, "
+                    "which leaves plain conversions to the device's own rounding)")
     ap.add_argument("--device")
     ap.add_argument("--keep", action="store_true", help="keep the dumped outputs")
     ap.add_argument("--stage", choices=("all", "prepare", "run"), default="all",
