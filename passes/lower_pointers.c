@@ -2124,22 +2124,33 @@ static bool rewrite_compare(ptr_ctx *c, k2s_instr *i, pval *a, pval *b2)
   k2s_module *m = c->m;
   k2s_builder b = {m, k2s_before(i)};
   bool eq = i->opcode == SpvOpPtrEqual;
-  if (a->n != 1 || b2->n != 1) {
-    k2s_error(m, i,
-              "comparing pointers whose object is known only at run time is not "
-              "supported yet");
-    return false;
+  uint32_t bt = k2s_type_bool(m), v = 0;
+  /* Equal when both name the same root and, for a real root, the same offset:
+   * an OR over the roots they have in common (constants fold for one root). */
+  for (uint32_t k = 0; k < a->n; k++) {
+    const alt *y = alt_of(b2, a->a[k].root);
+    if (!y)
+      continue;
+    uint32_t r = a->a[k].root, term;
+    if (!r) {
+      term = k2s_const_bool(m, true);
+    } else {
+      uint32_t w = root_index_width(c, &c->roots[r]);
+      uint32_t x = materialize(c, &b, a->a[k].off, w), z = materialize(c, &b, y->off, w);
+      term = op2(&b, SpvOpIEqual, bt, x, z);
+    }
+    if (a->n > 1)
+      term = op2(&b, SpvOpLogicalAnd, bt, term,
+                 op2(&b, SpvOpIEqual, bt, a->tag, k2s_const_uint32(m, r)));
+    if (b2->n > 1)
+      term = op2(&b, SpvOpLogicalAnd, bt, term,
+                 op2(&b, SpvOpIEqual, bt, b2->tag, k2s_const_uint32(m, r)));
+    v = v ? op2(&b, SpvOpLogicalOr, bt, v, term) : term;
   }
-  uint32_t v;
-  if (a->a[0].root != b2->a[0].root) {
-    v = k2s_const_bool(m, !eq);
-  } else if (!a->a[0].root) {
-    v = k2s_const_bool(m, eq);
-  } else {
-    uint32_t w = root_index_width(c, &c->roots[a->a[0].root]);
-    uint32_t x = materialize(c, &b, a->a[0].off, w), y = materialize(c, &b, b2->a[0].off, w);
-    v = op2(&b, eq ? SpvOpIEqual : SpvOpINotEqual, i->type, x, y);
-  }
+  if (!v)
+    v = k2s_const_bool(m, false);
+  if (!eq)
+    v = k2s_emit(&b, SpvOpLogicalNot, bt, &v, 1);
   take_result(c, &b, i, v);
   kill(c, i);
   return true;
