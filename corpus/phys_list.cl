@@ -15,9 +15,13 @@ kernel void phys_list(global node *nodes, global int *out)
     nodes[i].next = (i % 8 != 7) ? &nodes[i + 1] : 0;
     barrier(CLK_GLOBAL_MEM_FENCE);
     int sum = 0, len = 0;
-    for (global node *n = &nodes[i]; n; n = n->next) {
+    // (a for loop here gets a block order from llvm-spirv 15 that spirv-val rejects
+    // before k2s's repairs; the identity round trip validates as emitted)
+    global node *n = &nodes[i];
+    while (n) {
         sum += n->v;
         len++;
+        n = n->next;
     }
     out[i] = sum * 100 + len;
 }
