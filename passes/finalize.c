@@ -268,13 +268,85 @@ static bool uses_non_semantic(k2s_module *m)
   return false;
 }
 
-static void recompute_capabilities(k2s_module *m, uint32_t version)
+/* The kernel (entry-point name) or function that instruction i is in. */
+static const char *function_label(k2s_module *m, const k2s_instr *i)
+{
+  if (!i || !i->block)
+    return NULL;
+  uint32_t fid = i->block->func->def->result;
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
+    if (e->n_ops >= 3 && e->ops[1] == fid)
+      return k2s_sprintf(&m->arena, "kernel '%s'", k2s_string_operand(e, 2));
+  const char *n = k2s_name_of(m, fid);
+  return k2s_sprintf(&m->arena, "function '%s'", n ? n : "(unnamed)");
+}
+
+/* For a type declaration, the first instruction in a function that produces a
+ * value of that type (or of a vector of it), so the error names a kernel. */
+static const k2s_instr *use_in_code(k2s_module *m, const k2s_instr *why)
+{
+  if (!why || why->block || !why->result)
+    return why;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body) {
+        const k2s_instr *t = i->type ? k2s_def(m, i->type) : NULL;
+        if (t && t->opcode == SpvOpTypeVector)
+          t = k2s_def(m, t->ops[0]);
+        if (t == why)
+          return i;
+      }
+  return why;
+}
+
+/* Features the user said the device lacks (--no-int64 & co.) that the output
+ * still needs: a clear error, since k2s does not emulate them. */
+static bool check_missing_features(caps *c, const k2s_options *o)
+{
+  static const struct {
+    uint32_t feature, cap;
+    const char *what, *flag;
+  } rules[] = {
+      {K2S_FEATURE_INT8, SpvCapabilityInt8, "8-bit integers", "--no-int8"},
+      {K2S_FEATURE_INT16, SpvCapabilityInt16, "16-bit integers", "--no-int16"},
+      {K2S_FEATURE_INT64, SpvCapabilityInt64, "64-bit integers", "--no-int64"},
+      {K2S_FEATURE_FLOAT16, SpvCapabilityFloat16, "half-precision arithmetic", "--no-fp16"},
+      {K2S_FEATURE_FLOAT64, SpvCapabilityFloat64, "double precision", "--no-fp64"},
+      {K2S_FEATURE_STORAGE8, SpvCapabilityStorageBuffer8BitAccess, "8-bit buffer access",
+       "--no-8bit-storage"},
+      {K2S_FEATURE_STORAGE8, SpvCapabilityUniformAndStorageBuffer8BitAccess,
+       "8-bit buffer access", "--no-8bit-storage"},
+      {K2S_FEATURE_STORAGE8, SpvCapabilityStoragePushConstant8, "8-bit push constants",
+       "--no-8bit-storage"},
+      {K2S_FEATURE_STORAGE16, SpvCapabilityStorageBuffer16BitAccess, "16-bit buffer access",
+       "--no-16bit-storage"},
+      {K2S_FEATURE_STORAGE16, SpvCapabilityUniformAndStorageBuffer16BitAccess,
+       "16-bit buffer access", "--no-16bit-storage"},
+      {K2S_FEATURE_STORAGE16, SpvCapabilityStoragePushConstant16, "16-bit push constants",
+       "--no-16bit-storage"},
+  };
+  for (size_t r = 0; r < sizeof(rules) / sizeof(rules[0]); r++) {
+    if (!(o->missing_features & rules[r].feature) || !c->need[rules[r].cap])
+      continue;
+    const k2s_instr *at = use_in_code(c->m, c->why[rules[r].cap]);
+    const char *where = function_label(c->m, at);
+    k2s_error(c->m, at,
+              "%s needs %s, which the device lacks (%s); k2s does not emulate them yet",
+              where ? where : "the module", rules[r].what, rules[r].flag);
+    return false;
+  }
+  return true;
+}
+
+static void recompute_capabilities(k2s_module *m, uint32_t version, const k2s_options *o)
 {
   caps *c = k2s_alloc(&m->arena, sizeof(*c));
   c->m = m;
   need(c, SpvCapabilityShader, NULL);
   foreach_module_instr(m, instr_caps, c);
   storage_caps(c);
+  if (!check_missing_features(c, o))
+    return;
   for (uint32_t cap = 0; cap < 8192; cap++)
     if (c->need[cap] && kernel_only_capability(cap)) {
       k2s_error(m, c->why[cap],
@@ -523,7 +595,7 @@ bool k2s_finalize(k2s_module *m, const k2s_options *o)
   remove_dead_globals(m);
   drop_unused_imports(m);
   set_memory_model(m);
-  recompute_capabilities(m, version);
+  recompute_capabilities(m, version, o);
   rebuild_interfaces(m, version);
   m->uses_valid = false;
   /* finalize always rewrites the header and sections it owns. */
