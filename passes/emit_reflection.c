@@ -26,7 +26,10 @@ static uint32_t str(k2s_module *m, const char *s)
   return i->result;
 }
 
-static uint32_t u32(k2s_module *m, uint32_t v) { return k2s_const_uint32(m, v); }
+static uint32_t u32(k2s_module *m, uint32_t v)
+{
+  return k2s_const_uint32(m, v);
+}
 
 static uint32_t ext(refl_ctx *c, uint32_t op, const uint32_t *args, uint32_t n)
 {
@@ -40,16 +43,15 @@ static uint32_t ext(refl_ctx *c, uint32_t op, const uint32_t *args, uint32_t n)
   return i->result;
 }
 
-static const char *pc_name[K2S_PC_COUNT] = {"global_offset", "global_size",
+static const char *pc_name[K2S_PC_COUNT] = {"global_offset",       "global_size",
                                             "enqueued_local_size", "num_workgroups",
-                                            "region_offset", "region_group_offset"};
-static const uint32_t pc_op[K2S_PC_COUNT] = {
-    K2S_CLSPV_REFLECTION_PushConstantGlobalOffset,
-    K2S_CLSPV_REFLECTION_PushConstantGlobalSize,
-    K2S_CLSPV_REFLECTION_PushConstantEnqueuedLocalSize,
-    K2S_CLSPV_REFLECTION_PushConstantNumWorkgroups,
-    K2S_CLSPV_REFLECTION_PushConstantRegionOffset,
-    K2S_CLSPV_REFLECTION_PushConstantRegionGroupOffset};
+                                            "region_offset",       "region_group_offset"};
+static const uint32_t pc_op[K2S_PC_COUNT] = {K2S_CLSPV_REFLECTION_PushConstantGlobalOffset,
+                                             K2S_CLSPV_REFLECTION_PushConstantGlobalSize,
+                                             K2S_CLSPV_REFLECTION_PushConstantEnqueuedLocalSize,
+                                             K2S_CLSPV_REFLECTION_PushConstantNumWorkgroups,
+                                             K2S_CLSPV_REFLECTION_PushConstantRegionOffset,
+                                             K2S_CLSPV_REFLECTION_PushConstantRegionGroupOffset};
 
 static const char *kind_name(uint32_t k)
 {
@@ -80,28 +82,35 @@ static void emit_embedded(refl_ctx *c, k2s_reflection *r)
       case K2S_ARG_BUFFER:
       case K2S_ARG_BUFFER_UBO: {
         uint32_t ops[5] = {decl, u32(m, g->ordinal), u32(m, g->set), u32(m, g->binding), info};
-        ext(c, g->kind == K2S_ARG_BUFFER ? K2S_CLSPV_REFLECTION_ArgumentStorageBuffer
-                                         : K2S_CLSPV_REFLECTION_ArgumentUniform,
+        ext(c,
+            g->kind == K2S_ARG_BUFFER ? K2S_CLSPV_REFLECTION_ArgumentStorageBuffer
+                                      : K2S_CLSPV_REFLECTION_ArgumentUniform,
             ops, 5);
         break;
       }
       case K2S_ARG_POD:
       case K2S_ARG_POD_UBO:
       case K2S_ARG_POINTER_UBO: {
-        uint32_t ops[7] = {decl, u32(m, g->ordinal), u32(m, g->set), u32(m, g->binding),
-                           u32(m, g->offset), u32(m, g->size), info};
-        ext(c, g->kind == K2S_ARG_POD       ? K2S_CLSPV_REFLECTION_ArgumentPodStorageBuffer
-               : g->kind == K2S_ARG_POD_UBO ? K2S_CLSPV_REFLECTION_ArgumentPodUniform
-                                            : K2S_CLSPV_REFLECTION_ArgumentPointerUniform,
+        uint32_t ops[7] = {decl,
+                           u32(m, g->ordinal),
+                           u32(m, g->set),
+                           u32(m, g->binding),
+                           u32(m, g->offset),
+                           u32(m, g->size),
+                           info};
+        ext(c,
+            g->kind == K2S_ARG_POD       ? K2S_CLSPV_REFLECTION_ArgumentPodStorageBuffer
+            : g->kind == K2S_ARG_POD_UBO ? K2S_CLSPV_REFLECTION_ArgumentPodUniform
+                                         : K2S_CLSPV_REFLECTION_ArgumentPointerUniform,
             ops, 7);
         break;
       }
       case K2S_ARG_POD_PUSH_CONSTANT:
       case K2S_ARG_POINTER_PUSH_CONSTANT: {
         uint32_t ops[5] = {decl, u32(m, g->ordinal), u32(m, g->offset), u32(m, g->size), info};
-        ext(c, g->kind == K2S_ARG_POD_PUSH_CONSTANT
-                   ? K2S_CLSPV_REFLECTION_ArgumentPodPushConstant
-                   : K2S_CLSPV_REFLECTION_ArgumentPointerPushConstant,
+        ext(c,
+            g->kind == K2S_ARG_POD_PUSH_CONSTANT ? K2S_CLSPV_REFLECTION_ArgumentPodPushConstant
+                                                 : K2S_CLSPV_REFLECTION_ArgumentPointerPushConstant,
             ops, 5);
         break;
       }
@@ -129,8 +138,9 @@ static void emit_embedded(refl_ctx *c, k2s_reflection *r)
       if (o == UINT32_MAX)
         continue;
       if (off != UINT32_MAX && off != o) {
-        k2s_error(m, NULL, "kernels place the %s push constant at different offsets (%u, %u); "
-                           "the reflection format cannot describe that",
+        k2s_error(m, NULL,
+                  "kernels place the %s push constant at different offsets (%u, %u); "
+                  "the reflection format cannot describe that",
                   pc_name[p], off, o);
         return;
       }
@@ -255,8 +265,8 @@ static char *emit_csv(k2s_module *m, k2s_reflection *r)
                       g->binding, g->offset, kind_name(g->kind), g->size);
         break;
       default:
-        k2s_sb_printf(&sb, "descriptorSet,%u,binding,%u,offset,0,argKind,%s\n", g->set,
-                      g->binding, kind_name(g->kind));
+        k2s_sb_printf(&sb, "descriptorSet,%u,binding,%u,offset,0,argKind,%s\n", g->set, g->binding,
+                      kind_name(g->kind));
         break;
       }
     }

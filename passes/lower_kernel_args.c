@@ -73,8 +73,9 @@ static bool lower_buffer(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t ele
      * device's limit). The OpenCL stride is kept; uniform-layout rewrites the block
      * into 16-byte words when Vulkan's uniform layout cannot express it. */
     if (es == 0 || es > 65536) {
-      k2s_error(m, p, "constant argument '%s' has %llu-byte elements, which do not fit a "
-                      "64 KiB uniform buffer (drop -constant-args-ubo)",
+      k2s_error(m, p,
+                "constant argument '%s' has %llu-byte elements, which do not fit a "
+                "64 KiB uniform buffer (drop -constant-args-ubo)",
                 a->name, (unsigned long long)es);
       return false;
     }
@@ -124,18 +125,15 @@ static bool contains_bool_or_pointer(k2s_module *m, uint32_t type)
     return true;
   switch (t->opcode) {
   case SpvOpTypeBool:
-  case SpvOpTypePointer:
-    return true;
+  case SpvOpTypePointer: return true;
   case SpvOpTypeVector:
-  case SpvOpTypeArray:
-    return contains_bool_or_pointer(m, t->ops[0]);
+  case SpvOpTypeArray: return contains_bool_or_pointer(m, t->ops[0]);
   case SpvOpTypeStruct:
     for (uint32_t k = 0; k < t->n_ops; k++)
       if (contains_bool_or_pointer(m, t->ops[k]))
         return true;
     return false;
-  default:
-    return false;
+  default: return false;
   }
 }
 
@@ -153,8 +151,8 @@ static void replace_pod(arg_ctx *c, pod *p, uint32_t value)
 {
   k2s_module *m = c->m;
   if (p->address) {
-    k2s_replace_all_uses(m, p->param->result, k2s_emit(&c->b, SpvOpConvertUToPtr, p->param->type,
-                                                       &value, 1));
+    k2s_replace_all_uses(m, p->param->result,
+                         k2s_emit(&c->b, SpvOpConvertUToPtr, p->param->type, &value, 1));
     return;
   }
   if (!p->byval) {
@@ -163,8 +161,8 @@ static void replace_pod(arg_ctx *c, pod *p, uint32_t value)
   }
   k2s_function *f = c->b.cursor.block->func;
   uint32_t sc = SpvStorageClassFunction;
-  k2s_instr *var = k2s_instr_new(m, SpvOpVariable, k2s_type_pointer(m, sc, p->type), k2s_new_id(m),
-                                 &sc, 1);
+  k2s_instr *var =
+      k2s_instr_new(m, SpvOpVariable, k2s_type_pointer(m, sc, p->type), k2s_new_id(m), &sc, 1);
   var->block = f->first;
   k2s_list_insert_after(&f->first->body, NULL, var);
   uint32_t ops[2] = {var->result, value};
@@ -256,7 +254,8 @@ static k2s_pod_mode pod_mode_of(arg_ctx *c, k2s_refl_kernel *k, k2s_function *f)
   if (!f->physical || c->o->pod_mode != K2S_POD_SSBO)
     return c->o->pod_mode;
   uint64_t end = k2s_kernel_push_constant_size(m, k);
-  k2s_foreach_instr(p, &f->head) {
+  k2s_foreach_instr(p, &f->head)
+  {
     if (p->opcode != SpvOpFunctionParameter)
       continue;
     k2s_instr *t = k2s_def(m, p->type);
@@ -288,9 +287,7 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
   const char *name = k2s_string_operand(entry, 2);
   k2s_refl_kernel *k = k2s_refl_add_kernel(m, f->def->result, name ? name : "kernel");
   uint32_t n_params = 0;
-  k2s_foreach_instr(p, &f->head)
-    if (p->opcode == SpvOpFunctionParameter)
-      n_params++;
+  k2s_foreach_instr(p, &f->head) if (p->opcode == SpvOpFunctionParameter) n_params++;
   k->args = k2s_alloc(&m->arena, (n_params + 1) * sizeof(*k->args));
   k->n_args = n_params;
   pod *pods = k2s_alloc(&m->arena, (n_params + 1) * sizeof(*pods));
@@ -300,7 +297,8 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
   c->next_binding = 0;
   c->pod_mode = pod_mode_of(c, k, f);
   bool ok = true;
-  k2s_foreach_instr(p, &f->head) {
+  k2s_foreach_instr(p, &f->head)
+  {
     if (p->opcode != SpvOpFunctionParameter)
       continue;
     k2s_refl_arg *a = &k->args[ordinal];
@@ -325,8 +323,7 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
             return false;
           n_pods--;
         }
-      }
-      else if (sc == SpvStorageClassFunction && !contains_bool_or_pointer(m, elem)) {
+      } else if (sc == SpvStorageClassFunction && !contains_bool_or_pointer(m, elem)) {
         uint64_t s = 0, al = 1;
         k2s_cl_layout(m, elem, &s, &al);
         a->size = (uint32_t)s;
@@ -337,8 +334,9 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
           n_pods--;
         }
       } else {
-        k2s_error(m, p, "kernel '%s' argument '%s' is a pointer in storage class %s, which a "
-                        "kernel argument cannot be translated from",
+        k2s_error(m, p,
+                  "kernel '%s' argument '%s' is a pointer in storage class %s, which a "
+                  "kernel argument cannot be translated from",
                   k->name, a->name, k2s_enumerant_name(K2S_OK_STORAGE_CLASS, sc));
         ok = false;
       }
@@ -349,8 +347,9 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
                 a->name, k2s_opcode_name(t->opcode) + 6);
       ok = false;
     } else if (contains_bool_or_pointer(m, p->type)) {
-      k2s_error(m, p, "kernel '%s' argument '%s' holds a bool or a pointer, which OpenCL does "
-                      "not allow in kernel arguments",
+      k2s_error(m, p,
+                "kernel '%s' argument '%s' holds a bool or a pointer, which OpenCL does "
+                "not allow in kernel arguments",
                 k->name, a->name);
       ok = false;
     } else {
@@ -374,9 +373,9 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
   f->head = (k2s_list){0};
   f->def->ops[1] = k2s_type_function(m, k2s_type_void(m), NULL, 0);
   k2s_instr *ls = NULL;
-  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
-    if (x->n_ops >= 5 && x->ops[0] == f->def->result && x->ops[1] == SpvExecutionModeLocalSize)
-      ls = x;
+  k2s_foreach_instr(
+      x, &m->sec[K2S_SEC_EXECUTION_MODE]) if (x->n_ops >= 5 && x->ops[0] == f->def->result &&
+                                              x->ops[1] == SpvExecutionModeLocalSize) ls = x;
   k = k2s_refl_kernel_of(m, f->def->result);
   if (ls) {
     k->has_reqd = true;
@@ -389,7 +388,8 @@ bool k2s_lower_kernel_args(k2s_module *m, const k2s_options *o)
 {
   arg_ctx c = {.m = m, .o = o};
   bool changed = false;
-  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
+  {
     k2s_function *f = e->n_ops >= 2 ? k2s_function_of_id(m, e->ops[1]) : NULL;
     if (!f || !f->first)
       continue;

@@ -20,18 +20,14 @@ bool k2s_cl_layout(const k2s_module *m, uint32_t type, uint64_t *size, uint64_t 
   if (!t)
     return false;
   switch (t->opcode) {
-  case SpvOpTypeBool:
-    *size = *align = 1;
-    return true;
+  case SpvOpTypeBool: *size = *align = 1; return true;
   case SpvOpTypePointer:
     /* A pointer stored in memory: 8 bytes as a PhysicalStorageBuffer64 address,
      * else the module's own address size (Physical32: 4). */
     *size = *align = t->ops[0] != SpvStorageClassPhysicalStorageBuffer && physical32(m) ? 4 : 8;
     return true;
   case SpvOpTypeInt:
-  case SpvOpTypeFloat:
-    *size = *align = t->ops[0] / 8;
-    return true;
+  case SpvOpTypeFloat: *size = *align = t->ops[0] / 8; return true;
   case SpvOpTypeVector: {
     uint64_t es, ea;
     if (!k2s_cl_layout(m, t->ops[0], &es, &ea))
@@ -66,8 +62,7 @@ bool k2s_cl_layout(const k2s_module *m, uint32_t type, uint64_t *size, uint64_t 
     *size = (off + max_align - 1) / max_align * max_align;
     return true;
   }
-  default:
-    return false;
+  default: return false;
   }
 }
 
@@ -91,10 +86,10 @@ uint64_t k2s_cl_member_offset(const k2s_module *m, uint32_t st, uint32_t member)
 
 static bool has_member_offset(const k2s_module *m, uint32_t st)
 {
-  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
-    if (i->opcode == SpvOpMemberDecorate && i->n_ops >= 3 && i->ops[0] == st &&
-        i->ops[2] == SpvDecorationOffset)
-      return true;
+  k2s_foreach_instr(i,
+                    &m->sec[K2S_SEC_ANNOTATION]) if (i->opcode == SpvOpMemberDecorate &&
+                                                     i->n_ops >= 3 && i->ops[0] == st &&
+                                                     i->ops[2] == SpvDecorationOffset) return true;
   return false;
 }
 
@@ -134,10 +129,10 @@ bool k2s_decorate_layout(k2s_module *m, uint32_t type, const k2s_instr *why)
      * when the pointer type is made (PhysicalStorageBuffer pointees need it). */
     if (t->ops[0] == SpvStorageClassPhysicalStorageBuffer)
       return true;
-    k2s_error(m, why, "a pointer stored in memory needs physical pointers (--pointers=physical "
-                      "on vulkan1.2+)");
+    k2s_error(m, why,
+              "a pointer stored in memory needs physical pointers (--pointers=physical "
+              "on vulkan1.2+)");
     return false;
-  default:
-    return true;
+  default: return true;
   }
 }
