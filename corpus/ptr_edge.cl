@@ -101,3 +101,16 @@ kernel void vload_punned(global float *a, global float *o)
     global uchar *b = (global uchar *)a;
     vstore2((float2)(v.x + v.w, (float)b[4 * i + 1]), i, o);
 }
+
+// memcpy_dynamic: memcpy with a size known only at run time, from a float buffer into a
+//                 private byte array and back out into a uint buffer at a byte offset.
+kernel void memcpy_dynamic(global const float *in, global uint *out, int n)
+{
+    size_t i = get_global_id(0);
+    uchar tmp[32];
+    for (int k = 0; k < 32; ++k)
+        tmp[k] = (uchar)(k * 7 + i);
+    int len = (n + (int)i) % 29;
+    __builtin_memcpy(tmp + 1, (global const uchar *)(in + 8 * i) + (i & 3), (size_t)len);
+    __builtin_memcpy((global uchar *)(out + 8 * i) + 2, tmp, (size_t)(len + 1));
+}

@@ -1548,6 +1548,12 @@ static void plan_access(ptr_ctx *c, const pval *p, uint32_t A, const k2s_instr *
   }
 }
 
+static bool dynamic_copy(ptr_ctx *c, k2s_instr *i)
+{
+  int64_t size;
+  return i->opcode == SpvOpCopyMemorySized && i->n_ops >= 3 && !const_sval(c->m, i->ops[2], &size);
+}
+
 static uint32_t copy_type(ptr_ctx *c, k2s_instr *i, const pval *dst, const pval *src)
 {
   k2s_module *m = c->m;
@@ -1632,6 +1638,24 @@ static bool analyze_use(ptr_ctx *c, k2s_instr *i)
     pval *d = pv_of(c, i->ops[0]), *s = pv_of(c, i->ops[1]);
     if (!d || !s)
       return true;
+    if (dynamic_copy(c, i)) {
+      /* A byte loop: each side is accessed as bytes at a run-time offset. */
+      mark_written(c, d, i);
+      const pval *ps[2] = {d, s};
+      for (int k = 0; k < 2; k++) {
+        if (ps[k]->n != 1 || !ps[k]->a[0].root) {
+          k2s_error(m, i,
+                    "a memory copy with a run-time size through a pointer whose object "
+                    "is known only at run time is not supported in logical mode");
+          return false;
+        }
+        uint32_t budget = MAX_LEAVES;
+        lin o = lin_add(c, ps[k]->a[0].off, lin_term(c, i->ops[2], 1), 1);
+        if (!plan_typed(c, &c->roots[ps[k]->a[0].root], o, k2s_type_int(m, 8, false), &budget))
+          mark_punned(c, ps[k]->a[0].root, i);
+      }
+      return true;
+    }
     uint32_t A = copy_type(c, i, d, s);
     if (!A)
       return false;
@@ -2190,6 +2214,48 @@ static uint32_t do_atomic(ptr_ctx *c, k2s_builder *b, root *r, lin off, void *ud
   return k2s_emit(b, i->opcode, i->type, ops, i->n_ops);
 }
 
+/* memcpy with a run-time size: a byte loop
+ *   head: k = phi(0, k + 1); k < n ? body : rest;   body: dst[k] = src[k]. */
+static bool copy_loop(ptr_ctx *c, k2s_instr *i, const pval *d, const pval *s)
+{
+  k2s_module *m = c->m;
+  uint32_t n = i->ops[2], nt = k2s_type_of(m, n), w = k2s_type_width(m, nt);
+  uint32_t u8 = k2s_type_int(m, 8, false), bt = k2s_type_bool(m);
+  k2s_block *pre = i->block;
+  k2s_block *rest = split_after(c, i);
+  k2s_block *head = k2s_block_new(m, pre->func, new_id(c));
+  k2s_block *body = k2s_block_new(m, pre->func, new_id(c));
+  c->label_block[head->label->result] = head;
+  c->label_block[body->label->result] = body;
+  k2s_function_insert_block_after(pre->func, pre, head);
+  k2s_function_insert_block_after(pre->func, head, body);
+  uint32_t hl = head->label->result, bl = body->label->result, rl = rest->label->result;
+  k2s_builder b = {m, k2s_block_append(pre)};
+  k2s_emit(&b, SpvOpBranch, 0, &hl, 1);
+  uint32_t k = new_id(c), k1 = new_id(c);
+  uint32_t phi_ops[4] = {cint(m, w, 0), pre->label->result, k1, bl};
+  k2s_instr *phi = k2s_instr_new(m, SpvOpPhi, nt, k, phi_ops, 4);
+  phi->block = head;
+  k2s_list_append(&head->body, phi);
+  b = (k2s_builder){m, k2s_block_append(head)};
+  uint32_t more = op2(&b, SpvOpULessThan, bt, k, n);
+  uint32_t br[3] = {more, bl, rl};
+  k2s_emit(&b, SpvOpBranchConditional, 0, br, 3);
+  b = (k2s_builder){m, k2s_block_append(body)};
+  c->aux_width[k] = (uint8_t)w;
+  lin step = lin_term(c, k, 1);
+  uint32_t v = load_at(c, &b, &c->roots[s->a[0].root], lin_add(c, s->a[0].off, step, 1), u8, i);
+  if (!v || !store_at(c, &b, &c->roots[d->a[0].root], lin_add(c, d->a[0].off, step, 1), u8, v, i))
+    return false;
+  k2s_instr *inc = k2s_instr_new(m, SpvOpIAdd, nt, k1, (uint32_t[]){k, cint(m, w, 1)}, 2);
+  inc->block = body;
+  k2s_list_append(&body->body, inc);
+  k2s_emit(&b, SpvOpBranch, 0, &hl, 1);
+  kill(c, i);
+  c->changed = true;
+  return true;
+}
+
 static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
@@ -2237,6 +2303,8 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
       return true;
     if (!pointer_operand_ok(c, i, d) || !pointer_operand_ok(c, i, s))
       return false;
+    if (dynamic_copy(c, i))
+      return copy_loop(c, i, d, s);
     uint32_t A = copy_type(c, i, d, s);
     if (!A)
       return false;
@@ -2489,6 +2557,27 @@ static bool program_scope_to_private(ptr_ctx *c)
   return true;
 }
 
+/* Does `type` hold scalars of `width` bits? */
+static bool holds_width(k2s_module *m, uint32_t type, uint32_t width, int depth)
+{
+  k2s_instr *t = k2s_def(m, type);
+  if (!t || depth > 16)
+    return false;
+  switch (t->opcode) {
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat: return t->ops[0] == width;
+  case SpvOpTypeVector:
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray: return holds_width(m, t->ops[0], width, depth + 1);
+  case SpvOpTypeStruct:
+    for (uint32_t k = 0; k < t->n_ops; k++)
+      if (holds_width(m, t->ops[k], width, depth + 1))
+        return true;
+    return false;
+  default: return false;
+  }
+}
+
 /* Variables holding PhysicalStorageBuffer addresses (physical mode's pointers
  * kept in private or local memory) need AliasedPointer in Vulkan. */
 static bool holds_physical_pointer(k2s_module *m, uint32_t type)
@@ -2660,6 +2749,15 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
     return true;
   if (!program_scope_to_private(&c))
     return true;
+  /* Buffers of 8/16-bit data on a device without 8/16-bit storage: words. */
+  for (uint32_t r = 1; r < c.n_roots; r++) {
+    root *ro = &c.roots[r];
+    if (ro->sc != SpvStorageClassStorageBuffer || ro->punned || ro->needs_typed)
+      continue;
+    if (((o->missing_features & K2S_FEATURE_STORAGE8) && holds_width(m, ro->type, 8, 0)) ||
+        ((o->missing_features & K2S_FEATURE_STORAGE16) && holds_width(m, ro->type, 16, 0)))
+      mark_punned(&c, r, k2s_def(m, ro->var));
+  }
   for (uint32_t r = 1; r < c.n_roots; r++)
     if (c.roots[r].punned) {
       if (!retype_root(&c, &c.roots[r]))
