@@ -12,7 +12,9 @@
  * chain into it is rebuilt from words: byte offset o is word o/4 (uniform: element o/16,
  * component (o/4)%4); 8/16-bit values are shifted out of their word, 64-bit values join two
  * words, values a packed layout leaves unaligned are put together byte by byte, and
- * vectors, arrays and structs are built member by member. Only loads can be rebuilt: a
+ * vectors, arrays and structs are built member by member. The same rewrite serves a block
+ * holding 8/16-bit values on a device without 8/16-bit storage access (--no-8bit-storage,
+ * --no-16bit-storage): words need none. Only loads can be rebuilt: a
  * block that is written keeps its layout (and the error says why). With
  * --scalar-block-layout a block legal under the scalar layout stays typed (the device must
  * enable scalarBlockLayout). Blocks that are already legal are left alone.
@@ -212,6 +214,28 @@ static bool scalar_ok(const k2s_module *m, uint32_t type, uint64_t off)
     }
     return true;
   }
+  default: return false;
+  }
+}
+
+/* Does the type hold 8-bit (16-bit) values the device cannot load from buffer memory
+ * (--no-8bit-storage, --no-16bit-storage)? Read from words, they need no such access. */
+static bool has_narrow(const k2s_module *m, uint32_t type, uint32_t missing)
+{
+  k2s_instr *t = k2s_def(m, type);
+  switch (t ? t->opcode : 0) {
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat:
+    return (t->ops[0] == 8 && (missing & K2S_FEATURE_STORAGE8)) ||
+           (t->ops[0] == 16 && (missing & K2S_FEATURE_STORAGE16));
+  case SpvOpTypeVector:
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray: return has_narrow(m, t->ops[0], missing);
+  case SpvOpTypeStruct:
+    for (uint32_t k = 0; k < t->n_ops; k++)
+      if (has_narrow(m, t->ops[k], missing))
+        return true;
+    return false;
   default: return false;
   }
 }
@@ -577,7 +601,12 @@ static bool rewrite_variable(k2s_module *m, k2s_instr *var, uint32_t block)
   uint32_t elem = c.vec4 ? k2s_type_vector(m, c.u32, 4) : c.u32;
   uint32_t stride = c.vec4 ? 16 : 4, zero = 0;
   uint32_t n_words = (uint32_t)((size + stride - 1) / stride);
-  uint32_t words = k2s_type_array(m, elem, k2s_const_uint32(m, n_words ? n_words : 1));
+  /* A storage buffer ending in a runtime array (a `constant uchar *` argument) stays
+   * unsized: struct { uint w[]; }. */
+  k2s_instr *last = st->n_ops ? k2s_def(m, st->ops[st->n_ops - 1]) : NULL;
+  bool runtime = last && last->opcode == SpvOpTypeRuntimeArray;
+  uint32_t words = runtime ? k2s_type_runtime_array(m, elem)
+                           : k2s_type_array(m, elem, k2s_const_uint32(m, n_words ? n_words : 1));
   if (!k2s_find_decoration(m, words, SpvDecorationArrayStride))
     k2s_decorate(m, words, SpvDecorationArrayStride, &stride, 1);
   uint32_t wst = k2s_type_struct(m, &words, 1);
@@ -604,7 +633,8 @@ bool k2s_lower_uniform_layout(k2s_module *m, const k2s_options *o)
     if (!st || st->opcode != SpvOpTypeStruct || !k2s_find_decoration(m, block, SpvDecorationBlock))
       continue;
     bool legal = sc == SpvStorageClassUniform ? extended_ok(m, block, 0) : std430_ok(m, block, 0);
-    if (legal || (o->scalar_block_layout && scalar_ok(m, block, 0)))
+    bool narrow = has_narrow(m, block, o->missing_features);
+    if (!narrow && (legal || (o->scalar_block_layout && scalar_ok(m, block, 0))))
       continue;
     /* A storage buffer the kernel writes is the pointers pass's to lay out. */
     if (sc == SpvStorageClassStorageBuffer && !read_only(m, v))
