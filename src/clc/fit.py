@@ -52,6 +52,7 @@ FITS = {
     "erfc_d_d": (lambda s: h_erfc(s + mp.mpf(3) / 16), (-mp.mpf(1) / 16, mp.mpf(1) / 16), 14),
     "erfc_e_d": (lambda s: h_erfc(s + mp.mpf(13) / 160), (-mp.mpf(37) / 800, mp.mpf(37) / 800), 14),
     # erfc: polynomials in s = t - centre (small coefficients, no cancellation)
+    "erfc_0": (lambda s: h_erfc(s + mp.mpf(1.1666666269302368)), (-mp.mpf(1) / 6, mp.mpf(1) / 6), 9),
     "erfc_a": (lambda s: h_erfc(s + mp.mpf(3) / 4), (-mp.mpf(1) / 4, mp.mpf(1) / 4), 9),
     "erfc_b": (lambda s: h_erfc(s + mp.mpf(3) / 8), (-mp.mpf(1) / 8, mp.mpf(1) / 8), 8),
     "erfc_c": (lambda s: h_erfc(s + mp.mpf(1) / 8), (-mp.mpf(1) / 8, mp.mpf(1) / 8), 7),

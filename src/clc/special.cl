@@ -8,8 +8,9 @@
  * inversesqrt. hypot: both arguments scaled by
  * the same power of two, x^2 + y^2 in float-float, then sqrt the same way.
  * erf: |x| < 1 as x g(x^2) (fit "erf", degree 7); erfc(x), x >= 1, as
- * exp(-x^2) h(1/x) / x with h fitted on three intervals of t = 1/x
- * ("erfc_a/b/c", polynomials in t - centre), exp(-x^2) from the exact square;
+ * exp(-x^2) h(1/x) / x with h fitted on four intervals of t = 1/x
+ * ("erfc_0/a/b/c", polynomials in t - centre; erfc uses it from x = 0.75,
+ * where 1 - erf would lose 3 bits), exp(-x^2) from the exact square;
  * the other ranges by erf = 1 - erfc, erfc = 1 - erf and erfc(-x) = 2 - erfc(x).
  */
 
@@ -74,12 +75,24 @@ K2S_INLINE float erf_g(float z)
   return g;
 }
 
-/* erfc(x) for 1 <= x <= 10.1 */
+/* erfc(x) for 0.75 <= x <= 10.1 */
 K2S_INLINE float erfc_big(float x)
 {
   ff t = div_ff(1.0f, x);
   float h;
-  if (t.hi >= 0.5f) {
+  if (t.hi > 1.0f) {
+    float s = (t.hi - 1.16666663f) + t.lo; /* the fit's centre is this float */
+    h = 3.233549735e-04f;
+    h = h * s - 1.279229117e-03f;
+    h = h * s + 2.980575622e-03f;
+    h = h * s - 5.497241661e-03f;
+    h = h * s + 8.235129464e-03f;
+    h = h * s - 8.660536333e-03f;
+    h = h * s - 4.957507146e-04f;
+    h = h * s + 3.718039420e-02f;
+    h = h * s - 1.421336657e-01f;
+    h = h * s + 4.028674250e-01f;
+  } else if (t.hi >= 0.5f) {
     float s = (t.hi - 0.75f) + t.lo;
     h = -1.802045994e-02f;
     h = h * s + 1.367483441e-02f;
@@ -140,7 +153,7 @@ float __k2s_erfc_f32(float x)
   if (is_nan(x))
     return x;
   float ax = fabs(x);
-  if (ax < 1.0f) {
+  if (ax < 0.75f || (ax < 1.0f && sign_of(x))) {
     ff e = two_prod(x, erf_g(x * x));
     ff r = ff_add_f(ff_make(-e.hi, -e.lo), 1.0f);
     return r.hi + r.lo;
