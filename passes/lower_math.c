@@ -8,14 +8,15 @@
  * library function written to meet the bound (vectors: one call per lane;
  * half: computed in float). The copied library code then goes through the
  * rest of the pipeline like user code, so this pass runs right after
- * entry-points. Functions the library lacks for a type (double) are left to
- * the builtins pass, which maps or rejects them.
+ * entry-points. The library has float and double versions; anything it
+ * lacks is left to the builtins pass, which maps or rejects it.
  * Division: float OpFDiv is guarded for divisors outside Vulkan's range of
  * 2.5 ulp; double OpFDiv becomes the library's correctly rounded division.
  * Options: --math=native maps every function with a GLSL.std.450 counterpart
  * to it (Vulkan's precision: nothing of OpenCL's is guaranteed);
- * -cl-fast-relaxed-math does the same for the functions whose relaxed OpenCL
- * bounds are Vulkan's (exp, log, sin, pow, atan... but not fma, sqrt, cbrt).
+ * -cl-fast-relaxed-math does the same for the float functions whose relaxed
+ * OpenCL bounds are Vulkan's (exp, log, sin, pow, atan... not fma, sqrt, cbrt),
+ * and both leave OpFDiv alone.
  */
 #include <stdio.h>
 #include <string.h>
