@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Physical pointers and buffer layouts on the GPU machine (issues 3 and 4): the phys_*,
-# ubo_layout and pod_packed corpus cases (phys_* on vulkan1.2/1.3, the others also 1.1),
+# ubo_layout, pod_packed and pod_narrow corpus cases (phys_* on vulkan1.2/1.3, the others also 1.1),
 # translated here, run there with k2s-run on the NVIDIA GPU and compared with the PoCL
 # references recorded here.
 #
@@ -22,7 +22,7 @@ prepare)
   B=${2:-build}
   rm -rf "$DEV"
   mkdir -p "$DEV/corpus"
-  for n in phys_pointers phys_local phys_list ubo_layout pod_packed; do
+  for n in phys_pointers phys_local phys_list ubo_layout pod_packed pod_narrow; do
     cp "corpus/$n.cl" "$DEV/corpus/"
     if [ -n "$PHYS_PASSES" ]; then
       sed "s/^k2s: --pointers=physical/k2s: --passes=$PHYS_PASSES --no-validate-output --pointers=physical/" \
