@@ -108,8 +108,10 @@ kernel void memcpy_dynamic(global const float *in, global uint *out, int n)
 {
     size_t i = get_global_id(0);
     uchar tmp[32];
-    for (int k = 0; k < 32; ++k)
+    int k = 0;
+    do
         tmp[k] = (uchar)(k * 7 + i);
+    while (++k < 32);
     int len = (n + (int)i) % 29;
     __builtin_memcpy(tmp + 1, (global const uchar *)(in + 8 * i) + (i & 3), (size_t)len);
     __builtin_memcpy((global uchar *)(out + 8 * i) + 2, tmp, (size_t)(len + 1));
