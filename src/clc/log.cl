@@ -242,7 +242,8 @@ float __k2s_pown_f32(float x, int n)
   }
   /* n as a float-float: exact even beyond 2^24 */
   float nh = (float)n;
-  float nl = (float)((long)n - (long)nh); /* (long)nh is exact, even for 2^31 */
+  /* n - nh exactly, in 32 bits: nh = 2^31 (n near INT_MAX) does not fit an int */
+  float nl = nh >= 2147483648.0f ? (float)((n - 2147483647) - 1) : (float)(n - (int)nh);
   float r = pow_core(fabs(x), ff_make(nh, nl));
   return x < 0.0f && odd ? -r : r;
 }

@@ -3,8 +3,9 @@
  * cos, sincos, sinpi, cospi 4 ulp; tan 5 ulp; tanpi 6 ulp.
  *
  * Reduction: x = q pi/2 + r, |r| <= pi/4. |x| <= pi/4 needs none. Otherwise
- * Payne-Hanek in integers for every x (so huge arguments are exact too): the
- * 24-bit significand times four 32-bit words of 2/pi chosen by the exponent
+ * Payne-Hanek in 32-bit integers for every x (so huge arguments are exact
+ * too, and no Int64 is needed): the 24-bit significand times four 32-bit
+ * words of 2/pi chosen by the exponent
  * (earlier words only add multiples of 4, later ones are below 2^-72 of the
  * fraction: float arguments come no closer than about 2^-30 to a multiple
  * of pi/2) gives the quadrant and 64 fraction bits; the fraction becomes a float-float and
@@ -36,46 +37,71 @@ K2S_INLINE u32 two_over_pi_word(int i)
 #define PIO2_LO -4.37113900018624283e-08f
 
 /* |x| = q pi/2 + r for finite |x| >= 2^-8: returns r as a float-float, *q the quadrant. */
+/* a + b + c_in with the carry out, in 32 bits */
+K2S_INLINE u32 add_carry(u32 a, u32 b, u32 c_in, u32 *c_out)
+{
+  u32 s = a + b;
+  u32 c = s < a ? 1u : 0u;
+  u32 s2 = s + c_in;
+  *c_out = c | (s2 < s ? 1u : 0u);
+  return s2;
+}
+
+/* bits [32 t + k, 32 t + k + 31] of a two-limb window (lo, hi) shifted by k in [0, 31] */
+K2S_INLINE u32 funnel(u32 lo, u32 hi, int k)
+{
+  return k == 0 ? lo : (lo >> k) | (hi << (32 - k));
+}
+
+/* |x| = q pi/2 + r for finite |x| >= 2^-8: returns r as a float-float, *q the quadrant.
+ * 32-bit integer arithmetic only (mul_hi), so targets without Int64 can use it. */
 K2S_INLINE ff reduce_pio2(float ax, int *q)
 {
   u32 u = as_uint(ax);
   int ex = (int)(u >> 23);
-  u64 m = (u & 0x7fffffu) | 0x800000u;
+  u32 m = (u & 0x7fffffu) | 0x800000u;
   int e = ex - 150; /* ax = m 2^e, e >= -31 here */
   int i0 = (e - 1) >= 0 ? (e - 1) / 32 : -1;
   int s0 = e - 32 - 32 * i0; /* in [-31, 0] */
-  u64 p0 = m * two_over_pi_word(i0);
-  u64 p1 = m * two_over_pi_word(i0 + 1);
-  u64 p2 = m * two_over_pi_word(i0 + 2);
-  u64 p3 = m * two_over_pi_word(i0 + 3);
-  /* N = p0 2^96 + p1 2^64 + p2 2^32 + p3 in three 64-bit limbs; x 2/pi = N 2^(s0 - 96)
-   * modulo 4, so the unit bit is bit u = 96 - s0 (in [96, 127]) */
-  u64 l0 = p3 + (p2 << 32);
-  u64 c0 = l0 < p3 ? 1ul : 0ul;
-  u64 l1 = (p2 >> 32) + p1 + c0;
-  u64 t1 = l1 + (p0 << 32);
-  u64 l2 = (p0 >> 32) + (t1 < l1 ? 1ul : 0ul);
-  l1 = t1;
-  int ub = 96 - s0;
-  int sh = ub - 64; /* in [32, 63] */
-  u64 frac = (l0 >> sh) | (l1 << (64 - sh));
-  int quad = (int)(((l1 >> sh) | (l2 << (64 - sh))) & 3ul);
+  u32 w0 = two_over_pi_word(i0), w1 = two_over_pi_word(i0 + 1);
+  u32 w2 = two_over_pi_word(i0 + 2), w3 = two_over_pi_word(i0 + 3);
+  /* N = P0 2^96 + P1 2^64 + P2 2^32 + P3 with Pj = m wj (56 bits: hi 24, lo 32) in five
+   * 32-bit limbs; x 2/pi = N 2^(s0 - 96) modulo 4: the unit bit is ub = 96 - s0 */
+  u32 c1, c2, c3;
+  u32 l0 = m * w3;
+  u32 l1 = add_carry(mul_hi(m, w3), m * w2, 0u, &c1);
+  u32 l2 = add_carry(mul_hi(m, w2), m * w1, c1, &c2);
+  u32 l3 = add_carry(mul_hi(m, w1), m * w0, c2, &c3);
+  u32 l4 = mul_hi(m, w0) + c3;
+  int t = -s0; /* ub = 96 + t, t in [0, 31] */
+  int quad = (int)(funnel(l3, l4, t) & 3u);
   if (s0 == -31 && i0 >= 1) /* word i0-1 contributes 2 * its lowest bit */
-    quad += (int)((m & two_over_pi_word(i0 - 1) & 1ul) << 1);
-  long sf = (long)frac; /* a fraction >= 1/2 becomes f - 1 with the quadrant one up */
-  if (sf < 0)
+    quad += (int)((m & two_over_pi_word(i0 - 1) & 1u) << 1);
+  /* the fraction: bits [32 + t, 95 + t] */
+  u32 fh = funnel(l2, l3, t), fl = funnel(l1, l2, t);
+  bool neg = (fh >> 31) != 0u; /* a fraction >= 1/2 becomes f - 1 with the quadrant one up */
+  if (neg) {
     quad += 1;
+    fl = ~fl + 1u;
+    fh = ~fh + (fl == 0u ? 1u : 0u);
+  }
   *q = quad & 3;
-  u64 a = sf < 0 ? (u64)(-sf) : (u64)sf;
-  if (a == 0ul)
+  (void)l0; /* below the fraction: only its carries matter, and it has none to give */
+  if (fh == 0u && fl == 0u)
     return ff_make(0.0f, 0.0f);
-  int lz = clz(a);
-  a <<= lz;
-  /* value = a 2^(-64 - lz): 24 + 24 bits as a float-float */
-  float h = (float)(u32)(a >> 40) * pow2i(-24 - lz);
-  float l = (float)(u32)((a >> 16) & 0xffffffu) * pow2i(-48 - lz);
+  int lz = fh ? (int)clz(fh) : 32 + (int)clz(fl);
+  if (lz >= 32) {
+    fh = fl << (lz - 32);
+    fl = 0u;
+  } else if (lz > 0) {
+    fh = (fh << lz) | (fl >> (32 - lz));
+    fl <<= lz;
+  }
+  /* value = (fh:fl) 2^(-64 - lz): 24 + 24 bits as a float-float */
+  float h = (float)(fh >> 8) * pow2i(-24 - lz);
+  float l = (float)(((fh & 0xffu) << 16) | (fl >> 16)) * pow2i(-48 - lz);
   ff r = ff_mul(fast_two_sum(h, l), ff_make(PIO2_HI, PIO2_LO));
-  if (sf < 0) {
+  if (neg) {
     r.hi = -r.hi;
     r.lo = -r.lo;
   }
