@@ -219,7 +219,11 @@ static bool lower_call(math *c, k2s_instr *at, const math_fn *f, uint32_t width)
   uint32_t scalar = k2s_scalar_type(m, t);
   const char *suffix = width == 64 ? "f64" : "f32";
   char name[64];
-  snprintf(name, sizeof(name), "__k2s_%s_%s", f->name, suffix);
+  /* half computes in float; a function whose float result rounded to half
+   * would round twice (fma) has a _f16 version with float arguments */
+  snprintf(name, sizeof(name), "__k2s_%s_f16", f->name);
+  if (width != 16 || !k2s_linker_has(c->linker, name))
+    snprintf(name, sizeof(name), "__k2s_%s_%s", f->name, suffix);
   if (!k2s_linker_has(c->linker, name))
     return false; /* left to the builtins pass (which maps or rejects it) */
   uint32_t fn = k2s_link_function(c->linker, name, at);
