@@ -132,6 +132,9 @@ def main():
     ap.add_argument("--jobs", "-j", type=int, default=2)
     ap.add_argument("--envs", default="vulkan1.1")
     ap.add_argument("--k2s-options", default="", help="extra k2s options for every run")
+    ap.add_argument("--emit-plan", metavar="FILE",
+                    help="translate and validate only; write run_corpus.py's plan for "
+                    "--replay-plan on another machine (tools/device/pointers.sh)")
     opts = ap.parse_args()
     corpus = os.path.join(opts.build_dir, "corpus")
     os.makedirs(corpus, exist_ok=True)
@@ -155,6 +158,8 @@ def main():
     cmd = [sys.executable, os.path.join(REPO, "tests", "e2e", "run_corpus.py"), "--corpus", corpus,
            "--build-dir", os.path.join(opts.build_dir, "e2e"), "-j", str(opts.jobs),
            "--envs", opts.envs]
+    if opts.emit_plan:
+        cmd += ["--emit-plan", opts.emit_plan]
     return subprocess.run(cmd).returncode
 
 
