@@ -29,3 +29,16 @@ kernel void struct_copy(global const S *in, global S *out)
     out[2 * i] = u[1];
     __builtin_memcpy(&out[2 * i + 1], &u[0], sizeof(S));
 }
+
+// packed_fields: a buffer of packed structs (7-byte elements: members at odd offsets),
+//                read and written member by member, and a private packed copy.
+typedef struct __attribute__((packed)) { char c; int i; short s; } P7;
+
+kernel void packed_fields(global P7 *p, global int *o)
+{
+    size_t g = get_global_id(0);
+    P7 t = p[g];
+    o[g] = t.i + t.c * 3 + t.s * 5;
+    p[g].i = (int)(g * 1000 + t.s);
+    p[g].s = (short)(t.c - 7);
+}

@@ -50,6 +50,7 @@ enum space { SP_NONE, SP_GLOBAL, SP_CONSTANT, SP_LOCAL, SP_PRIVATE };
 typedef struct root {
   uint32_t var, sc, type; /* the variable, its storage class and pointee */
   bool punned;            /* accessed with several layouts: re-typed as words */
+  bool bytewise;          /* holds packed structs: wider pieces assembled from bytes */
   bool needs_typed;       /* a builtin needs a typed pointer into it */
   bool written;           /* stored to (program-scope variables) */
   const k2s_instr *pun_why, *typed_why, *write_why;
@@ -800,10 +801,44 @@ static uint32_t add1(ptr_ctx *c, k2s_builder *b, uint32_t idx)
   return op2(b, SpvOpIAdd, k2s_type_int(c->m, w, false), idx, cint(c->m, w, 1));
 }
 
+static uint32_t word_load(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A);
+static void word_store(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A, uint32_t v);
+
+/* Packed structs put members at any byte: a 2-, 4- or 8-byte piece of such a
+ * root is assembled from (stored as) single bytes, which need no alignment. */
+static uint32_t bytes_load(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A, uint32_t s)
+{
+  k2s_module *m = c->m;
+  uint32_t wt = k2s_type_int(m, s * 8, false), u8 = k2s_type_int(m, 8, false), acc = 0;
+  for (uint32_t j = 0; j < s; j++) {
+    uint32_t x = word_load(c, b, r, lin_add(c, off, lin_const(j), 1), u8);
+    x = k2s_emit(b, SpvOpUConvert, wt, &x, 1);
+    if (j)
+      x = op2(b, SpvOpShiftLeftLogical, wt, x, cint(m, s * 8, 8 * j));
+    acc = acc ? op2(b, SpvOpBitwiseOr, wt, acc, x) : x;
+  }
+  return A == wt ? acc : k2s_emit(b, SpvOpBitcast, A, &acc, 1);
+}
+
+static void bytes_store(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A, uint32_t v,
+                        uint32_t s)
+{
+  k2s_module *m = c->m;
+  uint32_t wt = k2s_type_int(m, s * 8, false), u8 = k2s_type_int(m, 8, false);
+  uint32_t bits = A == wt ? v : k2s_emit(b, SpvOpBitcast, wt, &v, 1);
+  for (uint32_t j = 0; j < s; j++) {
+    uint32_t x = j ? op2(b, SpvOpShiftRightLogical, wt, bits, cint(m, s * 8, 8 * j)) : bits;
+    x = k2s_emit(b, SpvOpUConvert, u8, &x, 1);
+    word_store(c, b, r, lin_add(c, off, lin_const(j), 1), u8, x);
+  }
+}
+
 static uint32_t word_load(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A)
 {
   k2s_module *m = c->m;
   uint32_t u32 = word_type(m), s = (uint32_t)cl_size(m, A), widx, sh;
+  if (r->bytewise && s > 1)
+    return bytes_load(c, b, r, off, A, s);
   uint32_t view = s < 4 ? narrow_view(c, r, s) : 0;
   if (view)
     return narrow_access(c, b, view, off, A, s, 0, r->sc);
@@ -828,6 +863,10 @@ static void word_store(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A,
 {
   k2s_module *m = c->m;
   uint32_t u32 = word_type(m), s = (uint32_t)cl_size(m, A), widx, sh;
+  if (r->bytewise && s > 1) {
+    bytes_store(c, b, r, off, A, v, s);
+    return;
+  }
   uint32_t view = s < 4 ? narrow_view(c, r, s) : 0;
   if (view) {
     narrow_access(c, b, view, off, A, s, v, r->sc);
@@ -2557,6 +2596,26 @@ static bool program_scope_to_private(ptr_ctx *c)
   return true;
 }
 
+/* Does `type` hold a packed (CPacked) struct? */
+static bool holds_packed(k2s_module *m, uint32_t type, int depth)
+{
+  k2s_instr *t = k2s_def(m, type);
+  if (!t || depth > 16)
+    return false;
+  switch (t->opcode) {
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray: return holds_packed(m, t->ops[0], depth + 1);
+  case SpvOpTypeStruct:
+    if (k2s_find_decoration(m, type, SpvDecorationCPacked))
+      return true;
+    for (uint32_t k = 0; k < t->n_ops; k++)
+      if (holds_packed(m, t->ops[k], depth + 1))
+        return true;
+    return false;
+  default: return false;
+  }
+}
+
 /* Does `type` hold scalars of `width` bits? */
 static bool holds_width(k2s_module *m, uint32_t type, uint32_t width, int depth)
 {
@@ -2757,6 +2816,24 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
     if (((o->missing_features & K2S_FEATURE_STORAGE8) && holds_width(m, ro->type, 8, 0)) ||
         ((o->missing_features & K2S_FEATURE_STORAGE16) && holds_width(m, ro->type, 16, 0)))
       mark_punned(&c, r, k2s_def(m, ro->var));
+  }
+  /* Packed structs: members at any byte, so everything through bytes. */
+  for (uint32_t r = 1; r < c.n_roots; r++) {
+    root *ro = &c.roots[r];
+    bool retypable = ro->sc == SpvStorageClassStorageBuffer || ro->sc == SpvStorageClassWorkgroup ||
+                     ro->sc == SpvStorageClassFunction || ro->sc == SpvStorageClassPrivate;
+    /* Read-only POD blocks (no runtime array) are uniform-layout's to lay out. */
+    k2s_instr *bt = k2s_def(m, ro->type);
+    k2s_instr *last = bt && bt->opcode == SpvOpTypeStruct && bt->n_ops
+                          ? k2s_def(m, bt->ops[bt->n_ops - 1])
+                          : NULL;
+    if (ro->sc == SpvStorageClassStorageBuffer && !ro->written &&
+        !(last && last->opcode == SpvOpTypeRuntimeArray))
+      continue;
+    if (retypable && !ro->needs_typed && holds_packed(m, ro->type, 0)) {
+      ro->bytewise = true;
+      mark_punned(&c, r, k2s_def(m, ro->var));
+    }
   }
   for (uint32_t r = 1; r < c.n_roots; r++)
     if (c.roots[r].punned) {
