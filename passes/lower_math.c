@@ -296,12 +296,34 @@ static uint32_t exact_mul(math *c, uint32_t type, uint32_t a, uint32_t b)
 }
 
 /* float x / y: Vulkan's 2.5 ulp holds for |y| in [2^-126, 2^126] only; OpenCL's
- * holds for every y. Outside the range both operands are scaled by the same
+ * holds for every y. Constant divisors in range are left alone; otherwise,
+ * outside the range, both operands are scaled by the same
  * power of two first (exact, or the quotient under/overflows anyway):
  * by 1/4 for huge or infinite y, by 2^24 for subnormal or zero y. */
+/* Whether id is a float constant (or a composite of them) with every lane's
+ * magnitude in [2^-126, 2^126]: then Vulkan's bound already holds. */
+static bool divisor_in_range(k2s_module *m, uint32_t id)
+{
+  k2s_instr *d = k2s_def(m, id);
+  if (!d)
+    return false;
+  if (d->opcode == SpvOpConstantComposite) {
+    for (uint32_t k = 0; k < d->n_ops; k++)
+      if (!divisor_in_range(m, d->ops[k]))
+        return false;
+    return d->n_ops > 0;
+  }
+  if (d->opcode != SpvOpConstant || d->n_ops != 1)
+    return false;
+  uint32_t mag = d->ops[0] & 0x7fffffffu;
+  return mag >= 0x00800000u && mag <= 0x7e800000u;
+}
+
 static bool lower_fdiv32(math *c, k2s_instr *at)
 {
   k2s_module *m = c->m;
+  if (divisor_in_range(m, at->ops[1]))
+    return false;
   uint32_t t = at->type, n = k2s_vector_size(m, t);
   uint32_t f32 = k2s_type_float(m, 32), u32 = k2s_type_int(m, 32, false);
   uint32_t ut = n > 1 ? k2s_type_vector(m, u32, n) : u32;
