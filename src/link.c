@@ -94,7 +94,8 @@ static void remap_cb(void *ud, k2s_instr *in, uint32_t *id)
 static uint32_t *mapped_ops(k2s_linker *l, const k2s_instr *src)
 {
   uint32_t *ops = k2s_alloc(&l->m->arena, (src->n_ops + 1) * sizeof(uint32_t));
-  memcpy(ops, src->ops, src->n_ops * sizeof(uint32_t));
+  if (src->n_ops) /* ops may be NULL then, and memcpy from NULL is undefined */
+    memcpy(ops, src->ops, src->n_ops * sizeof(uint32_t));
   remap r = {l, src, ops};
   k2s_foreach_id_operand(l->lib, (k2s_instr *)src, remap_cb, &r);
   return ops;
