@@ -3,10 +3,11 @@
 # Here, first, with the build and the compilers, prepare what travels:
 #   tools/device/all.sh prepare [BUILD_DIR]
 # then call the device tool from the repo root with
-#   carry [".gl", ".devrun", ".precision-device", ".conversions-device", ".math-bench"]
+#   carry [".gl", ".devrun", ".devrun-ptr", ".precision-device", ".conversions-device",
+#          ".math-bench"]
 #   command: bash tools/device/all.sh run
-# Each job gets a time cap (seconds, env: CORPUS_S, PHYSICAL_S, PRECISION_S, CONVERSIONS_S,
-# BENCH_S). $OUT gets the main result of each job and all.tgz with every file they wrote
+# Each job gets a time cap (seconds, env: CORPUS_S, PHYSICAL_S, POINTERS_S, PRECISION_S,
+# CONVERSIONS_S, BENCH_S). $OUT gets the main result of each job and all.tgz with every file they wrote
 # (the device tool returns at most 8 files).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,13 +17,15 @@ prepare)
   B=${2:-build}
   tools/device/corpus.sh prepare "$B"
   tools/device/physical.sh prepare "$B"
+  tools/device/pointers.sh prepare "$B"
   tools/device/precision.sh prepare "$B"
   tools/device/conversions.sh prepare "$B"
   tools/device/math_bench.sh prepare "$B"
-  du -sh .gl .devrun .precision-device .conversions-device .math-bench
+  du -sh .gl .devrun .devrun-ptr .precision-device .conversions-device .math-bench
   ;;
 run)
   . tools/device/setup.sh
+  [ -e build ] || ln -s .devrun/bin build # physical.sh runs the hosts from build/
   FINAL=${OUT:-/tmp/k2s-device-out}
   WORK=/tmp/k2s-all
   rm -rf "$WORK"
@@ -39,10 +42,12 @@ run)
   }
   job corpus "${CORPUS_S:-240}" tools/device/corpus.sh run
   job physical "${PHYSICAL_S:-60}" tools/device/physical.sh run
+  job pointers "${POINTERS_S:-90}" tools/device/pointers.sh run
   job conversions "${CONVERSIONS_S:-150}" tools/device/conversions.sh run
   job bench "${BENCH_S:-90}" tools/device/math_bench.sh run
   job precision "${PRECISION_S:-240}" tools/device/precision.sh run
-  for f in corpus/corpus.txt physical/physical.txt conversions/conversions-nvidia.txt \
+  for f in corpus/corpus.txt physical/physical.txt pointers/pointers.txt \
+    conversions/conversions-nvidia.txt \
     bench/math-bench.txt precision/precision-nvidia.md; do
     [ -f "$WORK/$f" ] && cp "$WORK/$f" "$FINAL/"
   done
