@@ -31,8 +31,10 @@ kernel void ubo_structs(constant Rec *r, constant Small *sm, constant float3 *v3
     float3 w = v3[i % 5];
     uint acc = (uint)p->c + (uint)p->s * 7u + (uint)p->i * 13u;
     acc ^= (uint)(p->l >> (i % 32));
-    acc += (uint)(int)(p->v.y * 65536.0f) ^ (uint)(int)(p->v.z * 4096.0f);
-    acc += q.a * 3u + (uint)(int)(q.f * 1024.0f) + q.h;
+    // The struct floats come from random bytes (NaN, huge): _sat keeps the conversions
+    // defined (a plain out-of-range float->int is undefined, and NVIDIA and PoCL differ).
+    acc += (uint)convert_int_sat(p->v.y * 65536.0f) ^ (uint)convert_int_sat(p->v.z * 4096.0f);
+    acc += q.a * 3u + (uint)convert_int_sat(q.f * 1024.0f) + q.h;
     acc ^= (uint)(int)(w.x * 8388608.0f) + (uint)(int)(w.z * 8388608.0f);
     out[i] = acc;
 }
