@@ -201,6 +201,19 @@ static uint64_t cl_align(k2s_module *m, uint32_t type)
 
 /* ---- linear forms --------------------------------------------------------- */
 
+/* Offsets are arithmetic modulo 2^64, as the pointer arithmetic they model:
+ * constants from the input can be anything, so products and sums wrap
+ * instead of overflowing. */
+static int64_t wadd(int64_t a, int64_t b)
+{
+  return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static int64_t wmul(int64_t a, int64_t b)
+{
+  return (int64_t)((uint64_t)a * (uint64_t)b);
+}
+
 static lin lin_const(int64_t v)
 {
   return (lin){v, 0, NULL};
@@ -209,7 +222,7 @@ static lin lin_const(int64_t v)
 /* a + k·b */
 static lin lin_add(ptr_ctx *c, lin a, lin b, int64_t k)
 {
-  lin r = {a.c + k * b.c, 0, k2s_alloc(&c->m->arena, (a.n + b.n + 1) * sizeof(term))};
+  lin r = {wadd(a.c, wmul(k, b.c)), 0, k2s_alloc(&c->m->arena, (a.n + b.n + 1) * sizeof(term))};
   for (uint32_t i = 0; i < a.n; i++)
     r.t[r.n++] = a.t[i];
   for (uint32_t i = 0; i < b.n; i++) {
@@ -218,7 +231,7 @@ static lin lin_add(ptr_ctx *c, lin a, lin b, int64_t k)
       j++;
     if (j == r.n)
       r.t[r.n++] = (term){0, b.t[i].id};
-    r.t[j].coef += k * b.t[i].coef;
+    r.t[j].coef = wadd(r.t[j].coef, wmul(k, b.t[i].coef));
   }
   uint32_t w = 0;
   for (uint32_t i = 0; i < r.n; i++)
@@ -242,7 +255,7 @@ static lin lin_of_index(ptr_ctx *c, uint32_t id, int64_t coef, int depth)
   k2s_module *m = c->m;
   int64_t v;
   if (const_sval(m, id, &v))
-    return lin_const(v * coef);
+    return lin_const(wmul(v, coef));
   k2s_instr *d = k2s_def(m, id);
   if (d && depth < 8 && d->block && d->n_ops == 2 &&
       k2s_type_width(m, d->type) == k2s_type_width(m, k2s_type_of(m, d->ops[0]))) {
@@ -250,19 +263,19 @@ static lin lin_of_index(ptr_ctx *c, uint32_t id, int64_t coef, int depth)
     switch (d->opcode) {
     case SpvOpIAdd:
       if (const_sval(m, d->ops[1], &k))
-        return lin_add(c, lin_of_index(c, d->ops[0], coef, depth + 1), lin_const(k * coef), 1);
+        return lin_add(c, lin_of_index(c, d->ops[0], coef, depth + 1), lin_const(wmul(k, coef)), 1);
       break;
     case SpvOpISub:
       if (const_sval(m, d->ops[1], &k))
-        return lin_add(c, lin_of_index(c, d->ops[0], coef, depth + 1), lin_const(-k * coef), 1);
+        return lin_add(c, lin_of_index(c, d->ops[0], coef, depth + 1), lin_const(wmul(wmul(k, -1), coef)), 1);
       break;
     case SpvOpIMul:
       if (const_sval(m, d->ops[1], &k) && k > 0 && k < (1 << 20))
-        return lin_of_index(c, d->ops[0], coef * k, depth + 1);
+        return lin_of_index(c, d->ops[0], wmul(coef, k), depth + 1);
       break;
     case SpvOpShiftLeftLogical:
       if (const_sval(m, d->ops[1], &k) && k >= 0 && k < 20)
-        return lin_of_index(c, d->ops[0], coef << k, depth + 1);
+        return lin_of_index(c, d->ops[0], wmul(coef, (int64_t)1 << k), depth + 1);
       break;
     default: break;
     }
@@ -294,6 +307,8 @@ static bool lin_uses(lin a, uint32_t id)
 
 static bool lin_terms_divisible(lin a, int64_t s)
 {
+  if (s == -1)
+    return true;
   for (uint32_t i = 0; i < a.n; i++)
     if (a.t[i].coef % s)
       return false;
@@ -302,11 +317,13 @@ static bool lin_terms_divisible(lin a, int64_t s)
 
 static bool lin_divisible(lin a, int64_t s)
 {
-  return lin_terms_divisible(a, s) && a.c % s == 0;
+  return lin_terms_divisible(a, s) && (s == -1 || a.c % s == 0);
 }
 
 static int64_t floor_div(int64_t a, int64_t b)
 {
+  if (b == -1)
+    return wmul(a, -1);
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
@@ -316,9 +333,9 @@ static lin lin_div(ptr_ctx *c, lin a, int64_t s, int64_t *rem)
 {
   lin q = {floor_div(a.c, s), a.n, k2s_alloc(&c->m->arena, (a.n + 1) * sizeof(term))};
   for (uint32_t i = 0; i < a.n; i++)
-    q.t[i] = (term){a.t[i].coef / s, a.t[i].id};
+    q.t[i] = (term){s == -1 ? wmul(a.t[i].coef, -1) : a.t[i].coef / s, a.t[i].id};
   if (rem)
-    *rem = a.c - q.c * s;
+    *rem = wadd(a.c, wmul(wmul(q.c, s), -1));
   return q;
 }
 
@@ -988,14 +1005,14 @@ static bool same_alts(const pval *a, const pval *b)
 
 static int64_t gcd64(int64_t a, int64_t b)
 {
-  a = a < 0 ? -a : a;
-  b = b < 0 ? -b : b;
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
+  uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, y = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
+  while (y) {
+    uint64_t t = x % y;
+    x = y;
+    y = t;
   }
-  return a ? a : 1;
+  /* 2^63 (the gcd of INT64_MIN with itself) is no usable unit: 1 is. */
+  return x && x <= (uint64_t)INT64_MAX ? (int64_t)x : 1;
 }
 
 static aux *aux_of(ptr_ctx *c, uint32_t id, int64_t g)

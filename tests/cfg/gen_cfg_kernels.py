@@ -21,8 +21,10 @@ compares them on Vulkan against PoCL.
 import argparse
 import os
 import random
+import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 
@@ -106,8 +108,12 @@ class Gen:
             choices.append(("switch_break", 3))
         if ctx["may_return"]:
             choices.append(("return", 2))
+        if ctx.get("uniform_loop"):
+            choices.append(("uniform_exit", 4))
         if self.barriers and ctx["uniform"]:
             choices.append(("barrier", 6))
+            if depth < 5:
+                choices.append(("uniform_if", 5))
         total = sum(w for _, w in choices)
         pick = r.uniform(0, total)
         for kind, w in choices:
@@ -144,17 +150,26 @@ class Gen:
         self.nloop += 1
         k = self.nloop
         return k, self.sub(ctx, loops=ctx["loops"] + [k], switch=False, no_exit=False,
-                           uniform=ctx["uniform"] and uniform)
+                           uniform=ctx["uniform"] and uniform, uniform_loop=None)
 
     def s_for(self, ctx, depth):
         uniform = self.r.random() < 0.4
-        bound = f"{self.r.randint(1, 6)}u" if uniform else f"({self.var()} & 7u)"
+        if not uniform:
+            bound = f"({self.var()} & 7u)"
+        elif self.r.random() < 0.35:
+            bound = f"{self.r.randint(1, 6)}u"  # often unrolled by -O2
+        else:
+            # Work-group-uniform but not constant: the loop stays a loop, and
+            # every work-item of a group runs the same number of iterations.
+            bound = f"((grp + {self.r.randint(0, 7)}u) & {self.r.choice([1, 3, 7])}u)"
         k, inner = self.loop_ctx(ctx, uniform)
         # A uniform loop with a data-dependent break is not uniform any more:
-        # barriers only go where every work-item arrives.
+        # barriers only go where every work-item arrives. Exits on uniform
+        # conditions (s_uniform_exit) keep it uniform.
         if uniform:
             inner["uniform"] = ctx["uniform"]
             inner["no_exit"] = True
+            inner["uniform_loop"] = k
         i = f"i{k}"
         body = self.block(inner, depth + 1)
         return [f"for (uint {i} = 0; {i} < {bound}; ++{i}) {{",
@@ -213,6 +228,21 @@ class Gen:
                 f"while ({self.cond()} && {g}++ < {self.r.randint(2, 6)}u) {{",
                 *self.indent(first), f"{lab}:", *self.indent(second), "}", f"out{k}: ;"]
 
+    def s_uniform_exit(self, ctx, depth):
+        # break/continue on a work-group-uniform condition: the loop stays uniform.
+        i = f"i{ctx['uniform_loop']}"
+        kind = self.r.choice(["break", "continue"])
+        return [f"if (((grp ^ {i}) & {self.r.choice([1, 3])}u) == {self.r.randint(0, 1)}u) {kind};"]
+
+    def s_uniform_if(self, ctx, depth):
+        # A branch every work-item of a group takes the same way (barriers allowed).
+        out = [f"if (((grp >> {self.r.randint(0, 2)}u) & 1u) == {self.r.randint(0, 1)}u) {{"]
+        out += self.indent(self.block(ctx, depth + 1))
+        if self.r.random() < 0.5:
+            out += ["} else {"]
+            out += self.indent(self.block(ctx, depth + 1))
+        return out + ["}"]
+
     def s_break(self, ctx, depth):
         if ctx.get("no_exit"):
             return self.assign()
@@ -235,24 +265,32 @@ class Gen:
         return [f"if {self.cond()} break;"]
 
     def s_return(self, ctx, depth):
-        return [f"if {self.cond()} {{", "    out[gid] = acc ^ (a << 3) ^ b;", "    return;", "}"]
+        return [f"if {self.cond()} {{", *self.indent(self.ret), "}"]
 
     def s_barrier(self, ctx, depth):
         return ["tile[lid] = acc;", "barrier(CLK_LOCAL_MEM_FENCE);",
                 f"acc += tile[(lid + {self.r.randint(1, 15)}u) % {self.local}u];",
                 "barrier(CLK_LOCAL_MEM_FENCE);"]
 
-    def kernel(self, local):
+    def body(self, local, ret):
+        """The statements of one program; `ret` is how an early exit ends it."""
         self.local = local
+        self.ret = ret
         # Returns and barriers do not mix: a returned work-item misses the barrier.
         may_return = not self.barriers
-        ctx = {"loops": [], "switch": False, "uniform": True, "may_return": may_return}
+        ctx = {"loops": [], "switch": False, "uniform": True, "may_return": may_return,
+               "uniform_loop": None}
         body = []
         while self.budget > 0:
             body += self.stmt(ctx, 0)
+        return body
+
+    def kernel(self, local):
+        body = self.body(local, ["out[gid] = acc ^ (a << 3) ^ b;", "return;"])
         lines = ["kernel void rk(global const uint *in, global uint *out)", "{",
                  "    uint gid = get_global_id(0);",
                  "    uint lid = get_local_id(0);",
+                 "    uint grp = get_group_id(0);",
                  "    uint a = in[4 * gid], b = in[4 * gid + 1], c = in[4 * gid + 2], d = in[4 * gid + 3];",
                  "    uint acc = gid;"]
         if self.barriers:
@@ -261,6 +299,24 @@ class Gen:
             lines.append("    uint " + ", ".join(f"{g} = 0" for g in self.guards) + ";")
         lines += self.indent(body)
         lines += ["    out[gid] = acc ^ (a << 3) ^ b ^ (c >> 2) ^ d;", "}"]
+        return "\n".join(lines) + "\n"
+
+    def function(self, local, out_of_line=False):
+        """The program as a function for a batch kernel (batch_source): the same
+        control flow, with the work-item's values as parameters and its result
+        returned. Programs without barriers stay out of line, so k2s sees calls."""
+        body = self.body(local, ["return acc ^ (a << 3) ^ b;"])
+        tile = ", local uint *tile" if self.barriers else ""
+        # Programs with barriers take the local tile pointer; clang inlines
+        # them (static, one call). (k2s's inline pass would too, but it leaves
+        # the OpName of the inlined function behind as of this writing.)
+        attr = "static" if self.barriers and not out_of_line else "static __attribute__((noinline))"
+        lines = [f"{attr} uint rk_{self.seed}(uint a, uint b, uint c, uint d, "
+                 f"uint gid, uint lid, uint grp{tile})", "{", "    uint acc = gid;"]
+        if self.guards:
+            lines.append("    uint " + ", ".join(f"{g} = 0" for g in self.guards) + ";")
+        lines += self.indent(body)
+        lines += ["    return acc ^ (a << 3) ^ b ^ (c >> 2) ^ d;", "}"]
         return "\n".join(lines) + "\n"
 
 
@@ -289,6 +345,100 @@ def parse_seeds(text):
     return out
 
 
+def batch_source(programs, local):
+    """One kernel running many programs: work-group row y (get_group_id(1)) runs
+    program y, so every program's barriers stay in work-group-uniform control
+    flow. programs: [(seed, attempt, barriers, function source)]."""
+    lines = ["// generated by tests/cfg/gen_cfg_kernels.py --batch: seeds "
+             + " ".join(f"{s}.{t}" for s, t, _, _ in programs) + " (seed.attempt)"]
+    for _, _, _, src in programs:
+        lines.append(src)
+    lines += ["kernel void rk_batch(global const uint *in, global uint *out)", "{",
+              f"    local uint tile[{local}];",
+              "    uint row = get_group_id(1);",
+              "    uint gid = get_global_id(0), lid = get_local_id(0), grp = get_group_id(0);",
+              "    uint slot = row * (uint)get_global_size(0) + gid;",
+              "    uint a = in[4 * slot], b = in[4 * slot + 1], c = in[4 * slot + 2], d = in[4 * slot + 3];",
+              "    uint r;",
+              "    switch (row) {"]
+    for row, (seed, _, barriers, _) in enumerate(programs):
+        tile = ", tile" if barriers else ""
+        lines.append(f"    case {row}: r = rk_{seed}(a, b, c, d, gid, lid, grp{tile}); break;")
+    lines += ["    default: r = 0; break;", "    }", "    out[slot] = r;", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def untranslatable(src, tmp):
+    """Compile a batch with clang-15 (-O2) and list the functions llvm-spirv-15
+    cannot translate: those holding 'freeze' or integers of odd widths. None
+    when clang itself fails."""
+    cl, bc = os.path.join(tmp, "b.cl"), os.path.join(tmp, "b.bc")
+    with open(cl, "w") as f:
+        f.write(src)
+    r = subprocess.run(["clang-15", "-cc1", "-triple", "spir64", "-cl-std=CL1.2", "-O2",
+                        "-no-opaque-pointers", "-finclude-default-header", "-emit-llvm-bc",
+                        cl, "-o", bc], capture_output=True)
+    if r.returncode:
+        return None
+    ll = subprocess.run(["llvm-dis-15", bc, "-o", "-"], capture_output=True, text=True).stdout
+    bad, fn = set(), None
+    for line in ll.splitlines():
+        if line.startswith("define "):
+            m = re.search(r"@(\w+)\(", line)
+            fn = m.group(1) if m else None
+        odd = any(w not in ("1", "8", "16", "32", "64") for w in re.findall(r"(?<![%@\w.])i(\d+)\b", line))
+        if fn and ("freeze" in line or odd):
+            bad.add(fn)
+    return bad
+
+
+def make_batch(seeds, barrier_every, local, check, tmp):
+    """Programs for seeds, each regenerated (next attempt) while clang-15 -O2
+    makes of it what llvm-spirv-15 cannot translate. Found per function in the
+    LLVM IR of the batch with every program out of line, so a batch takes one
+    or two compiles; then llvm-spirv-15 must accept the batch as written (with
+    the barrier programs inlined), else those are bisected."""
+    attempt = {s: 0 for s in seeds}
+
+    def prog(s, out_of_line=False):
+        barriers = barrier_every > 0 and s % barrier_every == 0
+        return (s, attempt[s], barriers, Gen(s, barriers, attempt[s]).function(local, out_of_line))
+
+    def bump(culprits):
+        for s in culprits:
+            attempt[s] += 1
+            if attempt[s] >= 50:
+                sys.exit(f"gen_cfg_kernels.py: seed {s}: no attempt gets through llvm-spirv-15")
+
+    def fails(group):
+        return not producer_ok(batch_source([prog(s) for s in group], local), tmp)
+
+    def bisect(group):
+        if not fails(group):
+            return []
+        if len(group) == 1:
+            return group
+        half = len(group) // 2
+        return bisect(group[:half]) + bisect(group[half:])
+
+    while check:
+        bad = untranslatable(batch_source([prog(s, True) for s in seeds], local), tmp)
+        if bad is None:
+            sys.exit(f"gen_cfg_kernels.py: clang-15 rejects the batch of seeds {seeds[0]}-{seeds[-1]}")
+        culprits = [s for s in seeds if f"rk_{s}" in bad]
+        if culprits:
+            bump(culprits)
+            continue
+        if not fails(seeds):
+            break
+        culprits = bisect([s for s in seeds if barrier_every > 0 and s % barrier_every == 0])
+        if not culprits:
+            sys.exit(f"gen_cfg_kernels.py: llvm-spirv-15 rejects the batch of seeds "
+                     f"{seeds[0]}-{seeds[-1]} for a reason this script does not know")
+        bump(culprits)
+    return batch_source([prog(s) for s in seeds], local)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("outdir")
@@ -297,18 +447,33 @@ def main():
     ap.add_argument("--local", type=int, default=16)
     ap.add_argument("--barrier-every", type=int, default=4,
                     help="every Nth seed gets barriers (and no returns); 0: never")
-    # llvm-spirv 15 often places a block before its dominator (spirv-val rejects
-    # the input; structurize reorders the blocks), so the specs skip k2s's input
-    # validation by default.
-    ap.add_argument("--k2s-options", default="--no-validate-input",
-                    help="the specs' 'k2s:' line (default: --no-validate-input)")
+    ap.add_argument("--batch", type=int, default=0, metavar="N",
+                    help="write the programs N to a file, as functions called by one kernel "
+                         "(rkb_FIRST_LAST.cl: one compile, one dispatch per N programs)")
+    ap.add_argument("--k2s-options", default="",
+                    help="the specs' 'k2s:' line (default: none; input validation is on)")
     ap.add_argument("--no-producer-check", action="store_true",
                     help="do not retry kernels that clang-15 + llvm-spirv-15 cannot translate")
     a = ap.parse_args()
     os.makedirs(a.outdir, exist_ok=True)
     check = not a.no_producer_check and shutil.which("clang-15") and shutil.which("llvm-spirv-15")
     tmp = tempfile.mkdtemp()
-    for seed in parse_seeds(a.seeds):
+    seeds = parse_seeds(a.seeds)
+    k2s_line = f"k2s: {a.k2s_options}\n" if a.k2s_options else ""
+    if a.batch > 0:
+        for at in range(0, len(seeds), a.batch):
+            group = seeds[at:at + a.batch]
+            name = f"rkb_{group[0]}_{group[-1]}"
+            with open(os.path.join(a.outdir, name + ".cl"), "w") as f:
+                f.write(make_batch(group, a.barrier_every, a.local, check, tmp))
+            n = len(group)
+            with open(os.path.join(a.outdir, name + ".spec"), "w") as f:
+                f.write(f"kernel: rk_batch\nglobal: {a.glob},{n}\nlocal: {a.local},1\n"
+                        f"arg: buffer:uint:{4 * a.glob * n}=rand:{group[0]}\n"
+                        f"arg: buffer:uint:{a.glob * n}=zeros\ncompare: 1\n" + k2s_line)
+        shutil.rmtree(tmp, ignore_errors=True)
+        return
+    for seed in seeds:
         barriers = a.barrier_every > 0 and seed % a.barrier_every == 0
         for attempt in range(50):
             src = Gen(seed, barriers, attempt).kernel(a.local)
@@ -321,8 +486,7 @@ def main():
         with open(os.path.join(a.outdir, name + ".spec"), "w") as f:
             f.write(f"kernel: rk\nglobal: {a.glob}\nlocal: {a.local}\n"
                     f"arg: buffer:uint:{4 * a.glob}=rand:{seed}\n"
-                    f"arg: buffer:uint:{a.glob}=zeros\ncompare: 1\n" +
-                    (f"k2s: {a.k2s_options}\n" if a.k2s_options else ""))
+                    f"arg: buffer:uint:{a.glob}=zeros\ncompare: 1\n" + k2s_line)
     shutil.rmtree(tmp, ignore_errors=True)
 
 
