@@ -76,7 +76,8 @@ typedef struct aux {
   uint32_t tag;
   uint32_t n, cap;
   uint32_t *roots, *ids;
-  int64_t g; /* offsets are kept in units of g bytes */
+  int64_t g;      /* offsets are kept in units of g bytes */
+  uint32_t owner; /* the phi/select/int-to-pointer whose rewrite defines the ids */
 } aux;
 
 /* How many pseudo-address bases an integer holds (ConvertPtrToU). */
@@ -105,6 +106,8 @@ typedef struct ptr_ctx {
   k2s_block **label_block; /* by id, for the function being rewritten */
   uint8_t *aux_width;      /* by id: width of offset ids defined only later */
   uint32_t *n_uses;        /* by id: uses in code (for dead variables) */
+  uint32_t *aux_owner;     /* by id: for offset/tag ids, the id of their aux's owner */
+  const k2s_cfg *cfg;      /* the function being analysed, with dominators */
 } ptr_ctx;
 
 static void grow(ptr_ctx *c, uint32_t need)
@@ -120,6 +123,7 @@ static void grow(ptr_ctx *c, uint32_t need)
   c->label_block = k2s_realloc_array(a, c->label_block, c->cap, cap, sizeof(*c->label_block));
   c->aux_width = k2s_realloc_array(a, c->aux_width, c->cap, cap, 1);
   c->n_uses = k2s_realloc_array(a, c->n_uses, c->cap, cap, sizeof(uint32_t));
+  c->aux_owner = k2s_realloc_array(a, c->aux_owner, c->cap, cap, sizeof(uint32_t));
   c->cap = cap;
 }
 
@@ -930,6 +934,39 @@ static void word_store(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A,
 
 /* ---- loads and stores of any type through one root ---------------------- */
 
+/* The alignment an access promises (its Aligned operand); a load or store
+ * without one has its type's natural alignment (UINT32_MAX here), a memcpy
+ * none: its pieces are this pass's choice, not the source's. */
+static uint32_t declared_align(const k2s_instr *at)
+{
+  uint32_t mask_at;
+  switch (at ? at->opcode : 0) {
+  case SpvOpLoad: mask_at = 1; break;
+  case SpvOpStore:
+  case SpvOpCopyMemory: mask_at = 2; break;
+  case SpvOpCopyMemorySized: mask_at = 3; break;
+  default: return UINT32_MAX;
+  }
+  if (at->n_ops > mask_at + 1 && (at->ops[mask_at] & SpvMemoryAccessAlignedMask))
+    return at->ops[mask_at + 1];
+  return at->opcode == SpvOpCopyMemorySized ? 1 : UINT32_MAX;
+}
+
+/* Whether an s-byte piece at `off` of a word-typed root may not sit where
+ * the word path puts it (an index of off / min(s, 4) and a shift of the low
+ * bits, which only a 2-byte piece uses): clang's `memcpy(p + 5 * i + 1, &v,
+ * 4)` becomes `OpStore ... Aligned 1` of a uint. Such a piece goes through
+ * single bytes, which need no alignment. */
+static bool unaligned_piece(lin off, uint32_t s, const k2s_instr *at)
+{
+  uint32_t need = s < 4 ? s : 4;
+  if (need <= 1 || lin_divisible(off, need))
+    return false;
+  if (lin_terms_divisible(off, need))
+    return true; /* misaligned by its constant part, whatever the promise */
+  return declared_align(at) < need;
+}
+
 static uint32_t load_at(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A,
                         const k2s_instr *at)
 {
@@ -942,6 +979,9 @@ static uint32_t load_at(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A
       return convert_view(b, v, p.found, A);
     }
   } else if (is_word_leaf(m, A)) {
+    uint32_t s = (uint32_t)cl_size(m, A);
+    if (unaligned_piece(off, s, at))
+      return bytes_load(c, b, r, off, A, s);
     return word_load(c, b, r, off, A);
   }
   uint32_t n = n_children(m, A);
@@ -972,7 +1012,11 @@ static bool store_at(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_t A, u
       return true;
     }
   } else if (is_word_leaf(m, A)) {
-    word_store(c, b, r, off, A, v);
+    uint32_t s = (uint32_t)cl_size(m, A);
+    if (unaligned_piece(off, s, at))
+      bytes_store(c, b, r, off, A, v, s);
+    else
+      word_store(c, b, r, off, A, v);
     return true;
   }
   uint32_t n = n_children(m, A);
@@ -1020,6 +1064,7 @@ static aux *aux_of(ptr_ctx *c, uint32_t id, int64_t g)
   if (!c->ax[id]) {
     c->ax[id] = k2s_alloc(&c->m->arena, sizeof(aux));
     c->ax[id]->g = g > 0 ? g : 1;
+    c->ax[id]->owner = id;
   }
   return c->ax[id];
 }
@@ -1038,6 +1083,7 @@ static uint32_t aux_id(ptr_ctx *c, aux *x, uint32_t r, uint32_t width)
   x->roots[x->n] = r;
   x->ids[x->n] = new_id(c);
   c->aux_width[x->ids[x->n]] = (uint8_t)width;
+  c->aux_owner[x->ids[x->n]] = x->owner;
   return x->ids[x->n++];
 }
 
@@ -1047,6 +1093,30 @@ static const alt *alt_of(const pval *p, uint32_t r)
     if (p->a[k].root == r)
       return &p->a[k];
   return NULL;
+}
+
+/* Whether the value of `id` is the same at the end of every predecessor of
+ * `blk` and in `blk` itself: its definition strictly dominates `blk`. A phi of
+ * `blk` (or anything defined in `blk` or after it in a loop) has a new value on
+ * each entry: `q = p` across a back edge means the *previous* p. Offset and tag
+ * ids count as defined where their owner (phi/select/int-to-pointer) is. */
+static bool defined_before(ptr_ctx *c, uint32_t id, const k2s_block *blk)
+{
+  uint32_t at = id < c->cap && c->aux_owner[id] ? c->aux_owner[id] : id;
+  k2s_instr *d = k2s_def(c->m, at);
+  if (!d || !d->block)
+    return true; /* constants, globals, function parameters */
+  if (d->block == blk || !c->cfg)
+    return false;
+  return k2s_cfg_dominates(c->cfg, d->block->index, blk->index);
+}
+
+static bool lin_defined_before(ptr_ctx *c, lin a, const k2s_block *blk)
+{
+  for (uint32_t t = 0; t < a.n; t++)
+    if (!defined_before(c, a.t[t].id, blk))
+      return false;
+  return true;
 }
 
 /* A phi or select of pointers: the union of the inputs' roots, each with an
@@ -1111,8 +1181,10 @@ static void merge_pval(ptr_ctx *c, k2s_instr *i, const uint32_t *in, uint32_t n_
       r.a[k] = (alt){0, lin_const(0)};
       continue;
     }
-    /* Every input with this root at the same offset: no offset phi needed
-     * (the definition of its terms dominates all the inputs, so the merge). */
+    /* Every input with this root at the same offset: no offset phi needed —
+     * for a select always (its inputs' terms dominate it), for a phi only when
+     * the terms are defined before its block: with `p = q + 1; q = p` in a
+     * loop, q's offset is the *previous* iteration's p, not p's offset id. */
     const alt *same = NULL;
     bool all_same = true;
     uint32_t own = aux_id(c, x, roots[k], root_index_width(c, &c->roots[roots[k]]));
@@ -1120,7 +1192,8 @@ static void merge_pval(ptr_ctx *c, k2s_instr *i, const uint32_t *in, uint32_t n_
       const alt *a = alt_of(pv_of(c, in[j]), roots[k]);
       if (!a)
         continue;
-      if (lin_uses(a->off, own) || (same && !lin_equal(same->off, a->off)))
+      if (lin_uses(a->off, own) || (same && !lin_equal(same->off, a->off)) ||
+          (i->opcode == SpvOpPhi && !lin_defined_before(c, a->off, i->block)))
         all_same = false;
       same = a;
     }
@@ -2686,6 +2759,7 @@ static void decorate_physical_holders(ptr_ctx *c)
 
 typedef struct fn_order {
   k2s_function *f;
+  k2s_cfg *cfg; /* with dominators, for the analysis (module arena) */
   k2s_instr **ins;
   uint32_t n;
 } fn_order;
@@ -2693,17 +2767,16 @@ typedef struct fn_order {
 static fn_order order_of(ptr_ctx *c, k2s_function *f)
 {
   k2s_module *m = c->m;
-  k2s_arena scratch = {0};
-  k2s_cfg *cfg = k2s_cfg_build(m, &scratch, f);
+  k2s_cfg *cfg = k2s_cfg_build(m, &m->arena, f);
+  k2s_cfg_dominators(cfg, &m->arena);
   uint32_t n = 0;
   for (uint32_t r = 0; r < cfg->n_rpo; r++)
     k2s_foreach_instr(i, &cfg->blocks[cfg->rpo[r]]->body) n++;
-  fn_order o = {f, k2s_alloc(&m->arena, (n + 1) * sizeof(k2s_instr *)), 0};
+  fn_order o = {f, cfg, k2s_alloc(&m->arena, (n + 1) * sizeof(k2s_instr *)), 0};
   /* Reverse post-order visits definitions before uses whatever the block
    * order in the binary (llvm-spirv 15 emits blocks before their dominator). */
   for (uint32_t r = 0; r < cfg->n_rpo; r++)
     k2s_foreach_instr(i, &cfg->blocks[cfg->rpo[r]]->body) o.ins[o.n++] = i;
-  k2s_arena_free(&scratch);
   return o;
 }
 
@@ -2735,6 +2808,7 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
 
   /* 1. Pointer values and address-holding integers, to a fixed point. */
   for (uint32_t f = 0; f < nf && !m->failed; f++) {
+    c.cfg = fo[f].cfg;
     for (int round = 0; round < 16; round++) {
       c.iter_changed = false;
       for (uint32_t k = 0; k < fo[f].n && !m->failed; k++) {
@@ -2746,6 +2820,7 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
         break;
     }
   }
+  c.cfg = NULL;
   if (m->failed)
     return true;
 
