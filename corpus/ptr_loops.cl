@@ -6,10 +6,11 @@
 //              moving pointer with every element of one buffer.
 // jump:        a loop pointer that moves to another buffer once (p = j == 1 ? b + 3 : p + 1).
 // memcpy_u32:  memcpy of a uint to byte offset 5i+1 (clang: OpStore Aligned 1).
-// memcpy_struct: a 12-byte struct (no padding) copied to byte offset 13i+1 (a uint and a ulong store,
-//              Aligned 1), and read back from an odd offset.
+// memcpy_struct: a 12-byte struct (no padding) copied to byte offset 13i+1 (a uint and a
+//              ulong store, Aligned 1), and read back from an odd offset.
 // local_unaligned: uints stored at byte offsets 5l+3 of a local byte array (neighbours share
 //              words), then read back as bytes.
+// ptrint_local: a local address cut to 32 bits on spir64, combined with another one.
 kernel void swap(global const int *a, global const int *b, global int *out, int n)
 {
     size_t g = get_global_id(0);
@@ -91,4 +92,17 @@ kernel void local_unaligned(global const uint *src, global uchar *out, local uch
     barrier(CLK_LOCAL_MEM_FENCE);
     for (size_t k = l; k < n * 5 + 8; k += n)
         out[get_group_id(0) * (n * 5 + 8) + k] = buf[k];
+}
+
+kernel void ptrint_local(global uint *out)
+{
+    local uint buf[64];
+    size_t l = get_local_id(0);
+    buf[l] = l * 3;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    local uchar *c = (local uchar *)buf + l;
+    uintptr_t a = (uintptr_t)c;
+    local uint *w = (local uint *)(a & ~(uintptr_t)3);
+    out[get_global_id(0)] =
+        *w + (uint)(a & 3) * 1000 + ((uint)a - (uint)(uintptr_t)buf) * 100000;
 }

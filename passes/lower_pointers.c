@@ -87,6 +87,7 @@ typedef struct taint {
   bool bad;
   bool multi;     /* from a pointer with several possible roots */
   uint32_t align; /* what the bases are known to be aligned to */
+  bool narrow;    /* cut to fewer bits than an address: the bases are gone */
 } taint;
 
 typedef struct ptr_ctx {
@@ -1341,6 +1342,13 @@ static bool analyze_def(ptr_ctx *c, k2s_instr *i)
   case SpvOpSelect: merge_pval(c, i, i->ops + 1, 2); return true;
   case SpvOpConvertUToPtr: {
     taint *t = i->ops[0] < c->cap ? &c->tn[i->ops[0]] : NULL;
+    if (t && t->k == 1 && t->narrow) {
+      k2s_error(m, i,
+                "an address cut to fewer bits than a pointer becomes a pointer again; "
+                "logical mode cannot tell what it points to (use --pointers=physical on "
+                "vulkan1.2+)");
+      return false;
+    }
     if (!t || t->bad || t->k != 1 || !t->root || t->multi) {
       k2s_error(m, i,
                 "an integer becomes a pointer; logical mode can only turn back addresses "
@@ -1387,7 +1395,8 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
     return;
   if (i->opcode == SpvOpConvertPtrToU) {
     pval *p = pv_of(c, i->ops[0]);
-    taint t = {0, 1, false, p && p->n > 1, UINT32_MAX};
+    taint t = {0, 1, false, p && p->n > 1, UINT32_MAX,
+               k2s_type_width(m, i->type) < c->addr_width};
     for (uint32_t k = 0; p && k < p->n; k++)
       if (p->a[k].root) {
         if (!t.root)
@@ -1414,7 +1423,7 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
   taint b2 =
       i->n_ops > 1 ? taint_of(c, i->opcode == SpvOpSelect ? i->ops[2] : i->ops[1]) : (taint){0};
   taint r = {a.root ? a.root : b2.root, 0, a.bad || b2.bad, a.multi || b2.multi,
-             a.align < b2.align ? a.align : b2.align};
+             a.align < b2.align ? a.align : b2.align, a.narrow || b2.narrow};
   if (!a.k && !a.bad)
     r.align = b2.align;
   else if (!b2.k && !b2.bad)
@@ -1435,6 +1444,9 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
     break;
   case SpvOpUConvert:
   case SpvOpSConvert:
+    r = a;
+    r.narrow |= k2s_type_width(m, i->type) < c->addr_width;
+    break;
   case SpvOpBitcast:
   case SpvOpCopyObject: r = a; break;
   case SpvOpBitwiseAnd: {
@@ -1467,6 +1479,7 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
       } else if (t.k != first_t.k || (t.k && t.root != first_t.root) || t.bad) {
         first_t.bad = true;
       }
+      first_t.narrow |= t.narrow;
     }
     r = first_t;
     break;
@@ -2247,10 +2260,14 @@ static bool rewrite_merge(ptr_ctx *c, k2s_instr *i)
   return true;
 }
 
+/* The pseudo-address base of root r: r·2^32 (r·2^24 with 32-bit addresses),
+ * cut to `width` bits like the address itself, so that `(uint)p` and
+ * `(uint)(ulong)p` agree and a 32-bit difference of two addresses of one root
+ * is exact on spir64 (a 2^24 base for 32-bit casts made it 0xFF000000 off). */
 static uint64_t pseudo_base(ptr_ctx *c, uint32_t r, uint32_t width)
 {
-  (void)c;
-  return width >= 64 ? (uint64_t)r << 32 : (uint64_t)r << 24;
+  uint64_t full = c->addr_width >= 64 ? (uint64_t)r << 32 : (uint64_t)r << 24;
+  return width >= 64 ? full : full & ((1ull << width) - 1);
 }
 
 static uint32_t fence_of(enum space s)
@@ -2869,6 +2886,19 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
                   "only use addresses for alignment masks, differences and comparisons (use "
                   "--pointers=physical on vulkan1.2+)");
         return true;
+      }
+      if (is_comparison(i->opcode) && i->n_ops >= 2 && i->ops[0] < c.cap && i->ops[1] < c.cap) {
+        /* Cut to 32 bits on spir64, addresses keep only their offsets: two
+         * objects' addresses would compare as if they overlapped. */
+        taint ta = c.tn[i->ops[0]], tb = c.tn[i->ops[1]];
+        if (ta.k && tb.k && (ta.narrow || tb.narrow) &&
+            (ta.root != tb.root || ta.multi || tb.multi)) {
+          k2s_error(m, i,
+                    "this compares addresses of different objects cut to fewer bits than a "
+                    "pointer; logical mode keeps only their offsets there (compare the "
+                    "pointers, or use --pointers=physical on vulkan1.2+)");
+          return true;
+        }
       }
       if (i->opcode == SpvOpConvertPtrToU || is_comparison(i->opcode) ||
           i->opcode == SpvOpConvertUToPtr)
