@@ -58,7 +58,7 @@ kernel void double_geom(global const double4 *a, global const double4 *b, global
     o[6] = distance(x.xyz, y.xyz);
     o[7] = rsqrt(fabs(y.z) + 1.0);
     // integers below 2^12: exact products, so cross has a single rounding on any device
-    double4 qx = floor(x * 4096.0), qy = floor(y * 4096.0);
+    double4 qx = floor(a[i] * 4096.0), qy = floor(y * 4096.0);
     ov[3 * i] = (double4)(cross(qx.xyz, qy.wzx), 0.0) + cross(qx, qy) * 0.5;
     ov[3 * i + 1] = normalize(x);
     ov[3 * i + 2] = (double4)(normalize(y.xy), normalize(x.zw));

@@ -1284,17 +1284,25 @@ static uint32_t lower_normalize(lower *c, uint32_t p)
   return sel_all(c, all_zero(c, p), p, r);
 }
 
-/* cross(): GLSL's Cross takes 3 lanes; a 4-lane cross has w = 0. */
+/* cross() as a.yzx·b.zxy − a.zxy·b.yzx with separate products (a 4-lane
+ * cross has w = 0). Not GLSL's Cross: drivers may fuse its products
+ * (NVIDIA's does: x·y − inf gave −inf where OpenCL's rounded products give
+ * inf − inf = NaN); these multiplies get NoContraction like all others. */
 static uint32_t lower_cross(lower *c, uint32_t a, uint32_t b)
 {
   uint32_t t = type_of(c, a);
-  if (lanes(c, t) == 3)
-    return glsl2(c, K2S_GLSL_STD_450_Cross, a, b);
   uint32_t t3 = k2s_type_vector(c->m, k2s_scalar_type(c->m, t), 3);
-  uint32_t sa[5] = {a, a, 0, 1, 2}, sb[5] = {b, b, 0, 1, 2};
-  uint32_t a3 = k2s_emit(&c->b, SpvOpVectorShuffle, t3, sa, 5);
-  uint32_t b3 = k2s_emit(&c->b, SpvOpVectorShuffle, t3, sb, 5);
-  uint32_t r3 = glsl2(c, K2S_GLSL_STD_450_Cross, a3, b3);
+  /* v = {a.yzx, b.zxy, a.zxy, b.yzx} */
+  static const uint32_t yzx[3] = {1, 2, 0}, zxy[3] = {2, 0, 1};
+  const uint32_t *sw[4] = {yzx, zxy, zxy, yzx};
+  uint32_t src[4] = {a, b, a, b}, v[4];
+  for (int k = 0; k < 4; k++) {
+    uint32_t ops[5] = {src[k], src[k], sw[k][0], sw[k][1], sw[k][2]};
+    v[k] = k2s_emit(&c->b, SpvOpVectorShuffle, t3, ops, 5);
+  }
+  uint32_t r3 = bin(c, SpvOpFSub, bin(c, SpvOpFMul, v[0], v[1]), bin(c, SpvOpFMul, v[2], v[3]));
+  if (lanes(c, t) == 3)
+    return r3;
   uint32_t back[6] = {r3, cfloat(c, t3, 0.0), 0, 1, 2, 3};
   return k2s_emit(&c->b, SpvOpVectorShuffle, t, back, 6);
 }
@@ -1694,8 +1702,7 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
   uint32_t xt = x ? type_of(c, x) : 0;
   bool on_double = (is_float_type(c, t) && width(c, t) == 64) ||
                    (xt && is_float_type(c, xt) && width(c, xt) == 64);
-  if (c->o && (c->o->missing_features & K2S_FEATURE_INT64) && on_double &&
-      double_needs_int64(op)) {
+  if (c->o && (c->o->missing_features & K2S_FEATURE_INT64) && on_double && double_needs_int64(op)) {
     k2s_error(c->m, at,
               "the OpenCL builtin %s on double works on 64-bit integers, which the target "
               "lacks (--no-int64)",

@@ -106,9 +106,9 @@ static bool feature_ok(k2s_linker *l, const k2s_instr *t)
   uint32_t missing = l->o ? l->o->missing_features : 0;
   const char *what = NULL;
   if (t->opcode == SpvOpTypeInt && t->ops[0] == 64 && (missing & K2S_FEATURE_INT64))
-    what = "64-bit integers";
+    what = "64-bit integers (--no-int64)";
   if (t->opcode == SpvOpTypeFloat && t->ops[0] == 64 && (missing & K2S_FEATURE_FLOAT64))
-    what = "64-bit floats";
+    what = "64-bit floats (--no-fp64)";
   if (!what)
     return true;
   if (!l->failed)

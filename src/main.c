@@ -12,30 +12,34 @@ enum { EXIT_TRANSLATION = 1, EXIT_USAGE = 2 };
 
 static void usage(FILE *f)
 {
-  fprintf(f,
-          "usage: k2s [options] INPUT.spv -o OUTPUT.spv     ('-' for stdin/stdout)\n"
-          "Translates OpenCL Kernel-dialect SPIR-V into Vulkan compute SPIR-V.\n\n"
-          "Target:\n"
-          "  --target-env=vulkan1.1|vulkan1.2|vulkan1.3   (default vulkan1.1)\n"
-          "  --no-int8 --no-int16 --no-int64 --no-fp16 --no-fp64\n"
-          "  --no-8bit-storage --no-16bit-storage          features the device lacks\n"
-          "Kernel interface (clspv-compatible; one or two leading dashes):\n"
-          "  -pod-ubo | -pod-pushconstant                  where POD arguments go (default SSBO)\n"
-          "  -cluster-pod-kernel-args=0|1                  one binding for all PODs (default 1)\n"
-          "  -max-pushconstant-size=N                      (default 128)\n"
-          "  -constant-args-ubo                            constant pointers as uniform buffers\n"
-          "  -distinct-kernel-descriptor-sets              a descriptor set per kernel\n"
-          "Memory and math:\n"
-          "  --pointers=auto|logical|physical              pointer model (default auto)\n"
-          "  --scalar-block-layout                         the device has scalarBlockLayout\n"
-          "  --math=precise|native                         OpenCL precision (default) or GLSL.std.450\n"
-          "  -cl-fast-relaxed-math  -cl-denorms-are-zero\n"
-          "Reflection:\n"
-          "  --reflect=FILE.json  --descriptormap=FILE.csv\n"
-          "Pipeline:\n"
-          "  --passes=a,b,c|none  --print-after=PASS|all  --time-passes\n"
-          "  --validate-after-each  --no-validate-input  --no-validate-output\n"
-          "  --list-passes  --verbose  --help  --version\n");
+  fprintf(
+      f,
+      "usage: k2s [options] INPUT.spv -o OUTPUT.spv     ('-' for stdin/stdout)\n"
+      "Translates OpenCL Kernel-dialect SPIR-V into Vulkan compute SPIR-V.\n\n"
+      "Target:\n"
+      "  --target-env=vulkan1.1|vulkan1.2|vulkan1.3   (default vulkan1.1)\n"
+      "  --no-int8 --no-int16 --no-int64 --no-fp16 --no-fp64\n"
+      "  --no-8bit-storage --no-16bit-storage          features the device lacks\n"
+      "  --no-float-controls                           no VK_KHR_shader_float_controls: NaN, inf\n"
+      "                                                and -0 may then be optimised away\n"
+      "  --denorm-preserve                             the device has shaderDenormPreserveFloat*\n"
+      "Kernel interface (clspv-compatible; one or two leading dashes):\n"
+      "  -pod-ubo | -pod-pushconstant                  where POD arguments go (default SSBO)\n"
+      "  -cluster-pod-kernel-args=0|1                  one binding for all PODs (default 1)\n"
+      "  -max-pushconstant-size=N                      (default 128)\n"
+      "  -constant-args-ubo                            constant pointers as uniform buffers\n"
+      "  -distinct-kernel-descriptor-sets              a descriptor set per kernel\n"
+      "Memory and math:\n"
+      "  --pointers=auto|logical|physical              pointer model (default auto)\n"
+      "  --scalar-block-layout                         the device has scalarBlockLayout\n"
+      "  --math=precise|native                         OpenCL precision (default) or GLSL.std.450\n"
+      "  -cl-fast-relaxed-math  -cl-denorms-are-zero\n"
+      "Reflection:\n"
+      "  --reflect=FILE.json  --descriptormap=FILE.csv\n"
+      "Pipeline:\n"
+      "  --passes=a,b,c|none  --print-after=PASS|all  --time-passes\n"
+      "  --validate-after-each  --no-validate-input  --no-validate-output\n"
+      "  --list-passes  --verbose  --help  --version\n");
 }
 
 static void list_passes(void)
@@ -145,7 +149,9 @@ static void print_diags(const k2s_result *r, bool verbose)
     const k2s_diagnostic *d = k2s_result_diagnostic(r, i);
     if (d->severity == K2S_NOTE && !verbose)
       continue;
-    const char *sev = d->severity == K2S_ERROR ? "error" : d->severity == K2S_WARNING ? "warning" : "note";
+    const char *sev = d->severity == K2S_ERROR     ? "error"
+                      : d->severity == K2S_WARNING ? "warning"
+                                                   : "note";
     fprintf(stderr, "k2s: %s: ", sev);
     if (d->pass)
       fprintf(stderr, "in pass '%s': ", d->pass);
@@ -180,7 +186,8 @@ int main(int argc, char **argv)
       if (++i >= argc)
         return fail_usage("%s needs a file name", a);
       output = argv[i];
-    } else if ((v = opt_value(a, "target-env")) || (opt_flag(a, "target-env") && i + 1 < argc && (v = argv[++i]))) {
+    } else if ((v = opt_value(a, "target-env")) ||
+               (opt_flag(a, "target-env") && i + 1 < argc && (v = argv[++i]))) {
       if (strcmp(v, "vulkan1.1") == 0)
         o.target_env = K2S_ENV_VULKAN_1_1;
       else if (strcmp(v, "vulkan1.2") == 0)
@@ -263,6 +270,10 @@ int main(int argc, char **argv)
       o.missing_features |= K2S_FEATURE_STORAGE8;
     } else if (opt_flag(a, "no-16bit-storage")) {
       o.missing_features |= K2S_FEATURE_STORAGE16;
+    } else if (opt_flag(a, "no-float-controls")) {
+      o.missing_features |= K2S_FEATURE_FLOAT_CONTROLS;
+    } else if (opt_flag(a, "denorm-preserve")) {
+      o.denorm_preserve = true;
     } else if (a[0] == '-' && a[1] != 0) {
       return fail_usage("unknown option '%s'", a);
     } else if (!input) {

@@ -62,6 +62,8 @@ enum k2s_feature {
   K2S_FEATURE_FLOAT64 = 1u << 4,
   K2S_FEATURE_STORAGE8 = 1u << 5,  /* 8-bit storage buffer access */
   K2S_FEATURE_STORAGE16 = 1u << 6, /* 16-bit storage buffer access */
+  /* VK_KHR_shader_float_controls with shaderSignedZeroInfNanPreserveFloat16/32/64 */
+  K2S_FEATURE_FLOAT_CONTROLS = 1u << 7,
 };
 
 typedef struct k2s_options {
@@ -90,6 +92,9 @@ typedef struct k2s_options {
   k2s_math_mode math;
   bool fast_relaxed_math;   /* -cl-fast-relaxed-math */
   bool denorms_are_zero;    /* -cl-denorms-are-zero */
+  /* --denorm-preserve: the device has shaderDenormPreserveFloat16/32/64 for the
+   * float widths the module uses (DenormPreserve execution modes are emitted). */
+  bool denorm_preserve;
 } k2s_options;
 
 typedef struct k2s_diagnostic {

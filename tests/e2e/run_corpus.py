@@ -370,7 +370,7 @@ class Driver:
         tag = digest(name, env)
         out_spv = os.path.join(self.o.build_dir, "out", f"{name.replace('#', '.')}-{env}-{tag}.spv")
         cmd = [self.o.k2s, spv, "-o", out_spv, "--target-env", env,
-               *shlex.split(run.get("k2s", ""))]
+               *shlex.split(run.get("k2s", "")), *shlex.split(self.o.k2s_flags)]
         rc, _, err = run_tool(cmd)
         if rc != 0:
             return "FAIL", tool_failure("k2s", err, rc), shlex.join(cmd) + "\n" + err
@@ -501,6 +501,9 @@ def parse_options(argv):
     ap.add_argument("--k2s-run", help="the Vulkan host (default: $K2S_RUN, ...)")
     ap.add_argument("--clref", help="the OpenCL reference host (default: $K2S_CLREF, ...)")
     ap.add_argument("--envs", default=",".join(ENVS), help="comma-separated target envs")
+    ap.add_argument("--k2s-flags", default="",
+                    help="k2s options added to every translation (after the spec's), e.g. "
+                         "--denorm-preserve for a device with shaderDenormPreserveFloat32/64")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--corpus", default=os.path.join(REPO, "corpus"))
     ap.add_argument("--build-dir", default=os.path.join(os.getcwd(), "e2e-build"),

@@ -5,7 +5,10 @@
 # then call the device tool from the repo root with
 #   carry [".gl", ".devrun", ".devrun-ptr", ".precision-device", ".conversions-device",
 #          ".math-bench"]
-#   command: bash tools/device/all.sh run
+#   command: bash tools/device/all.sh run [JOB...]
+# JOB: corpus physical pointers conversions bench precision (default: all of them, in that
+# order; the default caps add up to more than one device call's 10 minutes, so split them,
+# e.g. "run corpus physical pointers bench" and "run conversions precision").
 # Each job gets a time cap (seconds, env: CORPUS_S, PHYSICAL_S, POINTERS_S, PRECISION_S,
 # CONVERSIONS_S, BENCH_S). $OUT gets the main result of each job and all.tgz with every file they wrote
 # (the device tool returns at most 8 files).
@@ -40,12 +43,20 @@ run)
     echo "   exit $? after $((SECONDS - t0))s"
     tail -3 "$WORK/$name/stdout.txt"
   }
-  job corpus "${CORPUS_S:-240}" tools/device/corpus.sh run
-  job physical "${PHYSICAL_S:-60}" tools/device/physical.sh run
-  job pointers "${POINTERS_S:-90}" tools/device/pointers.sh run
-  job conversions "${CONVERSIONS_S:-150}" tools/device/conversions.sh run
-  job bench "${BENCH_S:-90}" tools/device/math_bench.sh run
-  job precision "${PRECISION_S:-240}" tools/device/precision.sh run
+  shift
+  jobs=("$@")
+  [ ${#jobs[@]} -gt 0 ] || jobs=(corpus physical pointers conversions bench precision)
+  for j in "${jobs[@]}"; do
+    case $j in
+    corpus) job corpus "${CORPUS_S:-240}" tools/device/corpus.sh run ;;
+    physical) job physical "${PHYSICAL_S:-60}" tools/device/physical.sh run ;;
+    pointers) job pointers "${POINTERS_S:-90}" tools/device/pointers.sh run ;;
+    conversions) job conversions "${CONVERSIONS_S:-150}" tools/device/conversions.sh run ;;
+    bench) job bench "${BENCH_S:-90}" tools/device/math_bench.sh run ;;
+    precision) job precision "${PRECISION_S:-240}" tools/device/precision.sh run ;;
+    *) echo "all.sh: unknown job $j" ;;
+    esac
+  done
   for f in corpus/corpus.txt physical/physical.txt pointers/pointers.txt \
     conversions/conversions-nvidia.txt \
     bench/math-bench.txt precision/precision-nvidia.md; do

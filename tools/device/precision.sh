@@ -46,9 +46,10 @@ run)
     "$DEV/bin/k2s-run" --list-devices 2>&1
   } >"$OUT/precision-nvidia.log"
   rm -f "$OUT/precision-nvidia.jsonl"
-  # 16 cores: 8 functions at once, 2 MPFR threads each; stopped after 280 s to stay inside
-  # the 5-minute budget (the .jsonl keeps every row finished by then).
-  timeout 280 python3 tests/precision/run_precision.py --prebuilt "$DEV/modules" \
+  # 16 cores: 8 functions at once, 2 MPFR threads each; stopped after PRECISION_TIMEOUT
+  # seconds (default 280, inside a 5-minute budget; the .jsonl keeps every row finished
+  # by then).
+  timeout "${PRECISION_TIMEOUT:-280}" python3 tests/precision/run_precision.py --prebuilt "$DEV/modules" \
     --k2s-run "$DEV/bin/k2s-run" --k2s-ulp "$DEV/bin/k2s-ulp" \
     --work-dir /tmp/k2s-precision -j 8 --check-threads 2 --count "${COUNT:-1000000}" \
     --json "$OUT/precision-nvidia.json" --jsonl "$OUT/precision-nvidia.jsonl" \

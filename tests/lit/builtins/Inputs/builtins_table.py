@@ -121,7 +121,7 @@ B = {
     "native_log": "GLSL Log", "native_log2": "GLSL Log2", "native_log10": "GLSL Log2(x) * log10(2)",
     "native_powr": "GLSL Pow", "native_rsqrt": "GLSL InverseSqrt", "native_sqrt": "GLSL Sqrt",
     # geometric
-    "cross": "GLSL Cross (4 lanes: w = 0)",
+    "cross": "a.yzx·b.zxy − a.zxy·b.yzx with NoContraction products (4 lanes: w = 0); not GLSL Cross, whose products a driver may fuse (NVIDIA does)",
     "distance": "length(p0 - p1)",
     "length": "sqrt(dot(p, p)) with p scaled by a power of two when the sum over- or underflows",
     "normalize": "p / length(p); p itself for a zero vector; infinite lanes become ±1, the others 0",
