@@ -31,6 +31,8 @@ typedef struct phys_ctx {
   uint8_t *fwd_done; /* that PSB pointer's OpTypePointer exists */
   uint32_t *pending, n_pending; /* pointer types with a forward declaration */
   uint32_t cap;
+  k2s_instr **loops; /* OpCopyMemorySized with a run-time size, lowered after rewriting */
+  uint32_t n_loops;
   const k2s_instr *why; /* for diagnostics while mapping types */
   bool failed;
 } phys_ctx;
@@ -416,10 +418,11 @@ static bool lower_copy_sized(phys_ctx *c, k2s_instr *i)
   k2s_module *m = c->m;
   uint64_t size;
   if (!k2s_const_value(m, i->ops[2], &size) || size > 4096) {
-    fail(c, i,
-         "a memory copy of a run-time (or over 4 KiB) size through physical pointers is "
-         "not supported yet");
-    return false;
+    /* A loop, built once every instruction of the function has its new type (splitting
+     * the block now would make the rewrite walk visit the moved instructions twice). */
+    c->loops = k2s_realloc_array(&m->arena, c->loops, c->n_loops, c->n_loops + 1, sizeof(*c->loops));
+    c->loops[c->n_loops++] = i;
+    return true;
   }
   uint32_t align = i->n_ops > 4 && (i->ops[3] & SpvMemoryAccessAlignedMask) ? i->ops[4] : 1;
   /* A struct (or any object) copied whole: llvm's memcpy of i8 pointers cast from two
@@ -475,6 +478,144 @@ static bool lower_copy_sized(phys_ctx *c, k2s_instr *i)
   }
   k2s_instr_delete(m, i);
   return true;
+}
+
+/* Phis of `succ` that name `from` as a predecessor name `to` instead. */
+static void retarget_phis(k2s_module *m, uint32_t succ, uint32_t from, uint32_t to)
+{
+  k2s_block *s = k2s_block_of_label(m, succ);
+  if (!s)
+    return;
+  k2s_foreach_instr(p, &s->body)
+  {
+    if (p->opcode != SpvOpPhi)
+      break;
+    for (uint32_t k = 1; k < p->n_ops; k += 2)
+      if (p->ops[k] == from)
+        p->ops[k] = to;
+  }
+}
+
+/* Move `at` and everything after it in its block into a new block that follows. */
+static k2s_block *split_before(k2s_module *m, k2s_instr *at)
+{
+  k2s_block *b = at->block;
+  k2s_block *rest = k2s_block_new(m, b->func, k2s_new_id(m));
+  for (k2s_instr *i = at, *n; i; i = n) {
+    n = i->next;
+    k2s_list_remove(&b->body, i);
+    i->block = rest;
+    k2s_list_append(&rest->body, i);
+  }
+  k2s_instr *t = k2s_block_terminator(rest);
+  uint32_t from = b->label->result, to = rest->label->result;
+  if (t && t->opcode == SpvOpBranch)
+    retarget_phis(m, t->ops[0], from, to);
+  else if (t && t->opcode == SpvOpBranchConditional) {
+    retarget_phis(m, t->ops[1], from, to);
+    retarget_phis(m, t->ops[2], from, to);
+  } else if (t && t->opcode == SpvOpSwitch) {
+    uint32_t lit = k2s_type_width(m, k2s_type_of(m, t->ops[0])) == 64 ? 2 : 1;
+    retarget_phis(m, t->ops[1], from, to);
+    for (uint32_t k = 2 + lit; k < t->n_ops; k += lit + 1)
+      retarget_phis(m, t->ops[k], from, to);
+  }
+  k2s_function_insert_block_after(b->func, b, rest);
+  m->uses_valid = false;
+  return rest;
+}
+
+/* Before `at`: for (k = lo; k < hi; k++) dst[k] = src[k], where dst and src are pointers
+ * to `unit`-byte integers (PhysicalStorageBuffer ones with that ArrayStride, or logical
+ * ones the pointers pass models); `phys` says which side is physical. Unstructured:
+ * the structurize pass gives it its merge later. */
+static void copy_loop(phys_ctx *c, k2s_instr *at, uint32_t unit, uint32_t lo, uint32_t hi,
+                      const uint32_t ptr[2], const uint32_t pt[2], const bool phys[2])
+{
+  k2s_module *m = c->m;
+  uint32_t nt = k2s_type_of(m, hi), ut = k2s_type_int(m, unit * 8, false);
+  k2s_block *pre = at->block;
+  k2s_block *rest = split_before(m, at);
+  k2s_block *head = k2s_block_new(m, pre->func, k2s_new_id(m));
+  k2s_block *body = k2s_block_new(m, pre->func, k2s_new_id(m));
+  k2s_function_insert_block_after(pre->func, pre, head);
+  k2s_function_insert_block_after(pre->func, head, body);
+  uint32_t hl = head->label->result, bl = body->label->result, rl = rest->label->result;
+  k2s_builder b = {m, k2s_block_append(pre)};
+  k2s_emit(&b, SpvOpBranch, 0, &hl, 1);
+  uint32_t k = k2s_new_id(m), k1 = k2s_new_id(m);
+  uint32_t phi_ops[4] = {lo, pre->label->result, k1, bl};
+  k2s_instr *phi = k2s_instr_new(m, SpvOpPhi, nt, k, phi_ops, 4);
+  phi->block = head;
+  k2s_list_append(&head->body, phi);
+  b = (k2s_builder){m, k2s_block_append(head)};
+  uint32_t cmp[2] = {k, hi};
+  uint32_t more = k2s_emit(&b, SpvOpULessThan, k2s_type_bool(m), cmp, 2);
+  uint32_t br[3] = {more, bl, rl};
+  k2s_emit(&b, SpvOpBranchConditional, 0, br, 3);
+  b = (k2s_builder){m, k2s_block_append(body)};
+  uint32_t el[2];
+  for (int s = 0; s < 2; s++) {
+    uint32_t ops[2] = {ptr[s], k};
+    el[s] = k2s_emit(&b, SpvOpPtrAccessChain, pt[s], ops, 2);
+  }
+  uint32_t lops[3] = {el[1], SpvMemoryAccessAlignedMask, unit};
+  uint32_t v = k2s_emit(&b, SpvOpLoad, ut, lops, phys[1] ? 3 : 1);
+  uint32_t sops[4] = {el[0], v, SpvMemoryAccessAlignedMask, unit};
+  k2s_emit(&b, SpvOpStore, 0, sops, phys[0] ? 4 : 2);
+  uint32_t inc[2] = {k, k2s_const_int(m, nt, 1)};
+  k2s_instr *add = k2s_instr_new(m, SpvOpIAdd, nt, k1, inc, 2);
+  add->block = body;
+  k2s_list_append(&body->body, add);
+  k2s_emit(&b, SpvOpBranch, 0, &hl, 1);
+}
+
+/* memcpy/memmove with a size known only at run time: when both sides promise 4-byte
+ * alignment, a loop of n / 4 words, then a loop of the n % 4 bytes left; otherwise one
+ * loop of n bytes. Each side is cast to a pointer to words/bytes: a buffer side is
+ * PhysicalStorageBuffer (ArrayStride = the unit, Aligned = the unit), a private or local
+ * side is left to the pointers pass, which models a run-time index like any other. */
+static bool lower_copy_loop(phys_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  uint32_t align = i->n_ops > 4 && (i->ops[3] & SpvMemoryAccessAlignedMask) ? i->ops[4] : 1;
+  uint32_t n = i->ops[2], nt = k2s_type_of(m, n);
+  k2s_instr *ntd = k2s_def(m, nt);
+  if (!ntd || ntd->opcode != SpvOpTypeInt) {
+    fail(c, i, "a memory copy whose size is not an integer");
+    return false;
+  }
+  uint32_t units[2] = {align >= 4 ? 4 : 1, 1}, n_loops = align >= 4 ? 2 : 1;
+  uint32_t zero = k2s_const_int(m, nt, 0), lo = zero;
+  for (uint32_t l = 0; l < n_loops; l++) {
+    uint32_t unit = units[l], ut = k2s_type_int(m, unit * 8, false);
+    k2s_builder b = {m, k2s_before(i)};
+    uint32_t ptr[2], pt[2];
+    bool phys[2];
+    for (int s = 0; s < 2; s++) {
+      uint32_t side = i->ops[s];
+      phys[s] = is_phys_value(c, side);
+      k2s_instr *t = pointer_type(m, k2s_type_of(m, side));
+      pt[s] = phys[s] ? physical_pointer(c, ut) : k2s_type_pointer(m, t->ops[0], ut);
+      if (phys[s] && !k2s_find_decoration(m, pt[s], SpvDecorationArrayStride))
+        k2s_decorate(m, pt[s], SpvDecorationArrayStride, &unit, 1);
+      ptr[s] = k2s_b_bitcast(&b, pt[s], side);
+    }
+    uint32_t hi = n;
+    if (unit == 4) {
+      /* Words [0, n >> 2), then bytes [4 * (n >> 2), n). */
+      uint32_t sh[2] = {n, k2s_const_int(m, nt, 2)};
+      hi = k2s_emit(&b, SpvOpShiftRightLogical, nt, sh, 2);
+    }
+    copy_loop(c, i, unit, lo, hi, ptr, pt, phys);
+    if (unit == 4) {
+      k2s_builder a = {m, k2s_before(i)};
+      uint32_t sh[2] = {hi, k2s_const_int(m, nt, 2)};
+      lo = k2s_emit(&a, SpvOpShiftLeftLogical, nt, sh, 2);
+    }
+  }
+  k2s_instr_delete(m, i);
+  return !c->failed;
 }
 
 /* Operand ids of i that are NULL/undef global pointers become physical ones. */
@@ -696,6 +837,10 @@ static bool lower_function(phys_ctx *c, k2s_function *f)
   }
   if (c->failed)
     return false;
+  for (uint32_t k = 0; k < c->n_loops; k++)
+    if (!lower_copy_loop(c, c->loops[k]))
+      return false;
+  c->n_loops = 0;
   if (physical32(m)) {
     /* Pointers stored in memory are 8 bytes here but 4 in the OpenCL layout. */
     k2s_foreach_block(b, f)
