@@ -1,8 +1,10 @@
 /* Command-line helpers shared by k2s-run and k2s-clref, so both accept the same language. */
 #include "argspec.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const struct k2s_option *find_option(const struct k2s_option *opts, size_t n,
                                             const char *name, size_t len)
@@ -104,9 +106,40 @@ void k2s_free_args(struct k2s_arg *args, size_t n)
     free(args);
 }
 
+/* mkdir -p: creates `dir` and any missing parents; an existing directory is fine. */
+static bool make_dirs(const char *dir)
+{
+    char path[4096];
+    size_t len = strlen(dir);
+    if (len == 0 || len >= sizeof path) {
+        k2s_error("--dump-dir: %s path", len ? "too long a" : "empty");
+        return false;
+    }
+    memcpy(path, dir, len + 1);
+    for (size_t i = 1; i <= len; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        char saved = path[i];
+        path[i] = '\0';
+        struct stat st;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            k2s_error("--dump-dir: cannot create '%s': %s", path, strerror(errno));
+            return false;
+        }
+        if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            k2s_error("--dump-dir: '%s' is not a directory", path);
+            return false;
+        }
+        path[i] = saved;
+    }
+    return true;
+}
+
 bool k2s_emit_outputs(const struct k2s_arg *args, size_t n, unsigned char *const *outputs,
                       const char *dump_dir)
 {
+    if (dump_dir && !make_dirs(dump_dir))
+        return false;
     for (size_t i = 0; i < n; i++) {
         if (args[i].kind != K2S_ARG_BUFFER || !outputs[i])
             continue;

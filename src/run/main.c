@@ -17,7 +17,8 @@ static const char usage[] =
     "usage: k2s-run SHADER.spv --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]]\n"
     "               [--offset X[,Y[,Z]]] --arg SPEC ... [--reflect FILE.json] [--time N]\n"
     "               [--device N|NAME] [--dump-dir DIR] [--timeout SECONDS] [--validate]\n"
-    "               [--ignore-float-controls] [--no-spirv-val] [--verbose]\n"
+    "               [--ignore-float-controls] [--no-spirv-val] [--no-size-warnings]\n"
+    "               [--verbose]\n"
     "       k2s-run --list-devices\n"
     "SPEC (in kernel argument order):\n"
     "  buffer:TYPE:COUNT[=INIT]  INIT: zeros, fill:V, iota, rand:SEED[:LO:HI], file:PATH\n"
@@ -33,6 +34,7 @@ struct cli {
     const char **specs;
     size_t nspecs;
     bool list_devices, validate, verbose, help, ignore_float_controls, no_spirv_val;
+    bool no_size_warnings;
 };
 
 static bool parse_cli(int argc, char **argv, struct cli *c)
@@ -52,6 +54,7 @@ static bool parse_cli(int argc, char **argv, struct cli *c)
         {"--validate", NULL, NULL, NULL, &c->validate},
         {"--ignore-float-controls", NULL, NULL, NULL, &c->ignore_float_controls},
         {"--no-spirv-val", NULL, NULL, NULL, &c->no_spirv_val},
+        {"--no-size-warnings", NULL, NULL, NULL, &c->no_size_warnings},
         {"--verbose", NULL, NULL, NULL, &c->verbose},
         {"-v", NULL, NULL, NULL, &c->verbose},
         {"--help", NULL, NULL, NULL, &c->help},
@@ -217,7 +220,9 @@ static bool run(struct session *s)
     if (!entry || !parse_ndrange(&s->cli, &nd) ||
         !k2s_parse_args(s->cli.specs, s->cli.nspecs, &s->args) ||
         !plan_check_args(&s->refl, k, s->args, s->cli.nspecs) ||
-        !plan_ndrange(&plan, &nd, &s->refl, k, entry))
+        !plan_ndrange(&plan, &nd, &s->refl, k, entry) ||
+        !plan_check_buffer_sizes(&plan, k, &s->module, &s->info, entry, s->args,
+                                 s->cli.no_size_warnings))
         return false;
     if (s->cli.verbose)
         fprintf(stderr, "%s: %u dispatch region%s\n", k2s_prog(), plan.nregions,

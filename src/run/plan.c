@@ -292,3 +292,59 @@ bool plan_check_args(const struct refl_module *r, const struct refl_kernel *k,
     }
     return true;
 }
+
+/* ---- buffer sizes ------------------------------------------------------------------------------- */
+
+/* The byte size of one element of a buffer argument's OpenCL type, 0 when unknown. */
+static uint32_t buffer_elem_size(const struct refl_arg *a, const struct spv_module *m,
+                                 const struct spv_info *info, const struct spv_entry *entry)
+{
+    if (a->elem_size) /* JSON reflection: the OpenCL element size */
+        return a->elem_size;
+    if (a->kind != RA_STORAGE_BUFFER && a->kind != RA_UNIFORM)
+        return 0; /* physical pointers: no declared array to look at */
+    /* Kernels share set/binding numbers: only a variable this entry point uses counts. */
+    for (size_t i = 0; i < info->nresources; i++) {
+        const struct spv_resource *res = &info->resources[i];
+        if (res->set != a->set || res->binding != a->binding ||
+            !spv_entry_may_use(m, info, entry, res->var))
+            continue;
+        /* An array of 32-bit integers (or vectors of them) may be k2s's word view of
+         * narrower data (char buffers, uniform-layout's uvec4 words): its stride says
+         * nothing sure about the OpenCL element, so claim nothing. */
+        return res->int32_elements ? 0 : res->array_stride;
+    }
+    return 0;
+}
+
+bool plan_check_buffer_sizes(const struct plan *p, const struct refl_kernel *k,
+                             const struct spv_module *m, const struct spv_info *info,
+                             const struct spv_entry *entry, const struct k2s_arg *args,
+                             bool quiet)
+{
+    uint64_t items = p->global[0] * p->global[1] * p->global[2];
+    for (size_t i = 0; i < k->nargs; i++) {
+        const struct refl_arg *a = &k->args[i];
+        const struct k2s_arg *spec = &args[a->ordinal];
+        if (spec->kind != K2S_ARG_BUFFER)
+            continue;
+        uint32_t es = buffer_elem_size(a, m, info, entry);
+        if (es && spec->size < es) {
+            k2s_error("%s of kernel '%s' points to %u-byte elements, but '%s' has only %zu "
+                      "byte%s: not even one element",
+                      plan_arg_label(k, a->ordinal), k->name, es, spec->text, spec->size,
+                      spec->size == 1 ? "" : "s");
+            return false;
+        }
+        /* Unknown element size: judge by the spec's own element count. */
+        uint64_t elems = es ? spec->size / es : spec->count;
+        if (!quiet && elems < items)
+            k2s_warn("%s of kernel '%s': '%s' holds %" PRIu64 " element%s, fewer than the "
+                     "%" PRIu64 " work-items of the NDRange: an access per work-item would "
+                     "fall outside it, which Vulkan does not report (--no-size-warnings "
+                     "silences this)",
+                     plan_arg_label(k, a->ordinal), k->name, spec->text, elems,
+                     elems == 1 ? "" : "s", items);
+    }
+    return true;
+}

@@ -39,6 +39,15 @@ bool plan_ndrange(struct plan *p, const struct ndrange_request *req, const struc
 bool plan_check_args(const struct refl_module *r, const struct refl_kernel *k,
                      const struct k2s_arg *args, size_t nargs);
 
+/* Checks each buffer argument's size against the element size of its OpenCL type (the
+ * JSON reflection's elem_size, else the ArrayStride of the module's buffer block when that
+ * is a typed array): less than one element is an error. Unless `quiet`, warns (stderr) for
+ * a buffer with fewer elements than the NDRange has work-items (see docs/runtime-abi.md). */
+bool plan_check_buffer_sizes(const struct plan *p, const struct refl_kernel *k,
+                             const struct spv_module *m, const struct spv_info *info,
+                             const struct spv_entry *entry, const struct k2s_arg *args,
+                             bool quiet);
+
 /* Label for messages: "argument 2 ('n')" or "argument 2". */
 const char *plan_arg_label(const struct refl_kernel *k, uint32_t ordinal);
 

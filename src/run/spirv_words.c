@@ -214,6 +214,10 @@ struct resource_tables {
     uint32_t *set, *binding;   /* value + 1; 0 = not decorated */
     uint32_t *ptr_class, *ptr_pointee; /* OpTypePointer; class + 1 */
     unsigned char *buffer_block;
+    uint32_t *array_stride;   /* ArrayStride decoration */
+    uint32_t *member0;        /* OpTypeStruct: the type of member 0 */
+    uint32_t *array_elem;     /* OpTypeArray / OpTypeRuntimeArray: the element type */
+    unsigned char *int32;     /* 1: OpTypeInt 32, 2: a vector of those */
 };
 
 /* Ids index plain arrays; a larger bound is either hostile or absurd for a kernel module. */
@@ -231,6 +235,33 @@ static void note_decoration(const struct spv_inst *in, struct resource_tables *t
         t->binding[id] = in->w[3] + 1;
     else if (deco == SpvDecorationBufferBlock)
         t->buffer_block[id] = 1;
+    else if (deco == SpvDecorationArrayStride && in->count >= 4)
+        t->array_stride[id] = in->w[3];
+}
+
+/* Types a buffer block is made of (enough to find its array's stride and element kind). */
+static void note_type(const struct spv_inst *in, struct resource_tables *t, uint32_t bound)
+{
+    if (in->count < 3 || in->w[1] >= bound)
+        return;
+    uint32_t id = in->w[1];
+    switch (in->opcode) {
+    case SpvOpTypePointer:
+        if (in->count >= 4) {
+            t->ptr_class[id] = in->w[2] + 1;
+            t->ptr_pointee[id] = in->w[3];
+        }
+        break;
+    case SpvOpTypeStruct: t->member0[id] = in->w[2]; break;
+    case SpvOpTypeArray:
+    case SpvOpTypeRuntimeArray: t->array_elem[id] = in->w[2]; break;
+    case SpvOpTypeInt: t->int32[id] = in->w[2] == 32; break;
+    case SpvOpTypeVector:
+        if (in->w[2] < bound && t->int32[in->w[2]] == 1)
+            t->int32[id] = 2;
+        break;
+    default: break;
+    }
 }
 
 static bool note_resource(const struct spv_inst *in, const struct resource_tables *t,
@@ -240,13 +271,20 @@ static bool note_resource(const struct spv_inst *in, const struct resource_table
     if (var >= bound || !t->set[var] || !t->binding[var])
         return true;
     uint32_t pointee = type < bound ? t->ptr_pointee[type] : 0;
+    uint32_t array = pointee < bound ? t->member0[pointee] : 0;
+    uint32_t elem = array < bound ? t->array_elem[array] : 0;
     struct spv_resource *grown = realloc(info->resources, (info->nresources + 1) * sizeof *grown);
     if (!grown)
         return false;
     info->resources = grown;
     grown[info->nresources++] = (struct spv_resource){
-        var, t->set[var] - 1, t->binding[var] - 1, sc,
-        pointee < bound && t->buffer_block[pointee]};
+        var,
+        t->set[var] - 1,
+        t->binding[var] - 1,
+        sc,
+        pointee < bound && t->buffer_block[pointee],
+        elem && elem < bound ? t->array_stride[array] : 0,
+        elem && elem < bound && t->int32[elem] != 0};
     return true;
 }
 
@@ -257,25 +295,30 @@ static bool scan_resources(const struct spv_module *m, struct spv_info *info)
         k2s_error("SPIR-V module: id bound %u is out of the supported range", bound);
         return false;
     }
-    struct resource_tables t = {
-        calloc(bound, 4), calloc(bound, 4), calloc(bound, 4), calloc(bound, 4), calloc(bound, 1)};
-    bool ok = t.set && t.binding && t.ptr_class && t.ptr_pointee && t.buffer_block;
+    struct resource_tables t = {calloc(bound, 4), calloc(bound, 4), calloc(bound, 4),
+                                calloc(bound, 4), calloc(bound, 1), calloc(bound, 4),
+                                calloc(bound, 4), calloc(bound, 4), calloc(bound, 1)};
+    bool ok = t.set && t.binding && t.ptr_class && t.ptr_pointee && t.buffer_block &&
+              t.array_stride && t.member0 && t.array_elem && t.int32;
     size_t pos = SPV_FIRST_INST;
     struct spv_inst in;
     while (ok && spv_next(m, &pos, &in)) {
         if (in.opcode == SpvOpDecorate)
             note_decoration(&in, &t, bound);
-        else if (in.opcode == SpvOpTypePointer && in.count >= 4 && in.w[1] < bound) {
-            t.ptr_class[in.w[1]] = in.w[2] + 1;
-            t.ptr_pointee[in.w[1]] = in.w[3];
-        } else if (in.opcode == SpvOpVariable && in.count >= 4)
+        else if (in.opcode == SpvOpVariable && in.count >= 4)
             ok = note_resource(&in, &t, bound, info);
+        else
+            note_type(&in, &t, bound);
     }
     free(t.set);
     free(t.binding);
     free(t.ptr_class);
     free(t.ptr_pointee);
     free(t.buffer_block);
+    free(t.array_stride);
+    free(t.member0);
+    free(t.array_elem);
+    free(t.int32);
     if (!ok)
         k2s_error("out of memory scanning the module");
     return ok;

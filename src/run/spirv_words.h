@@ -51,6 +51,12 @@ struct spv_resource {
     uint32_t set, binding;
     uint32_t storage_class;
     bool buffer_block; /* Uniform + BufferBlock: an old-style storage buffer */
+    /* Block { T a[] } or { T a[N] }: the ArrayStride of member 0's array, 0 when the
+     * variable is not such a block or the stride is not decorated. */
+    uint32_t array_stride;
+    /* T is a 32-bit integer or a vector of them: k2s also declares buffers it views as
+     * 32-bit words that way, so the stride need not be the OpenCL element size. */
+    bool int32_elements;
 };
 
 struct spv_float_mode {

@@ -9,6 +9,7 @@ Format (one case per "== NAME" header):
     stdout: LINE             expected stdout, one line each, in order (omit: not checked,
                              unless 'stdout-empty' is given)
     stderr-has: TEXT         stderr must contain TEXT
+    stderr-lacks: TEXT       stderr must not contain TEXT
     requires: validation     skip the case unless the Vulkan validation layer is installed
     requires: device         skip the case unless `k2s-run --list-devices` finds a device
     requires: opencl         skip the case unless an OpenCL ICD is registered
@@ -31,7 +32,7 @@ def parse_cases(path):
                 continue
             if line.startswith("== "):
                 cur = {"name": line[3:].strip(), "exit": 0, "stdout": None,
-                       "stderr": [], "requires": [], "run": None}
+                       "stderr": [], "stderr_lacks": [], "requires": [], "run": None}
                 cases.append(cur)
                 continue
             key, sep, value = line.partition(":")
@@ -48,6 +49,8 @@ def parse_cases(path):
                 cur["stdout"] = []
             elif key == "stderr-has":
                 cur["stderr"].append(value)
+            elif key == "stderr-lacks":
+                cur["stderr_lacks"].append(value)
             elif key == "requires":
                 cur["requires"].append(value.strip())
             else:
@@ -108,6 +111,9 @@ def check(case, proc):
     for text in case["stderr"]:
         if text not in proc.stderr:
             problems.append(f"stderr lacks '{text}'")
+    for text in case["stderr_lacks"]:
+        if text in proc.stderr:
+            problems.append(f"stderr has '{text}'")
     return problems
 
 
