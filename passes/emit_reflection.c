@@ -67,6 +67,20 @@ static const char *kind_name(uint32_t k)
   }
 }
 
+/* The program-scope buffer's initial bytes as hex (the Data string of
+ * ProgramScopeVariablesStorageBuffer, as clspv writes it). */
+static char *psv_hex(k2s_module *m, const k2s_reflection *r)
+{
+  static const char digits[] = "0123456789abcdef";
+  char *hex = k2s_alloc(&m->arena, (size_t)r->psv_size * 2 + 1);
+  for (uint32_t k = 0; k < r->psv_size; k++) {
+    hex[2 * k] = digits[r->psv_data[k] >> 4];
+    hex[2 * k + 1] = digits[r->psv_data[k] & 15];
+  }
+  hex[2 * r->psv_size] = 0;
+  return hex;
+}
+
 static void emit_embedded(refl_ctx *c, k2s_reflection *r)
 {
   k2s_module *m = c->m;
@@ -159,6 +173,10 @@ static void emit_embedded(refl_ctx *c, k2s_reflection *r)
     uint32_t ops[1] = {u32(m, r->work_dim_spec)};
     ext(c, K2S_CLSPV_REFLECTION_SpecConstantWorkDim, ops, 1);
   }
+  if (r->has_psv) {
+    uint32_t ops[3] = {u32(m, r->psv_set), u32(m, r->psv_binding), str(m, psv_hex(m, r))};
+    ext(c, K2S_CLSPV_REFLECTION_ProgramScopeVariablesStorageBuffer, ops, 3);
+  }
 }
 
 static void json_string(k2s_strbuf *sb, const char *s)
@@ -227,7 +245,13 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
   }
   if (r->has_work_dim)
     k2s_sb_printf(&sb, "%s\"work_dim\": %u", first ? "" : ", ", r->work_dim_spec);
-  k2s_sb_puts(&sb, "}\n}\n");
+  k2s_sb_puts(&sb, "}");
+  if (r->has_psv)
+    k2s_sb_printf(&sb,
+                  ",\n  \"program_scope_variables\": {\"set\": %u, \"binding\": %u, "
+                  "\"size\": %u, \"data\": \"%s\"}",
+                  r->psv_set, r->psv_binding, r->psv_size, psv_hex(m, r));
+  k2s_sb_puts(&sb, "\n}\n");
   return sb.data;
 }
 
@@ -242,6 +266,11 @@ static char *emit_csv(k2s_module *m, k2s_reflection *r)
   }
   if (r->has_work_dim)
     k2s_sb_printf(&sb, "spec_constant,work_dim,spec_id,%u\n", r->work_dim_spec);
+  /* clspv's form for module-scope data ("constant,...,kind,buffer,hexbytes,..."),
+   * named for the program-scope buffer. */
+  if (r->has_psv)
+    k2s_sb_printf(&sb, "program_scope,descriptorSet,%u,binding,%u,kind,buffer,hexbytes,%s\n",
+                  r->psv_set, r->psv_binding, psv_hex(m, r));
   for (uint32_t i = 0; i < r->n_kernels; i++) {
     k2s_refl_kernel *k = &r->kernels[i];
     k2s_sb_printf(&sb, "kernel_decl,%s\n", k->name);

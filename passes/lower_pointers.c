@@ -2703,6 +2703,175 @@ static bool program_scope_to_private(ptr_ctx *c)
   return true;
 }
 
+/* A read-only program-scope variable bigger than this goes to the buffer too: a
+ * Private copy is one per invocation. */
+#define PRIVATE_COPY_MAX 4096
+
+static bool in_program_scope_buffer(ptr_ctx *c, const root *ro)
+{
+  return ro->sc == SpvStorageClassCrossWorkgroup &&
+         (ro->written || cl_size(c->m, ro->type) > PRIVATE_COPY_MAX);
+}
+
+typedef struct psv_use {
+  const uint32_t *member_of; /* by id: member index + 1 of a moved variable, 0 otherwise */
+  uint32_t bound;            /* member_of's size */
+  uint32_t *chain;           /* by member: this function's access chain, 0 until made */
+  bool *used;                /* by member: the function uses it */
+} psv_use;
+
+static void psv_mark(void *ud, k2s_instr *in, uint32_t *id)
+{
+  psv_use *u = ud;
+  (void)in;
+  if (*id < u->bound && u->member_of[*id])
+    u->used[u->member_of[*id] - 1] = true;
+}
+
+static void psv_replace(void *ud, k2s_instr *in, uint32_t *id)
+{
+  psv_use *u = ud;
+  (void)in;
+  if (*id < u->bound && u->member_of[*id])
+    *id = u->chain[u->member_of[*id] - 1];
+}
+
+/* Program-scope `global` variables (OpenCL C 2.0) that a kernel writes (or too big
+ * for a Private copy) live in one storage buffer for the whole module, a Block with
+ * one member per variable at its OpenCL layout offset, as clspv's program-scope
+ * buffer: the host creates it from the reflection's bytes (the initialisers, zeros
+ * where none) and binds it to every kernel, so all work-items of a dispatch share the
+ * variables. Each function's uses of a variable become an access chain to its
+ * member, and the caller runs the pass again: the buffer is then a root like any
+ * argument buffer (typed, or re-typed as words). Returns 1 when it moved variables,
+ * 0 when there are none, -1 on error. */
+static int program_scope_to_buffer(ptr_ctx *c)
+{
+  k2s_module *m = c->m;
+  uint32_t n = 0;
+  for (uint32_t r = 1; r < c->n_roots; r++)
+    n += in_program_scope_buffer(c, &c->roots[r]);
+  if (!n)
+    return 0;
+  uint32_t id_bound = m->bound + 1;
+  uint32_t *member_of = k2s_alloc(&m->arena, id_bound * sizeof(uint32_t));
+  uint32_t *types = k2s_alloc(&m->arena, n * sizeof(uint32_t));
+  k2s_instr **vars = k2s_alloc(&m->arena, n * sizeof(k2s_instr *));
+  uint32_t k = 0;
+  for (uint32_t r = 1; r < c->n_roots; r++)
+    if (in_program_scope_buffer(c, &c->roots[r])) {
+      vars[k] = k2s_def(m, c->roots[r].var);
+      types[k] = c->roots[r].type;
+      member_of[c->roots[r].var] = ++k;
+    }
+  /* An initialiser holding a variable's address needs a relocation by the host
+   * (ProgramScopeVariablePointerRelocation), which is not built. */
+  psv_use scan = {member_of, id_bound, NULL, k2s_alloc(&m->arena, n * sizeof(bool))};
+  k2s_foreach_instr(g, &m->sec[K2S_SEC_GLOBAL])
+  {
+    k2s_foreach_id_operand(m, g, psv_mark, &scan);
+    for (k = 0; k < n; k++)
+      if (scan.used[k]) {
+        const char *name = k2s_name_of(m, vars[k]->result);
+        k2s_error(m, g,
+                  "this holds the address of the program-scope variable %s, which lives in "
+                  "the program-scope storage buffer; addresses of such variables in "
+                  "initialisers (relocations) are not supported",
+                  name ? name : "(unnamed)");
+        return -1;
+      }
+  }
+  uint32_t st = k2s_type_struct(m, types, n);
+  k2s_decorate(m, st, SpvDecorationBlock, NULL, 0);
+  if (!k2s_decorate_layout(m, st, vars[0]))
+    return -1;
+  uint64_t size = cl_size(m, st);
+  uint32_t words = (uint32_t)((size + 3) / 4);
+  uint8_t *data = k2s_alloc(&m->arena, (size_t)words * 4 + 1);
+  memset(data, 0, (size_t)words * 4);
+  for (k = 0; k < n; k++) {
+    uint64_t off = k2s_cl_member_offset(m, st, k);
+    if (vars[k]->n_ops >= 2 &&
+        !const_bytes(m, vars[k]->ops[1], data + off, cl_size(m, types[k]))) {
+      k2s_error(m, vars[k],
+                "the initialiser of this program-scope variable cannot be written as bytes "
+                "(does it hold addresses?)");
+      return -1;
+    }
+  }
+  /* Its own descriptor set, after every set kernel-args used: no kernel's bindings
+   * can collide with it. */
+  uint32_t set = 0;
+  k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION]) if (
+      d->opcode == SpvOpDecorate && d->n_ops >= 3 &&
+      d->ops[1] == SpvDecorationDescriptorSet && d->ops[2] + 1 > set) set = d->ops[2] + 1;
+  uint32_t binding = 0;
+  uint32_t var = k2s_global_variable(m, k2s_type_pointer(m, SpvStorageClassStorageBuffer, st),
+                                     SpvStorageClassStorageBuffer, 0);
+  k2s_decorate(m, var, SpvDecorationDescriptorSet, &set, 1);
+  k2s_decorate(m, var, SpvDecorationBinding, &binding, 1);
+  k2s_set_name(m, var, "program_scope_variables");
+
+  psv_use u = {member_of, id_bound, k2s_alloc(&m->arena, n * sizeof(uint32_t)),
+               k2s_alloc(&m->arena, n * sizeof(bool))};
+  k2s_foreach_function(f, m)
+  {
+    if (!f->first)
+      continue;
+    memset(u.chain, 0, n * sizeof(uint32_t));
+    memset(u.used, 0, n * sizeof(bool));
+    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body) k2s_foreach_id_operand(m, i, psv_mark, &u);
+    k2s_builder bd = {m, k2s_block_start(f->first)};
+    for (k = 0; k < n; k++)
+      if (u.used[k]) {
+        uint32_t ops[2] = {var, k2s_const_uint32(m, k)};
+        u.chain[k] = k2s_emit(&bd, SpvOpAccessChain,
+                              k2s_type_pointer(m, SpvStorageClassStorageBuffer, types[k]), ops, 2);
+        const char *name = k2s_name_of(m, vars[k]->result);
+        if (name)
+          k2s_set_name(m, u.chain[k], name);
+      }
+    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body) k2s_foreach_id_operand(m, i, psv_replace, &u);
+  }
+  /* The variables go, with their names, decorations and interface entries. */
+  enum k2s_section secs[3] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION, K2S_SEC_ENTRY_POINT};
+  for (int s = 0; s < 3; s++)
+    k2s_foreach_instr_safe(i, &m->sec[secs[s]])
+    {
+      if (secs[s] == K2S_SEC_ENTRY_POINT) {
+        const char *name = i->n_ops >= 3 ? k2s_string_operand(i, 2) : NULL;
+        if (!name)
+          continue;
+        uint32_t w = 2 + k2s_string_words(name), out = w;
+        for (uint32_t j = w; j < i->n_ops; j++)
+          if (i->ops[j] >= id_bound || !member_of[i->ops[j]])
+            i->ops[out++] = i->ops[j];
+        i->n_ops = out;
+        continue;
+      }
+      if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate ||
+           i->opcode == SpvOpDecorateId || i->opcode == SpvOpDecorateString) &&
+          i->n_ops && i->ops[0] < id_bound && member_of[i->ops[0]])
+        k2s_instr_delete(m, i);
+    }
+  for (k = 0; k < n; k++)
+    k2s_instr_delete(m, vars[k]);
+  m->uses_valid = false;
+
+  k2s_reflection *rf = k2s_refl(m);
+  rf->has_psv = true;
+  rf->psv_set = set;
+  rf->psv_binding = binding;
+  rf->psv_data = data;
+  rf->psv_size = words * 4;
+  if (c->o->verbose)
+    k2s_diag(m, K2S_NOTE, vars[0],
+             "%u program-scope variable(s) are written or large: they live in one storage "
+             "buffer (%u bytes, descriptor set %u, binding %u)",
+             n, words * 4, set, binding);
+  return 1;
+}
+
 /* Does `type` hold a packed (CPacked) struct? */
 static bool holds_packed(k2s_module *m, uint32_t type, int depth)
 {
@@ -2928,6 +3097,13 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
       analyze_use(&c, fo[f].ins[k]);
   if (m->failed)
     return true;
+  int moved = program_scope_to_buffer(&c);
+  if (moved < 0)
+    return true;
+  if (moved) { /* again, with the buffer as a root */
+    k2s_lower_pointers(m, o);
+    return true;
+  }
   if (!program_scope_to_private(&c))
     return true;
   /* Buffers of 8/16-bit data on a device without 8/16-bit storage: words. */

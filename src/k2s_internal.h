@@ -407,6 +407,13 @@ struct k2s_reflection {
   bool has_work_dim;
   uint32_t work_dim_spec;
   uint32_t next_spec_id; /* SpecIds 0..2 are the work-group size */
+  /* Program-scope variables kernels write (OpenCL C 2.0): one storage buffer the host
+   * creates and fills with these bytes (the initialisers in OpenCL layout) before a
+   * dispatch (ProgramScopeVariablesStorageBuffer); has_psv false when there is none. */
+  bool has_psv;
+  uint32_t psv_set, psv_binding;
+  uint8_t *psv_data;
+  uint32_t psv_size;
 };
 
 k2s_reflection *k2s_refl(k2s_module *m); /* created on first use */
