@@ -11,7 +11,8 @@
  *                       "subgroup_max_size": n}
  *                   or [{"kind": "workgroup_size_x", "spec_id": 0}, ...],
  *    "push_constants": {"global_offset": {"offset": 0, "size": 12}, ...}
- *                   or [{"kind": "global_offset", "offset": 0, "size": 12}, ...]}
+ *                   or [{"kind": "global_offset", "offset": 0, "size": 12}, ...],
+ *    "program_scope_variables": {"set": 1, "binding": 0, "size": n, "data": "hex"}?}
  *
  * Push constants may be given per kernel (as `k2s --reflect` does) or for the module.
  *
@@ -450,6 +451,34 @@ static bool read_push_constants(const struct json *j, struct refl_range push[PC_
     return true;
 }
 
+/* "program_scope_variables": {"set": S, "binding": B, "size": N, "data": "hex"}: the
+ * storage buffer holding the program-scope variables kernels write, and its initial
+ * bytes (ProgramScopeVariablesStorageBuffer in the embedded reflection). */
+static bool read_program_scope(const struct json *j, struct refl_module *r)
+{
+    if (!j || j->type == J_NULL)
+        return true;
+    struct refl_data d = {.kind = RD_STORAGE, .program_scope = true};
+    const char *hex = get_str(j, "data");
+    uint32_t size = 0;
+    if (!hex || !get_u32(j, "set", &d.set) || !get_u32(j, "binding", &d.binding)) {
+        k2s_error("--reflect: program_scope_variables needs \"set\", \"binding\" and \"data\"");
+        return false;
+    }
+    if (!refl_decode_hex(hex, &d))
+        return false;
+    if (get_u32(j, "size", &size) && size != d.nbytes) {
+        k2s_error("--reflect: program_scope_variables: \"size\" %u but %zu bytes of data", size,
+                  d.nbytes);
+        free(d.bytes);
+        return false;
+    }
+    if (refl_add_data(r, &d))
+        return true;
+    free(d.bytes);
+    return false;
+}
+
 static bool read_root(const struct json *root, struct refl_module *r)
 {
     const struct json *kernels = member(root, "kernels");
@@ -461,7 +490,8 @@ static bool read_root(const struct json *root, struct refl_module *r)
         if (!read_kernel(&kernels->items[i], r))
             return false;
     return read_spec_constants(member(root, "spec_constants"), r) &&
-           read_push_constants(member(root, "push_constants"), r->push);
+           read_push_constants(member(root, "push_constants"), r->push) &&
+           read_program_scope(member(root, "program_scope_variables"), r);
 }
 
 bool refl_from_json(const char *path, struct refl_module *r)

@@ -392,7 +392,7 @@ static int hex_value(char c)
     return -1;
 }
 
-static bool decode_hex(const char *hex, struct refl_data *d)
+bool refl_decode_hex(const char *hex, struct refl_data *d)
 {
     size_t len = strlen(hex);
     if (len % 2 != 0) {
@@ -424,7 +424,7 @@ static bool read_data_buffer(struct reader *rd, const struct spv_inst *in,
     struct refl_data d = {.kind = kind, .program_scope = program_scope};
     const char *hex = operand_str(rd, in, 2);
     if (!hex || !operand_u32(rd, in, 0, &d.set) || !operand_u32(rd, in, 1, &d.binding) ||
-        !decode_hex(hex, &d))
+        !refl_decode_hex(hex, &d))
         return false;
     if (refl_add_data(rd->r, &d))
         return true;
@@ -438,7 +438,7 @@ static bool read_data_pointer(struct reader *rd, const struct spv_inst *in, bool
     struct refl_data d = {.kind = RD_POINTER_PUSH, .program_scope = program_scope};
     const char *hex = operand_str(rd, in, 2);
     if (!hex || !operand_u32(rd, in, 0, &d.offset) || !operand_u32(rd, in, 1, &d.size) ||
-        !decode_hex(hex, &d))
+        !refl_decode_hex(hex, &d))
         return false;
     if (refl_add_data(rd->r, &d))
         return true;

@@ -113,5 +113,7 @@ const struct refl_range *refl_push(const struct refl_module *r, const struct ref
 bool refl_add_arg(struct refl_kernel *k, const struct refl_arg *arg);
 bool refl_add_kernel(struct refl_module *r, struct refl_kernel **out);
 bool refl_add_data(struct refl_module *r, const struct refl_data *d);
+/* Fills d->bytes/d->nbytes from a hex string (two digits per byte). */
+bool refl_decode_hex(const char *hex, struct refl_data *d);
 
 #endif
