@@ -631,18 +631,75 @@ static uint32_t physical_null(phys_ctx *c, k2s_function *f, uint32_t type)
   return k2s_b_convert_uto_ptr(&b, type, k2s_const_int(m, u64(m), 0));
 }
 
+/* A generic NULL next to a generic pointer into a buffer (a phi or select input, a
+ * comparison operand) is the physical address 0. */
+static bool generic_null_is_physical(phys_ctx *c, k2s_instr *in, k2s_instr *d)
+{
+  k2s_instr *t = pointer_type(c->m, d->type);
+  if (!t || t->ops[0] != SpvStorageClassGeneric)
+    return false;
+  if (in->result && in->result < c->cap && c->state[in->result] == V_PHYS)
+    return true;
+  if (in->opcode == SpvOpPtrEqual || in->opcode == SpvOpPtrNotEqual || in->opcode == SpvOpPtrDiff)
+    return state_of(c, in->ops[0]) == V_PHYS || state_of(c, in->ops[1]) == V_PHYS;
+  return false;
+}
+
 static void fix_null_operand(void *ud, k2s_instr *in, uint32_t *id)
 {
   null_fix *nf = ud;
   phys_ctx *c = nf->c;
   k2s_module *m = c->m;
   k2s_instr *d = k2s_def(m, *id);
-  if (!d || d->block || (d->opcode != SpvOpConstantNull && d->opcode != SpvOpUndef) ||
-      !is_global_pointer_type(m, d->type))
+  if (!d || d->block || (d->opcode != SpvOpConstantNull && d->opcode != SpvOpUndef))
     return;
-  (void)in; /* a phi's NULL too: the entry block dominates every predecessor */
-  uint32_t t = deep_type(c, d->type);
+  /* a phi's NULL too: the entry block dominates every predecessor */
+  uint32_t t;
+  if (is_global_pointer_type(m, d->type))
+    t = deep_type(c, d->type);
+  else if (generic_null_is_physical(c, in, d))
+    t = physical_pointer(c, deep_type(c, pointer_type(m, d->type)->ops[1]));
+  else
+    return;
   *id = d->opcode == SpvOpUndef ? k2s_undef(m, t) : physical_null(c, nf->f, t);
+}
+
+/* Whether generic pointer `id` is made only from local or private pointers (casts,
+ * access chains, copies, phis and selects of such, NULL), so that to_global of it is NULL. */
+static bool generic_from_logical(phys_ctx *c, uint32_t id, uint8_t *seen)
+{
+  k2s_module *m = c->m;
+  if (id > m->bound)
+    return false;
+  if (seen[id])
+    return true; /* a cycle through a phi: the other inputs decide */
+  seen[id] = 1;
+  k2s_instr *d = k2s_def(m, id);
+  if (!d)
+    return false;
+  switch (d->opcode) {
+  case SpvOpConstantNull:
+  case SpvOpUndef: return true;
+  case SpvOpPtrCastToGeneric: {
+    k2s_instr *t = pointer_type(m, k2s_type_of(m, d->ops[0]));
+    return t && (t->ops[0] == SpvStorageClassWorkgroup || t->ops[0] == SpvStorageClassFunction);
+  }
+  case SpvOpCopyObject:
+  case SpvOpBitcast:
+  case SpvOpAccessChain:
+  case SpvOpInBoundsAccessChain:
+  case SpvOpPtrAccessChain:
+  case SpvOpInBoundsPtrAccessChain:
+    return pointer_type(m, k2s_type_of(m, d->ops[0])) && generic_from_logical(c, d->ops[0], seen);
+  case SpvOpSelect:
+    return generic_from_logical(c, d->ops[1], seen) && generic_from_logical(c, d->ops[2], seen);
+  case SpvOpPhi:
+    for (uint32_t k = 0; k + 1 < d->n_ops; k += 2)
+      if (!generic_from_logical(c, d->ops[k], seen))
+        return false;
+    return true;
+  default: return false;
+  }
 }
 
 static bool rewrite(phys_ctx *c, k2s_function *f, k2s_instr *i)
@@ -748,15 +805,30 @@ static bool rewrite(phys_ctx *c, k2s_function *f, k2s_instr *i)
   case SpvOpPtrCastToGeneric:
   case SpvOpGenericCastToPtr:
   case SpvOpGenericCastToPtrExplicit:
+    if (!is_phys_value(c, i->ops[0]) && i->opcode != SpvOpPtrCastToGeneric &&
+        is_phys_value(c, i->result)) {
+      /* to_global of a generic pointer into local or private memory: NULL. */
+      uint8_t *seen = k2s_alloc(&m->arena, m->bound + 1);
+      if (!generic_from_logical(c, i->ops[0], seen)) {
+        fail(c, i,
+             "to_global on a generic pointer whose origin physical mode cannot trace to "
+             "local or private memory is not supported; use --pointers=auto or "
+             "--pointers=logical");
+        return false;
+      }
+      k2s_replace_all_uses(m, i->result, physical_null(c, f, i->type));
+      k2s_instr_delete(m, i);
+      return true;
+    }
     if (!is_phys_value(c, i->ops[0]))
       return true;
     if (!is_phys_value(c, i->result)) {
-      /* to_local/to_private of a pointer into a buffer: NULL, which logical memory
-       * cannot hold. */
-      fail(c, i,
-           "a generic pointer into a buffer cast to local or private memory is not "
-           "supported in physical mode");
-      return false;
+      /* to_local/to_private of a pointer into a buffer (the classification made sure
+       * it can only point into buffers): NULL, which the pointers pass models as its
+       * null root (comparisons fold, an access through it is an error there). */
+      k2s_replace_all_uses(m, i->result, k2s_const_null(m, i->type));
+      k2s_instr_delete(m, i);
+      return true;
     }
     /* The same address: generic and global are both PhysicalStorageBuffer now. */
     i->opcode = SpvOpCopyObject;
@@ -797,6 +869,38 @@ static void fix_variable(void *ud, k2s_instr *in, uint32_t *id)
   k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
 }
 
+/* A generic pointer that may point into a buffer or into local/private memory, decided
+ * at run time (`p = c ? (int *)global_ptr : (int *)local_ptr`): a buffer pointer is a
+ * PhysicalStorageBuffer address while local and private memory have no address in
+ * Vulkan, so no one type holds both. Logical mode tags the alternatives instead. */
+static bool check_generic_merges(phys_ctx *c, k2s_function *f)
+{
+  k2s_module *m = c->m;
+  k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
+  {
+    if ((i->opcode != SpvOpPhi && i->opcode != SpvOpSelect) || state_of(c, i->result) != V_PHYS)
+      continue;
+    k2s_instr *t = pointer_type(m, i->type);
+    if (!t || t->ops[0] != SpvStorageClassGeneric)
+      continue;
+    uint32_t first = i->opcode == SpvOpSelect ? 1 : 0, step = i->opcode == SpvOpSelect ? 1 : 2;
+    for (uint32_t k = first; k < i->n_ops; k += step) {
+      k2s_instr *d = k2s_def(m, i->ops[k]);
+      if (state_of(c, i->ops[k]) == V_PHYS ||
+          (d && !d->block && (d->opcode == SpvOpConstantNull || d->opcode == SpvOpUndef)))
+        continue;
+      k2s_error(m, i,
+                "this generic pointer points into a buffer or into local/private memory, "
+                "chosen at run time; physical mode cannot express that (buffer pointers are "
+                "PhysicalStorageBuffer addresses, local and private memory have none): use "
+                "--pointers=auto or --pointers=logical");
+      c->failed = true;
+      return false;
+    }
+  }
+  return true;
+}
+
 static bool lower_function(phys_ctx *c, k2s_function *f)
 {
   k2s_module *m = c->m;
@@ -818,6 +922,8 @@ static bool lower_function(phys_ctx *c, k2s_function *f)
     if (c->failed)
       return false;
   }
+  if (!check_generic_merges(c, f))
+    return false;
   f->def->ops[1] = deep_type(c, f->def->ops[1]);
   f->def->type = deep_type(c, f->def->type);
   k2s_foreach_instr(p, &f->head)
