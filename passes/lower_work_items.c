@@ -8,7 +8,8 @@
  * variable becomes arithmetic over gl_* builtins, the kernel's push
  * constants and spec constants, per docs/runtime-abi.md. The work-group size
  * is the spec-constant vector decorated WorkgroupSize (SpecId 0, 1, 2) unless
- * every kernel has the same reqd_work_group_size. Runs after kernel-args
+ * every kernel has a reqd_work_group_size: then each entry point keeps its
+ * LocalSize and there is no builtin. Runs after kernel-args
  * (the kernels' reflection entries exist) and after inlining (builtins are
  * read only in entry functions, where the kernel's push constants are known).
  */
@@ -70,44 +71,53 @@ static uint32_t add3(wi_ctx *c, k2s_builder *b, uint32_t x, uint32_t y)
   return k2s_emit(b, SpvOpIAdd, c->v3u32, ops, 2);
 }
 
+/* Whether every kernel of the module has a reqd_work_group_size. */
+static bool all_required(k2s_module *m)
+{
+  k2s_reflection *r = k2s_refl(m);
+  for (uint32_t i = 0; i < r->n_kernels; i++)
+    if (!r->kernels[i].has_reqd)
+      return false;
+  return r->n_kernels > 0;
+}
+
+/* The work-group size of kernel k. A WorkgroupSize builtin would be one
+ * object for every entry point of the module and would override each
+ * entry's LocalSize, so: when every kernel has a required size, each entry
+ * point keeps its own LocalSize and get_local_size() reads that constant
+ * (no builtin, no spec constants). Otherwise the builtin is a composite of
+ * spec constants 0-2 that the host sets per pipeline (to the required size
+ * for a kernel that has one: the reflection says it), and LocalSize modes
+ * are dropped. */
 static uint32_t workgroup_size(wi_ctx *c, k2s_refl_kernel *k)
 {
   k2s_module *m = c->m;
+  if (all_required(m)) {
+    uint32_t parts[3];
+    for (int d = 0; d < 3; d++)
+      parts[d] = k2s_const_uint32(m, k->reqd[d]);
+    return k2s_const_composite(m, c->v3u32, parts, 3);
+  }
   if (c->wg_size)
     return c->wg_size;
   k2s_reflection *r = k2s_refl(m);
-  /* One WorkgroupSize object serves every entry point of the module. When
-   * all kernels require the same size it is a constant; otherwise spec
-   * constants the host sets per pipeline (to the required size if any). */
-  bool all_same = r->n_kernels > 0;
-  for (uint32_t i = 0; i < r->n_kernels; i++)
-    if (!r->kernels[i].has_reqd || memcmp(r->kernels[i].reqd, r->kernels[0].reqd, 12))
-      all_same = false;
   uint32_t parts[3];
-  if (all_same) {
-    for (int d = 0; d < 3; d++)
-      parts[d] = k2s_const_uint32(m, r->kernels[0].reqd[d]);
-    c->wg_size = k2s_const_composite(m, c->v3u32, parts, 3);
-  } else {
-    for (uint32_t d = 0; d < 3; d++) {
-      k2s_instr *s = k2s_instr_new(m, SpvOpSpecConstant, c->u32, k2s_new_id(m), (uint32_t[]){1}, 1);
-      k2s_list_append(&m->sec[K2S_SEC_GLOBAL], s);
-      k2s_decorate(m, s->result, SpvDecorationSpecId, &d, 1);
-      parts[d] = s->result;
-      r->wg_spec[d] = d;
-    }
-    r->has_wg_spec = true;
-    k2s_instr *comp = k2s_instr_new(m, SpvOpSpecConstantComposite, c->v3u32, k2s_new_id(m), parts, 3);
-    k2s_list_append(&m->sec[K2S_SEC_GLOBAL], comp);
-    c->wg_size = comp->result;
-    /* LocalSize modes would be overridden by the WorkgroupSize object. */
-    k2s_foreach_instr_safe(x, &m->sec[K2S_SEC_EXECUTION_MODE])
-      if (x->n_ops >= 2 && x->ops[1] == SpvExecutionModeLocalSize)
-        k2s_list_remove(&m->sec[K2S_SEC_EXECUTION_MODE], x);
+  for (uint32_t d = 0; d < 3; d++) {
+    k2s_instr *s = k2s_instr_new(m, SpvOpSpecConstant, c->u32, k2s_new_id(m), (uint32_t[]){1}, 1);
+    k2s_list_append(&m->sec[K2S_SEC_GLOBAL], s);
+    k2s_decorate(m, s->result, SpvDecorationSpecId, &d, 1);
+    parts[d] = s->result;
+    r->wg_spec[d] = d;
   }
+  r->has_wg_spec = true;
+  k2s_instr *comp = k2s_instr_new(m, SpvOpSpecConstantComposite, c->v3u32, k2s_new_id(m), parts, 3);
+  k2s_list_append(&m->sec[K2S_SEC_GLOBAL], comp);
+  c->wg_size = comp->result;
+  k2s_foreach_instr_safe(x, &m->sec[K2S_SEC_EXECUTION_MODE])
+    if (x->n_ops >= 2 && x->ops[1] == SpvExecutionModeLocalSize)
+      k2s_list_remove(&m->sec[K2S_SEC_EXECUTION_MODE], x);
   uint32_t bi = SpvBuiltInWorkgroupSize;
   k2s_decorate(m, c->wg_size, SpvDecorationBuiltIn, &bi, 1);
-  (void)k;
   return c->wg_size;
 }
 
@@ -324,8 +334,9 @@ bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
   c.v3u32 = k2s_type_vector(m, c.u32, 3);
   bool changed = false;
   register_kernels(&c);
-  /* Vulkan needs a work-group size for every GLCompute entry point. */
-  if (k2s_refl(m)->n_kernels) {
+  /* Vulkan needs a work-group size for every GLCompute entry point: its
+   * LocalSize when every kernel has a required size, else the builtin. */
+  if (k2s_refl(m)->n_kernels && !all_required(m)) {
     workgroup_size(&c, NULL);
     changed = true;
   }
