@@ -17,8 +17,10 @@
  * resolve through per-root pseudo-addresses when the integer only serves
  * alignment masks, differences and comparisons; generic pointers take their
  * roots' storage classes; memcpy/struct copies with a constant size are
- * unrolled. Module-scope `constant` data and never-written program-scope
- * variables become Private. Anything else is rejected with a message.
+ * unrolled. Module-scope `constant` data and small never-written
+ * program-scope variables become Private; written ones move to one storage
+ * buffer per module (the reflection's ProgramScopeVariablesStorageBuffer) and
+ * are then roots like argument buffers. Anything else is rejected with a message.
  * Runs after inlining (no pointer crosses a call) and kernel-args.
  * Options: --pointers (logical; physical is another pass's), missing features.
  * docs/pointers.md describes the model and what is still rejected.
@@ -2791,8 +2793,7 @@ static int program_scope_to_buffer(ptr_ctx *c)
   memset(data, 0, (size_t)words * 4);
   for (k = 0; k < n; k++) {
     uint64_t off = k2s_cl_member_offset(m, st, k);
-    if (vars[k]->n_ops >= 2 &&
-        !const_bytes(m, vars[k]->ops[1], data + off, cl_size(m, types[k]))) {
+    if (vars[k]->n_ops >= 2 && !const_bytes(m, vars[k]->ops[1], data + off, cl_size(m, types[k]))) {
       k2s_error(m, vars[k],
                 "the initialiser of this program-scope variable cannot be written as bytes "
                 "(does it hold addresses?)");
@@ -2802,9 +2803,12 @@ static int program_scope_to_buffer(ptr_ctx *c)
   /* Its own descriptor set, after every set kernel-args used: no kernel's bindings
    * can collide with it. */
   uint32_t set = 0;
-  k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION]) if (
-      d->opcode == SpvOpDecorate && d->n_ops >= 3 &&
-      d->ops[1] == SpvDecorationDescriptorSet && d->ops[2] + 1 > set) set = d->ops[2] + 1;
+  k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION])
+  {
+    if (d->opcode == SpvOpDecorate && d->n_ops >= 3 && d->ops[1] == SpvDecorationDescriptorSet &&
+        d->ops[2] + 1 > set)
+      set = d->ops[2] + 1;
+  }
   uint32_t binding = 0;
   uint32_t var = k2s_global_variable(m, k2s_type_pointer(m, SpvStorageClassStorageBuffer, st),
                                      SpvStorageClassStorageBuffer, 0);
@@ -2820,7 +2824,8 @@ static int program_scope_to_buffer(ptr_ctx *c)
       continue;
     memset(u.chain, 0, n * sizeof(uint32_t));
     memset(u.used, 0, n * sizeof(bool));
-    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body) k2s_foreach_id_operand(m, i, psv_mark, &u);
+    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
+        k2s_foreach_id_operand(m, i, psv_mark, &u);
     k2s_builder bd = {m, k2s_block_start(f->first)};
     for (k = 0; k < n; k++)
       if (u.used[k]) {
@@ -2831,7 +2836,8 @@ static int program_scope_to_buffer(ptr_ctx *c)
         if (name)
           k2s_set_name(m, u.chain[k], name);
       }
-    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body) k2s_foreach_id_operand(m, i, psv_replace, &u);
+    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
+        k2s_foreach_id_operand(m, i, psv_replace, &u);
   }
   /* The variables go, with their names, decorations and interface entries. */
   enum k2s_section secs[3] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION, K2S_SEC_ENTRY_POINT};
@@ -2849,8 +2855,8 @@ static int program_scope_to_buffer(ptr_ctx *c)
         i->n_ops = out;
         continue;
       }
-      if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate ||
-           i->opcode == SpvOpDecorateId || i->opcode == SpvOpDecorateString) &&
+      if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId ||
+           i->opcode == SpvOpDecorateString) &&
           i->n_ops && i->ops[0] < id_bound && member_of[i->ops[0]])
         k2s_instr_delete(m, i);
     }
