@@ -858,9 +858,20 @@ static void fix_variable(void *ud, k2s_instr *in, uint32_t *id)
   k2s_module *m = c->m;
   (void)in;
   k2s_instr *v = k2s_def(m, *id);
-  if (!v || v->block || v->opcode != SpvOpVariable || is_global_sc(v->ops[0]))
+  if (!v || v->block || v->opcode != SpvOpVariable)
     return;
   c->why = v;
+  if (is_global_sc(v->ops[0])) {
+    /* Program-scope data stays logical; one holding a global pointer (`global int *gp =
+     * &counter;`) would hold an address of logical memory, which has none. */
+    k2s_instr *t = pointer_type(m, v->type);
+    if (t && deep_type(c, t->ops[1]) != t->ops[1])
+      fail(c, in,
+           "this uses a program-scope variable that holds a global pointer (e.g. `global "
+           "int *gp = &counter;`); program-scope variables are not buffers with addresses, "
+           "so physical mode cannot store their addresses");
+    return;
+  }
   uint32_t t = deep_type(c, v->type);
   if (t == v->type)
     return;

@@ -13,7 +13,12 @@
  *     drops OpenCL's range check for a run-time index; OpenCL C gives 0 for
  *     ids and offsets, 1 for sizes and group counts;
  *   - entry-point interfaces without the global variables SPIR-V 1.4 wants
- *     listed (llvm-spirv 15 emits 1.4 whenever nsw/nuw flags are present);
+ *     listed (llvm-spirv 15 emits 1.4 whenever nsw/nuw flags are present),
+ *     including those only named by another listed variable's initialiser
+ *     (`global int *gp = &counter;`);
+ *   - Function-storage OpVariables after the start of the entry block
+ *     (llvm-spirv 15 emits the temporary of a memcpy of a private struct
+ *     where the copy is);
  *   - merge hints spirv-val rejects: k2s_repair_drop_merges(), called by
  *     translate.c only when validation fails on a module that has them
  *     (structurize recomputes them in any case).
@@ -341,14 +346,46 @@ typedef struct iface_ctx {
   uint32_t *calls, n_calls;
 } iface_ctx;
 
+static void note_id(iface_ctx *c, uint32_t id, int depth);
+
+/* The variables a module-scope initialiser names, through constant expressions
+ * (OpSpecConstantOp casts and access chains, composites): spirv-val counts them as used
+ * by every entry point using the variable it initialises. */
+static void note_initializer(iface_ctx *c, uint32_t id, int depth)
+{
+  k2s_instr *d = id < c->m->id_cap ? k2s_def(c->m, id) : NULL;
+  if (!d || d->block || depth > 32)
+    return;
+  if (d->opcode == SpvOpVariable) {
+    note_id(c, id, depth);
+    return;
+  }
+  uint32_t first;
+  if (d->opcode == SpvOpSpecConstantOp)
+    first = 1; /* ops[0] is the opcode */
+  else if (d->opcode == SpvOpConstantComposite || d->opcode == SpvOpSpecConstantComposite)
+    first = 0;
+  else
+    return;
+  for (uint32_t k = first; k < d->n_ops; k++)
+    note_initializer(c, d->ops[k], depth + 1);
+}
+
+static void note_id(iface_ctx *c, uint32_t id, int depth)
+{
+  if (id >= c->m->id_cap || !c->is_global[id] || c->used[id])
+    return;
+  c->used[id] = 1;
+  c->list[c->n_list++] = id;
+  k2s_instr *v = k2s_def(c->m, id);
+  if (v && v->opcode == SpvOpVariable && v->n_ops >= 2)
+    note_initializer(c, v->ops[1], depth + 1);
+}
+
 static void note_operand(void *ud, k2s_instr *in, uint32_t *id)
 {
-  iface_ctx *c = ud;
   (void)in;
-  if (*id < c->m->id_cap && c->is_global[*id] && !c->used[*id]) {
-    c->used[*id] = 1;
-    c->list[c->n_list++] = *id;
-  }
+  note_id(ud, *id, 0);
 }
 
 static bool repair_interfaces(k2s_module *m, k2s_arena *a)
@@ -403,6 +440,9 @@ static bool repair_interfaces(k2s_module *m, k2s_arena *a)
           }
         }
     }
+    /* A listed variable the functions never name still names its initialiser's. */
+    for (uint32_t k = first_iface; k < e->n_ops; k++)
+      note_id(&c, e->ops[k], 0);
     uint32_t missing = 0, first_missing = 0;
     for (uint32_t k = first_iface; k < e->n_ops; k++)
       if (e->ops[k] < cap)
@@ -422,6 +462,82 @@ static bool repair_interfaces(k2s_module *m, k2s_arena *a)
     changed = true;
   }
   return changed;
+}
+
+/* ---- function variables after the start of the entry block ------------------- */
+
+/* SPIR-V wants every Function-storage OpVariable at the start of the entry block;
+ * llvm-spirv 15 emits the temporary of a memcpy of a private struct (and other allocas
+ * LLVM left in place) where it is used. Move each to the end of the entry block's
+ * variables. One in the entry block keeps its initialiser (it ran once anyway); one
+ * further down becomes a variable without initialiser plus an OpStore of the constant
+ * where it was, so that a loop re-initialises it as before. A non-constant initialiser
+ * is left for the validator. */
+static bool is_line(const k2s_instr *i)
+{
+  return i->opcode == SpvOpLine || i->opcode == SpvOpNoLine;
+}
+
+/* A Function variable out of place that can move: no initialiser or a constant one. */
+static bool movable_variable(k2s_module *m, const k2s_instr *i)
+{
+  if (i->opcode != SpvOpVariable || i->n_ops < 1 || i->ops[0] != SpvStorageClassFunction)
+    return false;
+  if (i->n_ops < 2)
+    return true;
+  k2s_instr *init = k2s_def(m, i->ops[1]);
+  return init && !init->block && init->opcode != SpvOpVariable; /* else: the validator */
+}
+
+static bool hoist_variables(k2s_module *m, k2s_arena *a, k2s_function *f)
+{
+  k2s_block *entry = f->first;
+  if (!entry)
+    return false;
+  /* The entry block's leading variables stay; the others out of place are collected. */
+  k2s_instr *last_var = NULL, *start = entry->body.first;
+  for (; start && (start->opcode == SpvOpVariable || is_line(start)); start = start->next)
+    if (start->opcode == SpvOpVariable)
+      last_var = start;
+  uint32_t n = 0;
+  k2s_foreach_block(b, f)
+    for (k2s_instr *i = b == entry ? start : b->body.first; i; i = i->next)
+      n += movable_variable(m, i);
+  if (!n)
+    return false;
+  k2s_instr **vars = k2s_alloc(a, n * sizeof(*vars));
+  n = 0;
+  k2s_foreach_block(b, f)
+    for (k2s_instr *i = b == entry ? start : b->body.first; i; i = i->next)
+      if (movable_variable(m, i))
+        vars[n++] = i;
+  k2s_warn(m, vars[0],
+           "repaired input: %u OpVariable%s of function %s, first %s, %s not at the start of "
+           "the entry block (llvm-spirv 15 emits the temporary of a private struct copy where "
+           "the copy is); moved there",
+           n, n == 1 ? "" : "s", func_text(m, f), id_text(m, vars[0]->result),
+           n == 1 ? "was" : "were");
+  for (uint32_t k = 0; k < n; k++) {
+    k2s_instr *v = vars[k];
+    k2s_block *b = v->block;
+    if (v->n_ops >= 2 && b != entry) {
+      k2s_builder bld = {m, k2s_before(v)};
+      uint32_t ops[2] = {v->result, v->ops[1]};
+      k2s_emit(&bld, SpvOpStore, 0, ops, 2);
+      k2s_instr_set_ops(m, v, v->ops, 1);
+    }
+    k2s_list_remove(&b->body, v);
+    v->block = entry;
+    if (last_var)
+      k2s_list_insert_after(&entry->body, last_var, v);
+    else if (entry->body.first)
+      k2s_list_insert_before(&entry->body, entry->body.first, v);
+    else
+      k2s_list_append(&entry->body, v);
+    last_var = v;
+  }
+  k2s_invalidate_uses(m);
+  return true;
 }
 
 /* ---- merge hints ----------------------------------------------------------- */
@@ -450,6 +566,7 @@ bool k2s_repair_input(k2s_module *m)
   k2s_foreach_function(f, m) {
     changed |= dedupe_phis(m, f);
     changed |= order_blocks(m, &scratch, f);
+    changed |= hoist_variables(m, &scratch, f);
   }
   changed |= repair_builtin_dims(m, &scratch);
   changed |= repair_interfaces(m, &scratch);
