@@ -2,8 +2,9 @@
 """Pointer-mode sweep: every corpus module x --pointers={logical,auto,physical} x
 --target-env {vulkan1.1,1.2,1.3}. Each translation must give spirv-val-clean output or a
 clear error (exit 1/2, a 'k2s: error:' line, no output file) -- never invalid output, never
-a crash. Prints one line per failure class and a summary table; exit status 1 when any
-output is invalid or k2s crashed.
+a crash, never an internal error. Prints one line per failure class and a summary table;
+exit status 1 when any output is invalid, k2s crashed or reported an internal error, or a
+corpus module did not compile.
 
     python3 tests/pointers/sweep.py --k2s build/passes/k2s [--jobs 2] [--build-dir DIR]
 
@@ -123,7 +124,8 @@ def main():
         for (cl, *_rest, flags), run in modules.items():
             spv, why = compile_module(cl, run, opts.build_dir)
             if not spv:
-                print(f"SKIP {os.path.basename(cl)}: {why}")
+                print(f"FAIL {os.path.basename(cl)}: {why}")
+                results[("-", "-", "compile")] += 1
                 continue
             for mode in MODES:
                 for env in ENVS:
@@ -147,7 +149,13 @@ def main():
     print("\nErrors by class (modules):")
     for (status, mode, cls), names in sorted(classes.items()):
         print(f"- [{status}, {mode}] {cls}: {', '.join(sorted(names))}")
-    bad = sum(v for (m, e, s), v in results.items() if s in ("invalid", "crash"))
+    # Invalid output, crashes and internal errors fail the sweep, and so does a corpus
+    # module that did not compile or a sweep that translated nothing.
+    bad = sum(v for (m, e, s), v in results.items()
+              if s in ("invalid", "crash", "internal", "compile"))
+    if not jobs:
+        print("sweep.py: no translations (empty corpus?)")
+        return 1
     return 1 if bad else 0
 
 
