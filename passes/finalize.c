@@ -60,8 +60,7 @@ static bool kernel_only_decoration(uint32_t d, uint32_t version)
 static bool strip_decorations(k2s_module *m, uint32_t version)
 {
   bool changed = false;
-  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION])
-  {
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION]) {
     uint32_t d = UINT32_MAX;
     if ((i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId) && i->n_ops >= 2)
       d = i->ops[1];
@@ -190,8 +189,7 @@ static void storage_caps(caps *c)
                                      SpvStorageClassPushConstant,
                                      SpvStorageClassPhysicalStorageBuffer};
   uint8_t *seen[4] = {0};
-  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
-  {
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL]) {
     if (i->opcode != SpvOpTypePointer || i->n_ops < 2)
       continue;
     uint32_t sc = i->ops[0];
@@ -209,13 +207,17 @@ static void storage_caps(caps *c)
 static void foreach_module_instr(k2s_module *m, void (*fn)(caps *, const k2s_instr *), caps *c)
 {
   for (int s = 0; s < K2S_SEC_COUNT; s++)
-    k2s_foreach_instr(i, &m->sec[s]) fn(c, i);
-  k2s_foreach_instr(i, &m->tail) fn(c, i);
-  k2s_foreach_function(f, m)
-  {
+    k2s_foreach_instr(i, &m->sec[s])
+      fn(c, i);
+  k2s_foreach_instr(i, &m->tail)
+    fn(c, i);
+  k2s_foreach_function(f, m) {
     fn(c, f->def);
-    k2s_foreach_instr(i, &f->head) fn(c, i);
-    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body) fn(c, i);
+    k2s_foreach_instr(i, &f->head)
+      fn(c, i);
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        fn(c, i);
   }
 }
 
@@ -265,8 +267,7 @@ static const char *cap_extension(uint32_t cap, uint32_t version)
 
 static bool uses_non_semantic(k2s_module *m)
 {
-  k2s_foreach_instr(i, &m->sec[K2S_SEC_EXT_IMPORT])
-  {
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_EXT_IMPORT]) {
     const char *n = k2s_string_operand(i, 0);
     if (n && strncmp(n, "NonSemantic.", 12) == 0)
       return true;
@@ -280,11 +281,9 @@ static const char *function_label(k2s_module *m, const k2s_instr *i)
   if (!i || !i->block)
     return NULL;
   uint32_t fid = i->block->func->def->result;
-  k2s_foreach_instr(
-      e, &m->sec[K2S_SEC_ENTRY_POINT]) if (e->n_ops >= 3 &&
-                                           e->ops[1] ==
-                                               fid) return k2s_sprintf(&m->arena, "kernel '%s'",
-                                                                       k2s_string_operand(e, 2));
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
+    if (e->n_ops >= 3 && e->ops[1] == fid)
+      return k2s_sprintf(&m->arena, "kernel '%s'", k2s_string_operand(e, 2));
   const char *n = k2s_name_of(m, fid);
   return k2s_sprintf(&m->arena, "function '%s'", n ? n : "(unnamed)");
 }
@@ -295,14 +294,15 @@ static const k2s_instr *use_in_code(k2s_module *m, const k2s_instr *why)
 {
   if (!why || why->block || !why->result)
     return why;
-  k2s_foreach_function(f, m) k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
-  {
-    const k2s_instr *t = i->type ? k2s_def(m, i->type) : NULL;
-    if (t && t->opcode == SpvOpTypeVector)
-      t = k2s_def(m, t->ops[0]);
-    if (t == why)
-      return i;
-  }
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body) {
+        const k2s_instr *t = i->type ? k2s_def(m, i->type) : NULL;
+        if (t && t->opcode == SpvOpTypeVector)
+          t = k2s_def(m, t->ops[0]);
+        if (t == why)
+          return i;
+      }
   return why;
 }
 
@@ -376,8 +376,7 @@ static void recompute_capabilities(k2s_module *m, uint32_t version, const k2s_op
     k2s_add_extension(m, "SPV_KHR_non_semantic_info");
   /* Extensions a pass added on purpose (named SPV_KHR_*) that no capability
    * implies are kept; Kernel-side extensions are dropped. */
-  k2s_foreach_instr(e, &old_ext)
-  {
+  k2s_foreach_instr(e, &old_ext) {
     const char *n = k2s_string_operand(e, 0);
     if (n &&
         (strcmp(n, "SPV_KHR_variable_pointers") == 0 || strcmp(n, "SPV_KHR_shader_clock") == 0))
@@ -395,39 +394,40 @@ static bool check_ext_inst_sets(k2s_module *m, const k2s_options *o)
   /* A sub-pipeline (--passes) may stop before the builtins are lowered on
    * purpose; there the leftover is worth a warning only. */
   k2s_severity sev = o->passes ? K2S_WARNING : K2S_ERROR;
-  k2s_foreach_function(fn, m) k2s_foreach_block(b, fn) k2s_foreach_instr(i, &b->body)
-  {
-    if (i->opcode != SpvOpExtInst || i->n_ops < 2)
-      continue;
-    uint32_t set = i->ops[0], op = i->ops[1];
-    uint8_t id = set < m->id_cap ? m->ext_set[set] : K2S_EXT_UNKNOWN;
-    if (id == K2S_EXT_GLSL_STD_450 || id == K2S_EXT_CLSPV_REFLECTION)
-      continue;
-    const k2s_instr *imp = k2s_def(m, set);
-    const char *name = imp ? k2s_string_operand(imp, 0) : NULL;
-    if (name && strncmp(name, "NonSemantic.", 12) == 0)
-      continue;
-    if (id == K2S_EXT_OPENCL_STD && op < k2s_extinst_sets[id].n_opcodes)
-      k2s_diag(m, sev, i,
-               "the OpenCL builtin %s was not lowered by any pass; k2s cannot "
-               "translate it yet",
-               k2s_extinst_sets[id].insts[op].name);
-    else
-      k2s_diag(m, sev, i,
-               "extended instruction %u of the set '%s' is not valid in a Vulkan "
-               "module and no pass lowered it",
-               op, name ? name : "?");
-    return sev != K2S_ERROR;
-  }
+  k2s_foreach_function(fn, m)
+    k2s_foreach_block(b, fn)
+      k2s_foreach_instr(i, &b->body) {
+        if (i->opcode != SpvOpExtInst || i->n_ops < 2)
+          continue;
+        uint32_t set = i->ops[0], op = i->ops[1];
+        uint8_t id = set < m->id_cap ? m->ext_set[set] : K2S_EXT_UNKNOWN;
+        if (id == K2S_EXT_GLSL_STD_450 || id == K2S_EXT_CLSPV_REFLECTION)
+          continue;
+        const k2s_instr *imp = k2s_def(m, set);
+        const char *name = imp ? k2s_string_operand(imp, 0) : NULL;
+        if (name && strncmp(name, "NonSemantic.", 12) == 0)
+          continue;
+        if (id == K2S_EXT_OPENCL_STD && op < k2s_extinst_sets[id].n_opcodes)
+          k2s_diag(m, sev, i,
+                   "the OpenCL builtin %s was not lowered by any pass; k2s cannot "
+                   "translate it yet",
+                   k2s_extinst_sets[id].insts[op].name);
+        else
+          k2s_diag(m, sev, i,
+                   "extended instruction %u of the set '%s' is not valid in a Vulkan "
+                   "module and no pass lowered it",
+                   op, name ? name : "?");
+        return sev != K2S_ERROR;
+      }
   return true;
 }
 
 static void set_memory_model(k2s_module *m)
 {
   uint32_t ops[2] = {SpvAddressingModelLogical, SpvMemoryModelGLSL450};
-  k2s_foreach_instr(i,
-                    &m->sec[K2S_SEC_GLOBAL]) if (i->opcode == SpvOpTypePointer && i->n_ops >= 1 &&
-                                                 i->ops[0] == SpvStorageClassPhysicalStorageBuffer)
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
+    if (i->opcode == SpvOpTypePointer && i->n_ops >= 1 &&
+        i->ops[0] == SpvStorageClassPhysicalStorageBuffer)
       ops[0] = SpvAddressingModelPhysicalStorageBuffer64;
   m->sec[K2S_SEC_MEMORY_MODEL] = (k2s_list){0};
   k2s_list_append(&m->sec[K2S_SEC_MEMORY_MODEL], k2s_instr_new(m, SpvOpMemoryModel, 0, 0, ops, 2));
@@ -435,11 +435,11 @@ static void set_memory_model(k2s_module *m)
 
 static void drop_unused_imports(k2s_module *m)
 {
-  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_EXT_IMPORT]) if (!k2s_uses_of(m, i->result))
-  {
-    k2s_list_remove(&m->sec[K2S_SEC_EXT_IMPORT], i);
-    m->def[i->result] = NULL;
-  }
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_EXT_IMPORT])
+    if (!k2s_uses_of(m, i->result)) {
+      k2s_list_remove(&m->sec[K2S_SEC_EXT_IMPORT], i);
+      m->def[i->result] = NULL;
+    }
 }
 
 typedef struct iface {
@@ -470,12 +470,12 @@ static void iface_walk(iface *f, k2s_function *fn)
     return;
   f->fn_seen[fn->def->result] = 1;
   f->fns[f->n_fns++] = fn->def->result;
-  k2s_foreach_block(b, fn) k2s_foreach_instr(i, &b->body)
-  {
-    k2s_foreach_id_operand(f->m, i, iface_id, f);
-    if (i->opcode == SpvOpFunctionCall && i->n_ops)
-      iface_walk(f, k2s_function_of_id(f->m, i->ops[0]));
-  }
+  k2s_foreach_block(b, fn)
+    k2s_foreach_instr(i, &b->body) {
+      k2s_foreach_id_operand(f->m, i, iface_id, f);
+      if (i->opcode == SpvOpFunctionCall && i->n_ops)
+        iface_walk(f, k2s_function_of_id(f->m, i->ops[0]));
+    }
 }
 
 static void rebuild_interfaces(k2s_module *m, uint32_t version)
@@ -491,8 +491,7 @@ static void rebuild_interfaces(k2s_module *m, uint32_t version)
              version >= 0x00010400,
              k2s_alloc(&m->arena, m->bound * sizeof(uint32_t)),
              0};
-  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
-  {
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
     if (e->n_ops < 3)
       continue;
     const char *name = k2s_string_operand(e, 2);
@@ -547,25 +546,28 @@ static void remove_dead_globals(k2s_module *m)
 {
   live_ctx c = {m, k2s_alloc(&m->arena, m->bound),
                 k2s_alloc(&m->arena, m->bound * sizeof(uint32_t)), 0};
-  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) mark(&c, e->ops[1]);
-  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE]) mark_instr(&c, x);
-  k2s_foreach_instr(g, &m->sec[K2S_SEC_GLOBAL]) if (g->opcode == SpvOpExtInst ||
-                                                    g->opcode == SpvOpTypeForwardPointer)
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
+    mark(&c, e->ops[1]);
+  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
+    mark_instr(&c, x);
+  k2s_foreach_instr(g, &m->sec[K2S_SEC_GLOBAL])
+    if (g->opcode == SpvOpExtInst || g->opcode == SpvOpTypeForwardPointer)
       mark_instr(&c, g);
-  k2s_foreach_instr(g, &m->tail) mark_instr(&c, g);
+  k2s_foreach_instr(g, &m->tail)
+    mark_instr(&c, g);
   /* Decorations that give an object meaning to the host keep it (e.g. the
    * WorkgroupSize builtin). */
-  k2s_foreach_instr(
-      d, &m->sec[K2S_SEC_ANNOTATION]) if (d->opcode == SpvOpDecorate && d->n_ops >= 2 &&
-                                          d->ops[1] == SpvDecorationBuiltIn) mark(&c, d->ops[0]);
-  k2s_foreach_function(f, m)
-  {
+  k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION])
+    if (d->opcode == SpvOpDecorate && d->n_ops >= 2 && d->ops[1] == SpvDecorationBuiltIn)
+      mark(&c, d->ops[0]);
+  k2s_foreach_function(f, m) {
     mark_instr(&c, f->def);
-    k2s_foreach_instr(i, &f->head) mark_instr(&c, i);
-    k2s_foreach_block(b, f)
-    {
+    k2s_foreach_instr(i, &f->head)
+      mark_instr(&c, i);
+    k2s_foreach_block(b, f) {
       mark_instr(&c, b->label);
-      k2s_foreach_instr(i, &b->body) mark_instr(&c, i);
+      k2s_foreach_instr(i, &b->body)
+        mark_instr(&c, i);
     }
   }
   while (c.n_work) {
@@ -573,16 +575,14 @@ static void remove_dead_globals(k2s_module *m)
     if (d && !d->block)
       mark_instr(&c, d);
   }
-  k2s_foreach_instr_safe(g, &m->sec[K2S_SEC_GLOBAL]) if (g->result && !c.live[g->result] &&
-                                                         g->opcode != SpvOpExtInst)
-  {
-    k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], g);
-    m->def[g->result] = NULL;
-  }
+  k2s_foreach_instr_safe(g, &m->sec[K2S_SEC_GLOBAL])
+    if (g->result && !c.live[g->result] && g->opcode != SpvOpExtInst) {
+      k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], g);
+      m->def[g->result] = NULL;
+    }
   static const int secs[] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
   for (int s = 0; s < 2; s++)
-    k2s_foreach_instr_safe(i, &m->sec[secs[s]])
-    {
+    k2s_foreach_instr_safe(i, &m->sec[secs[s]]) {
       if (i->opcode == SpvOpString || i->opcode == SpvOpSource ||
           i->opcode == SpvOpSourceContinued || i->opcode == SpvOpSourceExtension ||
           i->opcode == SpvOpModuleProcessed || i->opcode == SpvOpDecorationGroup || !i->n_ops)
@@ -596,26 +596,23 @@ static void remove_dead_globals(k2s_module *m)
 
 static bool has_mode(k2s_module *m, uint32_t ep, uint32_t mode, uint32_t width)
 {
-  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE]) if (x->opcode == SpvOpExecutionMode &&
-                                                            x->n_ops >= 3 && x->ops[0] == ep &&
-                                                            x->ops[1] == mode &&
-                                                            x->ops[2] == width) return true;
+  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
+    if (x->opcode == SpvOpExecutionMode && x->n_ops >= 3 && x->ops[0] == ep && x->ops[1] == mode &&
+        x->ops[2] == width)
+      return true;
   return false;
 }
 
 static void add_float_controls(k2s_module *m, const k2s_options *o)
 {
   bool widths[3] = {false, false, false}; /* 16, 32, 64 */
-  k2s_foreach_instr(
-      t, &m->sec[K2S_SEC_GLOBAL]) if (t->opcode == SpvOpTypeFloat && t->n_ops >= 1 &&
-                                      (t->ops[0] == 16 || t->ops[0] == 32 || t->ops[0] == 64))
-      widths[t->ops[0] == 16   ? 0
-             : t->ops[0] == 32 ? 1
-                               : 2] = true;
+  k2s_foreach_instr(t, &m->sec[K2S_SEC_GLOBAL])
+    if (t->opcode == SpvOpTypeFloat && t->n_ops >= 1 &&
+        (t->ops[0] == 16 || t->ops[0] == 32 || t->ops[0] == 64))
+      widths[t->ops[0] == 16 ? 0 : t->ops[0] == 32 ? 1 : 2] = true;
   bool nan_preserve = !o->fast_relaxed_math && !(o->missing_features & K2S_FEATURE_FLOAT_CONTROLS);
   bool denorms = o->denorm_preserve && !(o->missing_features & K2S_FEATURE_FLOAT_CONTROLS);
-  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
-  {
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
     if (e->n_ops < 2 || e->ops[0] != SpvExecutionModelGLCompute)
       continue;
     for (uint32_t k = 0; k < 3; k++) {

@@ -100,25 +100,24 @@ static void build_call_graph(inliner *c)
   k2s_module *m = c->m;
   c->bound0 = m->bound;
   c->node_of = k2s_alloc(&m->arena, (size_t)m->bound * sizeof(uint32_t));
-  k2s_foreach_function(f, m) if (f->def->result < m->bound) c->node_of[f->def->result] =
-      ++c->n_node;
+  k2s_foreach_function(f, m)
+    if (f->def->result < m->bound)
+      c->node_of[f->def->result] = ++c->n_node;
   c->node = k2s_alloc(&m->arena, (c->n_node + 1) * sizeof(fn_node));
   c->order = k2s_alloc(&m->arena, (c->n_node + 1) * sizeof(uint32_t));
-  k2s_foreach_function(f, m)
-  {
+  k2s_foreach_function(f, m) {
     if (f->def->result >= m->bound)
       continue;
     fn_node *n = &c->node[c->node_of[f->def->result] - 1];
     n->f = f;
     n->own_needs = is_pointer(m, f->def->type);
-    k2s_foreach_instr(p, &f->head) if (p->opcode == SpvOpFunctionParameter &&
-                                       is_pointer(m, p->type)) n->own_needs = true;
+    k2s_foreach_instr(p, &f->head)
+      if (p->opcode == SpvOpFunctionParameter && is_pointer(m, p->type))
+        n->own_needs = true;
     uint32_t n_calls = 0;
-    k2s_foreach_block(b, f)
-    {
+    k2s_foreach_block(b, f) {
       n->size++;
-      k2s_foreach_instr(i, &b->body)
-      {
+      k2s_foreach_instr(i, &b->body) {
         n->size++;
         if (reads_builtin_var(m, i))
           n->own_needs = true;
@@ -130,12 +129,12 @@ static void build_call_graph(inliner *c)
     n->calls = k2s_alloc(&m->arena, (n_calls + 1) * sizeof(k2s_instr *));
     n->callee = k2s_alloc(&m->arena, (n_calls + 1) * sizeof(uint32_t));
     k2s_foreach_block(b, f)
-        k2s_foreach_instr(i, &b->body) if (i->opcode == SpvOpFunctionCall && i->n_ops &&
-                                           i->ops[0] < m->bound && c->node_of[i->ops[0]])
-    {
-      n->calls[n->n_calls] = i;
-      n->callee[n->n_calls++] = c->node_of[i->ops[0]] - 1;
-    }
+      k2s_foreach_instr(i, &b->body)
+        if (i->opcode == SpvOpFunctionCall && i->n_ops && i->ops[0] < m->bound &&
+            c->node_of[i->ops[0]]) {
+          n->calls[n->n_calls] = i;
+          n->callee[n->n_calls++] = c->node_of[i->ops[0]] - 1;
+        }
   }
 }
 
@@ -211,8 +210,7 @@ static bool order_call_graph(inliner *c)
 static void retarget_phis(k2s_module *m, k2s_block *succ, uint32_t from, uint32_t to)
 {
   (void)m;
-  k2s_foreach_instr(i, &succ->body)
-  {
+  k2s_foreach_instr(i, &succ->body) {
     if (i->opcode != SpvOpPhi)
       break;
     for (uint32_t k = 1; k < i->n_ops; k += 2)
@@ -267,7 +265,9 @@ static void substitute(k2s_module *m, k2s_function *f, const uint32_t *from, con
                        uint32_t n)
 {
   id_subst s = {from, to, n};
-  k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body) k2s_foreach_id_operand(m, i, subst_id, &s);
+  k2s_foreach_block(b, f)
+    k2s_foreach_instr(i, &b->body)
+      k2s_foreach_id_operand(m, i, subst_id, &s);
   m->uses_valid = false;
 }
 
@@ -290,20 +290,23 @@ static k2s_block *inline_call(inliner *c, k2s_function *caller, k2s_block *b, k2
   k2s_function *g = k2s_clone_function(m, callee, NULL);
   /* Parameters → arguments. */
   uint32_t k = 1, n_params = 0;
-  k2s_foreach_instr(p, &g->head) if (p->opcode == SpvOpFunctionParameter) n_params++;
+  k2s_foreach_instr(p, &g->head)
+    if (p->opcode == SpvOpFunctionParameter)
+      n_params++;
   uint32_t *from = k2s_alloc(&m->arena, (n_params + 1) * sizeof(uint32_t));
   uint32_t *to = k2s_alloc(&m->arena, (n_params + 1) * sizeof(uint32_t));
   n_params = 0;
-  k2s_foreach_instr(p, &g->head) if (p->opcode == SpvOpFunctionParameter && k < call->n_ops)
-  {
-    from[n_params] = p->result;
-    to[n_params++] = call->ops[k++];
-  }
+  k2s_foreach_instr(p, &g->head)
+    if (p->opcode == SpvOpFunctionParameter && k < call->n_ops) {
+      from[n_params] = p->result;
+      to[n_params++] = call->ops[k++];
+    }
   substitute(m, g, from, to, n_params);
   /* The copy's header is dropped: its function and parameter ids (which the
    * copy took names and decorations for) are undefined from here on. */
   forget_instr(c, g->def);
-  k2s_foreach_instr(p, &g->head) forget_instr(c, p);
+  k2s_foreach_instr(p, &g->head)
+    forget_instr(c, p);
   forget_instr(c, g->end);
   /* Split b after the call into a continuation block. */
   k2s_block *cont = k2s_block_new(m, caller, k2s_new_id(m));
@@ -317,8 +320,7 @@ static k2s_block *inline_call(inliner *c, k2s_function *caller, k2s_block *b, k2
   /* Returns → branches to the continuation; return values → a phi. */
   uint32_t *phi_ops = k2s_alloc(&m->arena, 2 * sizeof(uint32_t));
   uint32_t n_phi = 0, cap_phi = 1;
-  k2s_foreach_block(gb, g)
-  {
+  k2s_foreach_block(gb, g) {
     gb->func = caller;
     k2s_instr *t = k2s_block_terminator(gb);
     if (!t || (t->opcode != SpvOpReturn && t->opcode != SpvOpReturnValue))
@@ -350,12 +352,13 @@ static k2s_block *inline_call(inliner *c, k2s_function *caller, k2s_block *b, k2
     value = k2s_undef(m, call->type);
   }
   /* The callee's variables move to the caller's entry block. */
-  k2s_foreach_block(gb, g) k2s_foreach_instr_safe(i, &gb->body) if (i->opcode == SpvOpVariable)
-  {
-    k2s_list_remove(&gb->body, i);
-    i->block = caller->first;
-    k2s_list_insert_after(&caller->first->body, NULL, i);
-  }
+  k2s_foreach_block(gb, g)
+    k2s_foreach_instr_safe(i, &gb->body)
+      if (i->opcode == SpvOpVariable) {
+        k2s_list_remove(&gb->body, i);
+        i->block = caller->first;
+        k2s_list_insert_after(&caller->first->body, NULL, i);
+      }
   /* b now branches into the inlined body. */
   k2s_list_remove(&b->body, call);
   forget_instr(c, call);
@@ -425,7 +428,8 @@ static bool inline_into(inliner *c, fn_node *n)
     changed = true;
   }
   if (c->any_value) {
-    k2s_foreach_block(bb, f) k2s_foreach_instr(x, &bb->body)
+    k2s_foreach_block(bb, f)
+      k2s_foreach_instr(x, &bb->body)
         k2s_foreach_id_operand(m, x, subst_value, c);
     for (uint32_t k = first_gone; k < c->n_gone; k++)
       if (c->gone[k] < c->bound0)
@@ -446,29 +450,7 @@ static void drop_names_of_gone(inliner *c)
   for (uint32_t k = 0; k < c->n_gone; k++)
     if (c->gone[k] <= m->bound)
       gone[c->gone[k]] = 1;
-  static const int secs[] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
-  for (int s = 0; s < 2; s++)
-    k2s_foreach_instr_safe(i, &m->sec[secs[s]])
-    {
-      if (i->opcode == SpvOpGroupDecorate || i->opcode == SpvOpGroupMemberDecorate) {
-        /* Targets follow the group (member targets in pairs). */
-        uint32_t step = i->opcode == SpvOpGroupDecorate ? 1 : 2, w = 1;
-        for (uint32_t k = 1; k + step - 1 < i->n_ops; k += step)
-          if (!(i->ops[k] <= m->bound && gone[i->ops[k]]))
-            for (uint32_t s2 = 0; s2 < step; s2++)
-              i->ops[w++] = i->ops[k + s2];
-        if (w == 1)
-          k2s_list_remove(&m->sec[secs[s]], i);
-        else
-          i->n_ops = w;
-        continue;
-      }
-      if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId ||
-           i->opcode == SpvOpDecorateString) &&
-          i->n_ops && i->ops[0] <= m->bound && gone[i->ops[0]])
-        k2s_list_remove(&m->sec[secs[s]], i);
-    }
-  m->uses_valid = false;
+  k2s_drop_annotations_of(m, gone);
 }
 
 bool k2s_inline_calls(k2s_module *m, const k2s_options *o)
@@ -488,12 +470,18 @@ bool k2s_inline_calls(k2s_module *m, const k2s_options *o)
   /* Functions that were only called through inlined calls are now dead. */
   if (changed) {
     uint8_t *called = k2s_alloc(&m->arena, m->bound);
-    k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) called[e->ops[1]] = 1;
-    k2s_foreach_function(f, m) k2s_foreach_block(b, f)
-        k2s_foreach_instr(i, &b->body) if (i->opcode == SpvOpFunctionCall) called[i->ops[0]] = 1;
+    k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
+      called[e->ops[1]] = 1;
+    k2s_foreach_function(f, m)
+      k2s_foreach_block(b, f)
+        k2s_foreach_instr(i, &b->body)
+          if (i->opcode == SpvOpFunctionCall)
+            called[i->ops[0]] = 1;
     k2s_function **dead = k2s_alloc(&m->arena, (c.n_node + 1) * sizeof(*dead));
     uint32_t n_dead = 0;
-    k2s_foreach_function(f, m) if (!called[f->def->result]) dead[n_dead++] = f;
+    k2s_foreach_function(f, m)
+      if (!called[f->def->result])
+        dead[n_dead++] = f;
     k2s_delete_functions(m, dead, n_dead);
   }
   return changed;

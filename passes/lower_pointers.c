@@ -274,7 +274,8 @@ static lin lin_of_index(ptr_ctx *c, uint32_t id, int64_t coef, int depth)
       break;
     case SpvOpISub:
       if (const_sval(m, d->ops[1], &k))
-        return lin_add(c, lin_of_index(c, d->ops[0], coef, depth + 1), lin_const(wmul(wmul(k, -1), coef)), 1);
+        return lin_add(c, lin_of_index(c, d->ops[0], coef, depth + 1),
+                       lin_const(wmul(wmul(k, -1), coef)), 1);
       break;
     case SpvOpIMul:
       if (const_sval(m, d->ops[1], &k) && k > 0 && k < (1 << 20))
@@ -1397,8 +1398,7 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
     return;
   if (i->opcode == SpvOpConvertPtrToU) {
     pval *p = pv_of(c, i->ops[0]);
-    taint t = {0, 1, false, p && p->n > 1, UINT32_MAX,
-               k2s_type_width(m, i->type) < c->addr_width};
+    taint t = {0, 1, false, p && p->n > 1, UINT32_MAX, k2s_type_width(m, i->type) < c->addr_width};
     for (uint32_t k = 0; p && k < p->n; k++)
       if (p->a[k].root) {
         if (!t.root)
@@ -1424,8 +1424,12 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
   taint a = taint_of(c, i->opcode == SpvOpSelect ? i->ops[1] : i->ops[0]);
   taint b2 =
       i->n_ops > 1 ? taint_of(c, i->opcode == SpvOpSelect ? i->ops[2] : i->ops[1]) : (taint){0};
-  taint r = {a.root ? a.root : b2.root, 0, a.bad || b2.bad, a.multi || b2.multi,
-             a.align < b2.align ? a.align : b2.align, a.narrow || b2.narrow};
+  taint r = {a.root ? a.root : b2.root,
+             0,
+             a.bad || b2.bad,
+             a.multi || b2.multi,
+             a.align < b2.align ? a.align : b2.align,
+             a.narrow || b2.narrow};
   if (!a.k && !a.bad)
     r.align = b2.align;
   else if (!b2.k && !b2.bad)
@@ -1895,8 +1899,7 @@ static k2s_block *block_of(ptr_ctx *c, uint32_t label)
 
 static void retarget_phis(k2s_block *succ, uint32_t from, uint32_t to)
 {
-  k2s_foreach_instr(i, &succ->body)
-  {
+  k2s_foreach_instr(i, &succ->body) {
     if (i->opcode != SpvOpPhi)
       break;
     for (uint32_t k = 1; k < i->n_ops; k += 2)
@@ -2655,8 +2658,7 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
 static bool constant_data_to_private(k2s_module *m)
 {
   bool changed = false;
-  k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL])
-  {
+  k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL]) {
     if (v->opcode != SpvOpVariable || v->n_ops < 1)
       continue;
     if (v->ops[0] == SpvStorageClassUniformConstant && v->n_ops >= 2) {
@@ -2769,8 +2771,7 @@ static int program_scope_to_buffer(ptr_ctx *c)
   /* An initialiser holding a variable's address needs a relocation by the host
    * (ProgramScopeVariablePointerRelocation), which is not built. */
   psv_use scan = {member_of, id_bound, NULL, k2s_alloc(&m->arena, n * sizeof(bool))};
-  k2s_foreach_instr(g, &m->sec[K2S_SEC_GLOBAL])
-  {
+  k2s_foreach_instr(g, &m->sec[K2S_SEC_GLOBAL]) {
     k2s_foreach_id_operand(m, g, psv_mark, &scan);
     for (k = 0; k < n; k++)
       if (scan.used[k]) {
@@ -2803,8 +2804,7 @@ static int program_scope_to_buffer(ptr_ctx *c)
   /* Its own descriptor set, after every set kernel-args used: no kernel's bindings
    * can collide with it. */
   uint32_t set = 0;
-  k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION])
-  {
+  k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION]) {
     if (d->opcode == SpvOpDecorate && d->n_ops >= 3 && d->ops[1] == SpvDecorationDescriptorSet &&
         d->ops[2] + 1 > set)
       set = d->ops[2] + 1;
@@ -2818,13 +2818,13 @@ static int program_scope_to_buffer(ptr_ctx *c)
 
   psv_use u = {member_of, id_bound, k2s_alloc(&m->arena, n * sizeof(uint32_t)),
                k2s_alloc(&m->arena, n * sizeof(bool))};
-  k2s_foreach_function(f, m)
-  {
+  k2s_foreach_function(f, m) {
     if (!f->first)
       continue;
     memset(u.chain, 0, n * sizeof(uint32_t));
     memset(u.used, 0, n * sizeof(bool));
-    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
         k2s_foreach_id_operand(m, i, psv_mark, &u);
     k2s_builder bd = {m, k2s_block_start(f->first)};
     for (k = 0; k < n; k++)
@@ -2836,14 +2836,14 @@ static int program_scope_to_buffer(ptr_ctx *c)
         if (name)
           k2s_set_name(m, u.chain[k], name);
       }
-    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
         k2s_foreach_id_operand(m, i, psv_replace, &u);
   }
   /* The variables go, with their names, decorations and interface entries. */
   enum k2s_section secs[3] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION, K2S_SEC_ENTRY_POINT};
   for (int s = 0; s < 3; s++)
-    k2s_foreach_instr_safe(i, &m->sec[secs[s]])
-    {
+    k2s_foreach_instr_safe(i, &m->sec[secs[s]]) {
       if (secs[s] == K2S_SEC_ENTRY_POINT) {
         const char *name = i->n_ops >= 3 ? k2s_string_operand(i, 2) : NULL;
         if (!name)
@@ -2963,12 +2963,14 @@ static fn_order order_of(ptr_ctx *c, k2s_function *f)
   k2s_cfg_dominators(cfg, &m->arena);
   uint32_t n = 0;
   for (uint32_t r = 0; r < cfg->n_rpo; r++)
-    k2s_foreach_instr(i, &cfg->blocks[cfg->rpo[r]]->body) n++;
+    k2s_foreach_instr(i, &cfg->blocks[cfg->rpo[r]]->body)
+      n++;
   fn_order o = {f, cfg, k2s_alloc(&m->arena, (n + 1) * sizeof(k2s_instr *)), 0};
   /* Reverse post-order visits definitions before uses whatever the block
    * order in the binary (llvm-spirv 15 emits blocks before their dominator). */
   for (uint32_t r = 0; r < cfg->n_rpo; r++)
-    k2s_foreach_instr(i, &cfg->blocks[cfg->rpo[r]]->body) o.ins[o.n++] = i;
+    k2s_foreach_instr(i, &cfg->blocks[cfg->rpo[r]]->body)
+      o.ins[o.n++] = i;
   return o;
 }
 
@@ -2980,20 +2982,22 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
   ptr_ctx c = {.m = m, .o = o};
   grow(&c, m->bound + 64);
   c.addr_width = 64;
-  k2s_foreach_instr(mm,
-                    &m->sec[K2S_SEC_MEMORY_MODEL]) if (mm->n_ops &&
-                                                       mm->ops[0] == SpvAddressingModelPhysical32)
+  k2s_foreach_instr(mm, &m->sec[K2S_SEC_MEMORY_MODEL])
+    if (mm->n_ops && mm->ops[0] == SpvAddressingModelPhysical32)
       c.addr_width = 32;
-  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL]) if (v->opcode == SpvOpVariable) add_root(&c, v);
-  else if (v->result && is_pointer_type(m, v->type) &&
-           (v->opcode == SpvOpConstantNull || v->opcode == SpvOpUndef)) analyze_def(&c, v);
+  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL])
+    if (v->opcode == SpvOpVariable)
+      add_root(&c, v);
+    else if (v->result && is_pointer_type(m, v->type) &&
+             (v->opcode == SpvOpConstantNull || v->opcode == SpvOpUndef))
+      analyze_def(&c, v);
 
   uint32_t n_fn = 0;
-  k2s_foreach_function(f, m) n_fn++;
+  k2s_foreach_function(f, m)
+    n_fn++;
   fn_order *fo = k2s_alloc(&m->arena, (n_fn + 1) * sizeof(fn_order));
   uint32_t nf = 0;
-  k2s_foreach_function(f, m)
-  {
+  k2s_foreach_function(f, m) {
     if (f->first)
       fo[nf++] = order_of(&c, f);
   }
@@ -3165,11 +3169,13 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
 
   /* 4. Rewrite. */
   for (uint32_t f = 0; f < nf && !m->failed; f++) {
-    k2s_foreach_block(b, fo[f].f) c.label_block[b->label->result] = b;
+    k2s_foreach_block(b, fo[f].f)
+      c.label_block[b->label->result] = b;
     for (uint32_t k = 0; k < fo[f].n && !m->failed; k++)
       if (!fo[f].ins[k]->dead && fo[f].ins[k]->block)
         rewrite_instr(&c, fo[f].ins[k]);
-    k2s_foreach_block(b, fo[f].f) c.label_block[b->label->result] = NULL;
+    k2s_foreach_block(b, fo[f].f)
+      c.label_block[b->label->result] = NULL;
   }
   if (m->failed)
     return true;
@@ -3181,18 +3187,7 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
       k2s_instr_delete(m, c.dead[k]);
     }
   /* Names and decorations of the deleted values go with them. */
-  enum k2s_section secs[2] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
-  for (int s = 0; s < 2; s++)
-    k2s_foreach_instr_safe(
-        i,
-        &m->sec[secs[s]]) if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate ||
-                               i->opcode == SpvOpDecorateId || i->opcode == SpvOpDecorateString) &&
-                              i->n_ops && i->ops[0] <= m->bound && gone[i->ops[0]])
-    {
-      /* k2s_instr_delete would search the section for each one. */
-      k2s_list_remove(&m->sec[secs[s]], i);
-      i->dead = true;
-    }
+  k2s_drop_annotations_of(m, gone);
   m->uses_valid = false;
   return changed || c.changed;
 }

@@ -165,11 +165,11 @@ static void delete_block(st *s, k2s_block *b)
     s->lbl[b->label->result] = NULL;
   note_dead(s, b->label->result);
   k2s_set_def(s->m, b->label->result, NULL);
-  k2s_foreach_instr(i, &b->body) if (i->result)
-  {
-    note_dead(s, i->result);
-    k2s_set_def(s->m, i->result, NULL);
-  }
+  k2s_foreach_instr(i, &b->body)
+    if (i->result) {
+      note_dead(s, i->result);
+      k2s_set_def(s->m, i->result, NULL);
+    }
   k2s_function_remove_block(s->f, b);
   s->changed = true;
 }
@@ -399,7 +399,8 @@ static bool snapshot(st *s)
   s->snap.oom = s->m->arena.oom;
   k2s_arena *a = &s->snap;
   uint32_t n = 0;
-  k2s_foreach_block(b, s->f) BI(b)->idx = n++;
+  k2s_foreach_block(b, s->f)
+    BI(b)->idx = n++;
   s->n = n;
   s->blocks = k2s_alloc(a, (n + 1) * sizeof(*s->blocks));
   s->succ = k2s_alloc(a, (n + 1) * sizeof(*s->succ));
@@ -408,7 +409,8 @@ static bool snapshot(st *s)
   s->npred = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *cap_s = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *cap_p = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-  k2s_foreach_block(b, s->f) s->blocks[BI(b)->idx] = b;
+  k2s_foreach_block(b, s->f)
+    s->blocks[BI(b)->idx] = b;
   for (uint32_t i = 0; i < n; i++) {
     k2s_block *b = s->blocks[i];
     k2s_instr *t = term(b);
@@ -743,8 +745,7 @@ static void undef_dead_operand(void *ud, k2s_instr *in, uint32_t *id)
 static bool cleanup(st *s)
 {
   k2s_module *m = s->m;
-  k2s_foreach_block(b, s->f)
-  {
+  k2s_foreach_block(b, s->f) {
     k2s_instr *mi = k2s_block_merge(b);
     if (mi) {
       if (mi->opcode == SpvOpLoopMerge && mi->n_ops >= 3)
@@ -812,7 +813,7 @@ static bool cleanup(st *s)
   for (uint32_t i = 0; i < s->n; i++)
     if (s->order[i] != NONE)
       k2s_foreach_instr(in, &s->blocks[i]->body)
-          k2s_foreach_id_operand(m, in, undef_dead_operand, &uc);
+        k2s_foreach_id_operand(m, in, undef_dead_operand, &uc);
   for (uint32_t i = 0; i < s->n; i++)
     if (s->order[i] == NONE)
       delete_block(s, s->blocks[i]);
@@ -1016,8 +1017,7 @@ static void split_after(st *s, k2s_block *b, uint32_t loop)
 /* Only phis and a return or OpUnreachable: cheap to give each exit its own. */
 static bool pure_exit(k2s_block *b)
 {
-  k2s_foreach_instr(i, &b->body)
-  {
+  k2s_foreach_instr(i, &b->body) {
     if (i->opcode == SpvOpPhi || i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
       continue;
     if (i->next)
@@ -1681,14 +1681,14 @@ static void emit_merges(st *s)
     emit_at(s, k2s_before(term(l->header)), SpvOpLoopMerge, 0, ops, 3);
     s->changed = true;
   }
-  k2s_foreach_block(b, s->f) if (BI(b)->merge)
-  {
-    uint32_t ops[2] = {BI(b)->merge, SpvSelectionControlMaskNone};
-    emit_at(s, k2s_before(term(b)), SpvOpSelectionMerge, 0, ops, 2);
-    s->changed = true;
-    if (BI(b)->nfalls && term(b)->opcode == SpvOpSwitch)
-      order_switch_cases(s, b);
-  }
+  k2s_foreach_block(b, s->f)
+    if (BI(b)->merge) {
+      uint32_t ops[2] = {BI(b)->merge, SpvSelectionControlMaskNone};
+      emit_at(s, k2s_before(term(b)), SpvOpSelectionMerge, 0, ops, 2);
+      s->changed = true;
+      if (BI(b)->nfalls && term(b)->opcode == SpvOpSwitch)
+        order_switch_cases(s, b);
+    }
 }
 
 /* A small open-addressing set of ids. */
@@ -1905,8 +1905,7 @@ static bool remat_uses(st *s, ssa *q, uint32_t v)
   bool ok = true;
   for (uint32_t k = 0; k < s->nrpo; k++) {
     k2s_block *U = s->blocks[s->rpo[k]];
-    k2s_foreach_instr(in, &U->body)
-    {
+    k2s_foreach_instr(in, &U->body) {
       if (in->opcode == SpvOpPhi) {
         for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
           k2s_block *P = block_of(s, in->ops[j + 1]);
@@ -1977,16 +1976,15 @@ static void prune_phis(st *s, k2s_instr **made, uint32_t nmade)
     if (made[j]->result != first + j)
       return;
   count_ctx c = {first, nmade, k2s_alloc(&s->snap, nmade * sizeof(uint32_t))};
-  k2s_foreach_block(b, s->f) k2s_foreach_instr(in, &b->body) if (in->opcode == SpvOpPhi)
-  {
-    for (uint32_t w = 0; w + 1 < in->n_ops; w += 2)
-      if (in->ops[w] != in->result)
-        count_use(&c, in, &in->ops[w]);
-  }
-  else
-  {
-    k2s_foreach_id_operand(s->m, in, count_use, &c);
-  }
+  k2s_foreach_block(b, s->f)
+    k2s_foreach_instr(in, &b->body)
+      if (in->opcode == SpvOpPhi) {
+        for (uint32_t w = 0; w + 1 < in->n_ops; w += 2)
+          if (in->ops[w] != in->result)
+            count_use(&c, in, &in->ops[w]);
+      } else {
+        k2s_foreach_id_operand(s->m, in, count_use, &c);
+      }
   uint32_t *work = k2s_alloc(&s->snap, nmade * sizeof(uint32_t));
   uint32_t nw = 0;
   for (uint32_t j = 0; j < nmade; j++)
@@ -2014,8 +2012,7 @@ static void repair_ssa(st *s)
   /* Find the bad values. */
   for (uint32_t k = 0; k < s->nrpo; k++) {
     uint32_t U = s->rpo[k];
-    k2s_foreach_instr(in, &s->blocks[U]->body)
-    {
+    k2s_foreach_instr(in, &s->blocks[U]->body) {
       if (in->opcode == SpvOpPhi) {
         for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
           k2s_block *D = def_block(s, in->ops[j]);
@@ -2089,8 +2086,7 @@ static void repair_ssa(st *s)
     /* Rename the uses. */
     for (uint32_t k = 0; k < s->nrpo; k++) {
       uint32_t U = s->rpo[k];
-      k2s_foreach_instr(in, &s->blocks[U]->body)
-      {
+      k2s_foreach_instr(in, &s->blocks[U]->body) {
         if (in->opcode == SpvOpPhi) {
           bool is_new = false;
           for (uint32_t j = 0; j < nmade; j++)
@@ -2130,10 +2126,12 @@ static void order_blocks(st *s)
 {
   k2s_arena *a = &s->snap;
   uint32_t n = 0;
-  k2s_foreach_block(b, s->f) BI(b)->idx = n++;
+  k2s_foreach_block(b, s->f)
+    BI(b)->idx = n++;
   k2s_block **all = k2s_alloc(a, (n + 1) * sizeof(*all));
   n = 0;
-  k2s_foreach_block(b, s->f) all[n++] = b;
+  k2s_foreach_block(b, s->f)
+    all[n++] = b;
   uint32_t stamp = ++s->walk_stamp;
   k2s_block **stack = k2s_alloc(a, (n + 1) * sizeof(*stack));
   uint32_t **succ = k2s_alloc(a, (n + 1) * sizeof(*succ));
@@ -2198,7 +2196,8 @@ static bool structurize_function(st *s, k2s_function *f)
   s->nloops = 0;
   s->cap_loops = 0;
   s->loops = NULL;
-  k2s_foreach_block(b, f) attach(s, b, NONE);
+  k2s_foreach_block(b, f)
+    attach(s, b, NONE);
   if (!cleanup(s))
     return false;
   /* Loops, again after each rewrite of an irreducible cycle: a rewrite
@@ -2241,14 +2240,7 @@ static void drop_dead_names(st *s)
   for (uint32_t k = 0; k < s->n_dead; k++)
     if (s->dead[k] <= m->bound)
       dead[s->dead[k]] = 1;
-  static const int secs[] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
-  for (int k = 0; k < 2; k++)
-    k2s_foreach_instr_safe(
-        i,
-        &m->sec[secs[k]]) if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate ||
-                               i->opcode == SpvOpDecorateId || i->opcode == SpvOpDecorateString) &&
-                              i->n_ops >= 1 && i->ops[0] <= m->bound && dead[i->ops[0]])
-        k2s_list_remove(&m->sec[secs[k]], i);
+  k2s_drop_annotations_of(m, dead);
 }
 
 bool k2s_structurize(k2s_module *m, const k2s_options *o)
@@ -2257,14 +2249,16 @@ bool k2s_structurize(k2s_module *m, const k2s_options *o)
   st s = {.m = m};
   s.a.oom = m->arena.oom;
   s.snap.oom = m->arena.oom;
-  k2s_foreach_function(f, m) k2s_foreach_block(b, f) map_label(&s, b);
-  bool ok = true;
   k2s_foreach_function(f, m)
-  {
+    k2s_foreach_block(b, f)
+      map_label(&s, b);
+  bool ok = true;
+  k2s_foreach_function(f, m) {
     if (!f->first)
       continue;
     ok = structurize_function(&s, f);
-    k2s_foreach_block(b, f) b->data = NULL;
+    k2s_foreach_block(b, f)
+      b->data = NULL;
     k2s_arena_free(&s.snap);
     k2s_arena_free(&s.a);
     s.a.oom = m->arena.oom;

@@ -89,8 +89,7 @@ k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t *id_ma
  * appended since, or an id that is no function) refills it in one walk. */
 k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id)
 {
-  if (id < m->id_cap && m->func_of[id] && m->func_of[id]->def &&
-      m->func_of[id]->def->result == id)
+  if (id < m->id_cap && m->func_of[id] && m->func_of[id]->def && m->func_of[id]->def->result == id)
     return m->func_of[id];
   if (id < m->id_cap) {
     k2s_instr *d = m->def[id];
@@ -115,7 +114,7 @@ void k2s_delete_functions(k2s_module *m, k2s_function *const *fns, uint32_t n)
 {
   if (!n)
     return;
-  uint8_t *dead = k2s_alloc(&m->arena, m->bound);
+  uint8_t *dead = k2s_alloc(&m->arena, m->bound + 1);
   for (uint32_t k = 0; k < n; k++) {
     k2s_function *f = fns[k];
     dead[f->def->result] = 1;
@@ -129,15 +128,7 @@ void k2s_delete_functions(k2s_module *m, k2s_function *const *fns, uint32_t n)
           dead[i->result] = 1;
     }
   }
-  static const int secs[] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
-  for (int s = 0; s < 2; s++)
-    k2s_foreach_instr_safe(i, &m->sec[secs[s]])
-      if (i->opcode != SpvOpString && i->opcode != SpvOpSource &&
-          i->opcode != SpvOpSourceContinued && i->opcode != SpvOpSourceExtension &&
-          i->opcode != SpvOpModuleProcessed && i->opcode != SpvOpGroupDecorate &&
-          i->opcode != SpvOpGroupMemberDecorate && i->n_ops >= 1 && i->ops[0] < m->bound &&
-          dead[i->ops[0]])
-        k2s_list_remove(&m->sec[secs[s]], i);
+  k2s_drop_annotations_of(m, dead);
   for (uint32_t k = 0; k < n; k++) {
     k2s_function *f = fns[k];
     m->def[f->def->result] = NULL;

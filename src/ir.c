@@ -147,8 +147,50 @@ static bool maybe_interned(const k2s_instr *i)
 {
   uint16_t op = i->opcode;
   return !i->block && ((op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer) ||
-                       (op >= SpvOpConstantTrue && op <= SpvOpSpecConstantOp) ||
-                       op == SpvOpUndef);
+                       (op >= SpvOpConstantTrue && op <= SpvOpSpecConstantOp) || op == SpvOpUndef);
+}
+
+static bool targets_first_operand(uint16_t op)
+{
+  switch (op) {
+  case SpvOpName:
+  case SpvOpMemberName:
+  case SpvOpDecorate:
+  case SpvOpDecorateId:
+  case SpvOpDecorateString:
+  case SpvOpMemberDecorate:
+  case SpvOpMemberDecorateString: return true;
+  default: return false;
+  }
+}
+
+void k2s_drop_annotations_of(k2s_module *m, const uint8_t *dead)
+{
+  static const int secs[] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION};
+#define GONE(id) ((id) <= m->bound && dead[id])
+  for (int s = 0; s < 2; s++)
+    k2s_foreach_instr_safe(i, &m->sec[secs[s]]) {
+      bool drop = false;
+      if (i->opcode == SpvOpGroupDecorate || i->opcode == SpvOpGroupMemberDecorate) {
+        /* Targets follow the group (member targets in pairs). */
+        uint32_t step = i->opcode == SpvOpGroupDecorate ? 1 : 2, w = 1;
+        for (uint32_t k = 1; k + step - 1 < i->n_ops; k += step)
+          if (!GONE(i->ops[k]))
+            for (uint32_t j = 0; j < step; j++)
+              i->ops[w++] = i->ops[k + j];
+        drop = w == 1 && i->n_ops > 1;
+        if (!drop)
+          i->n_ops = w;
+      } else {
+        drop = targets_first_operand(i->opcode) && i->n_ops && GONE(i->ops[0]);
+      }
+      if (drop) {
+        k2s_list_remove(&m->sec[secs[s]], i);
+        i->dead = true;
+      }
+    }
+#undef GONE
+  m->uses_valid = false;
 }
 
 void k2s_instr_delete(k2s_module *m, k2s_instr *i)
@@ -408,7 +450,10 @@ void k2s_build_uses(k2s_module *m)
   m->uses_valid = true;
 }
 
-void k2s_invalidate_uses(k2s_module *m) { m->uses_valid = false; }
+void k2s_invalidate_uses(k2s_module *m)
+{
+  m->uses_valid = false;
+}
 
 /* Unlink uses by deleted instructions from id's chain. */
 static void prune_dead(k2s_module *m, uint32_t id)
@@ -586,8 +631,8 @@ static void target_index_appended(k2s_target_index *x, const k2s_list *l, k2s_in
 /* After k2s_replace_all_uses moved the names or decorations of old_id to
  * new_id: move old_id's entries over when that keeps section order (new_id
  * had none), else let the next lookup rebuild. */
-static void target_index_retarget(k2s_target_index *x, k2s_list *l, bool was_fresh,
-                                  uint32_t old_id, uint32_t new_id)
+static void target_index_retarget(k2s_target_index *x, k2s_list *l, bool was_fresh, uint32_t old_id,
+                                  uint32_t new_id)
 {
   bool ok = x && was_fresh && old_id < x->n_ids && new_id < x->n_ids && !x->head[new_id];
   if (ok)
@@ -623,8 +668,7 @@ const char *k2s_name_of(const k2s_module *m, uint32_t id)
 k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration)
 {
   const k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
-  k2s_target_index *x =
-      target_index(m, (k2s_target_index **)&m->deco_idx, l, indexed_decoration);
+  k2s_target_index *x = target_index(m, (k2s_target_index **)&m->deco_idx, l, indexed_decoration);
   if (x && id < x->n_ids) {
     bool intact = true;
     for (uint32_t e = x->head[id]; e; e = x->next[e - 1]) {
@@ -679,8 +723,8 @@ void k2s_remove_capability(k2s_module *m, uint32_t cap)
 
 /* Operand words: n_pre words, then a literal string (arena scratch). Helpers
  * build complete operands before k2s_instr_new so def-use stays valid. */
-static uint32_t *ops_with_string(k2s_module *m, const uint32_t *pre, uint32_t n_pre,
-                                 const char *s, uint32_t *n)
+static uint32_t *ops_with_string(k2s_module *m, const uint32_t *pre, uint32_t n_pre, const char *s,
+                                 uint32_t *n)
 {
   size_t len = strlen(s);
   uint32_t n_str = k2s_string_words(s);
@@ -709,8 +753,7 @@ static uint8_t ext_set_of_name(const char *name)
   for (uint8_t s = 0; s < K2S_N_EXTINST_SETS; s++) {
     size_t n = strlen(k2s_extinst_sets[s].import_name);
     /* NonSemantic.ClspvReflection carries its revision as a suffix (".5"). */
-    if (strncmp(name, k2s_extinst_sets[s].import_name, n) == 0 &&
-        (name[n] == 0 || name[n] == '.'))
+    if (strncmp(name, k2s_extinst_sets[s].import_name, n) == 0 && (name[n] == 0 || name[n] == '.'))
       return s;
   }
   return K2S_EXT_UNKNOWN;
@@ -780,4 +823,7 @@ void k2s_set_name(k2s_module *m, uint32_t id, const char *name)
   target_index_appended(m->name_idx, l, i, fresh, indexed_name);
 }
 
-enum k2s_section k2s_section_of_opcode(uint16_t op) { return section_of(op); }
+enum k2s_section k2s_section_of_opcode(uint16_t op)
+{
+  return section_of(op);
+}

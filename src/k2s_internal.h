@@ -166,6 +166,11 @@ void k2s_list_remove(k2s_list *l, k2s_instr *i);
 k2s_list *k2s_instr_list(k2s_module *m, k2s_instr *i); /* the list holding i */
 /* Remove i from its list and forget its result id. */
 void k2s_instr_delete(k2s_module *m, k2s_instr *i);
+/* Remove the names and decorations (debug and annotation sections) whose
+ * target is marked in dead[0..m->bound], and drop such targets from
+ * OpGroupDecorate/OpGroupMemberDecorate lists; for passes that delete values
+ * in bulk. Removed instructions are marked dead. */
+void k2s_drop_annotations_of(k2s_module *m, const uint8_t *dead);
 
 k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t result,
                          const uint32_t *ops, uint32_t n_ops);

@@ -320,16 +320,22 @@ class Gen:
         return "\n".join(lines) + "\n"
 
 
-def producer_ok(src, tmp):
-    """Does clang-15 + llvm-spirv-15 translate it? (llvm-spirv 15 rejects LLVM's
-    'freeze' and odd-width integers, which -O2 sometimes makes.)"""
-    cl, bc, spv = (os.path.join(tmp, "k" + e) for e in (".cl", ".bc", ".spv"))
+def compile_bc(src, tmp, stem):
+    """clang-15 -O2 for spir64 into TMP/STEM.bc; its path, or None when clang fails."""
+    cl, bc = os.path.join(tmp, stem + ".cl"), os.path.join(tmp, stem + ".bc")
     with open(cl, "w") as f:
         f.write(src)
     r = subprocess.run(["clang-15", "-cc1", "-triple", "spir64", "-cl-std=CL1.2", "-O2",
                         "-no-opaque-pointers", "-finclude-default-header", "-emit-llvm-bc",
                         cl, "-o", bc], capture_output=True)
-    if r.returncode:
+    return None if r.returncode else bc
+
+
+def producer_ok(src, tmp):
+    """Does clang-15 + llvm-spirv-15 translate it? (llvm-spirv 15 rejects LLVM's
+    'freeze' and odd-width integers, which -O2 sometimes makes.)"""
+    bc, spv = compile_bc(src, tmp, "k"), os.path.join(tmp, "k.spv")
+    if not bc:
         return False
     return subprocess.run(["llvm-spirv-15", bc, "-o", spv], capture_output=True).returncode == 0
 
@@ -372,13 +378,8 @@ def untranslatable(src, tmp):
     """Compile a batch with clang-15 (-O2) and list the functions llvm-spirv-15
     cannot translate: those holding 'freeze' or integers of odd widths. None
     when clang itself fails."""
-    cl, bc = os.path.join(tmp, "b.cl"), os.path.join(tmp, "b.bc")
-    with open(cl, "w") as f:
-        f.write(src)
-    r = subprocess.run(["clang-15", "-cc1", "-triple", "spir64", "-cl-std=CL1.2", "-O2",
-                        "-no-opaque-pointers", "-finclude-default-header", "-emit-llvm-bc",
-                        cl, "-o", bc], capture_output=True)
-    if r.returncode:
+    bc = compile_bc(src, tmp, "b")
+    if not bc:
         return None
     ll = subprocess.run(["llvm-dis-15", bc, "-o", "-"], capture_output=True, text=True).stdout
     bad, fn = set(), None
