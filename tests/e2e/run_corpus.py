@@ -238,8 +238,20 @@ def compare_values(got, want, scalar, ulp, denorms="flush-ok"):
     return bad
 
 
-def compare_outputs(run, got_text, want_text):
+def flush_ok_floats(run):
+    """Does the run compare half/float results under the default `denorms: flush-ok`?
+    Then a device that flushes subnormal *inputs* too (the H100 does) is judged against
+    a second reference built with -cl-denorms-are-zero as well."""
+    return run.get("denorms", "flush-ok") == "flush-ok" and any(
+        buffer_scalar(run["args"][n]) in SMALLEST_NORMAL for n in run["compare"]
+        if n < len(run["args"]))
+
+
+def compare_outputs(run, got_text, want_text, daz_text=None):
+    """None when the outputs agree; else the first difference. A value also agrees when it
+    equals daz_text's (the reference with subnormals flushed: -cl-denorms-are-zero)."""
     got, want = parse_output(got_text), parse_output(want_text)
+    daz = parse_output(daz_text) if daz_text else {}
     for n in run["compare"]:
         if n not in want:
             return f"reference printed no 'arg {n}:' line"
@@ -247,8 +259,11 @@ def compare_outputs(run, got_text, want_text):
             return f"k2s-run printed no 'arg {n}:' line"
         if len(got[n]) != len(want[n]):
             return f"arg {n}: {len(got[n])} values, reference has {len(want[n])}"
-        bad = compare_values(got[n], want[n], buffer_scalar(run["args"][n]), run["ulp"],
-                             run.get("denorms", "flush-ok"))
+        scalar = buffer_scalar(run["args"][n])
+        bad = compare_values(got[n], want[n], scalar, run["ulp"], run.get("denorms", "flush-ok"))
+        if bad and len(daz.get(n, [])) == len(got[n]):
+            bad = [b for b in bad if compare_values([got[n][b[0]]], [daz[n][b[0]]], scalar,
+                                                    run["ulp"], "flush-ok")]
         if bad:
             i, g, w, detail = bad[0]
             extra = f" ({detail})" if detail else ""
@@ -334,11 +349,14 @@ class Driver:
             os.replace(tmp, spv)
             return spv, None
 
-    def reference(self, cl_path, run):
-        """Returns (status, text): ('ok', stdout), ('none', why) or ('error', why)."""
+    def reference(self, cl_path, run, daz=False):
+        """Returns (status, text): ('ok', stdout), ('none', why) or ('error', why).
+        daz: built with -cl-denorms-are-zero (see flush_ok_floats)."""
         build_opts = run.get("cl-build")
         if build_opts is None:
             build_opts = f"-cl-std={run['cl-std']} {run.get('clang', '')}".strip()
+        if daz:
+            build_opts += " -cl-denorms-are-zero"
         argv_tail = self.ndrange_flags(run) + ["--build-options", build_opts]
         inputs = [open(a.split("=file:", 1)[1], "rb").read()
                   for a in self.resolve_args(run) if "=file:" in a and
@@ -364,6 +382,13 @@ class Driver:
                 f.write(text)
             os.replace(out + suffix + ".tmp", out + suffix)
             return status, text, out + suffix
+
+    def daz_reference(self, run):
+        """The flushed-subnormal reference text, or None (not wanted, or no reference)."""
+        if not flush_ok_floats(run):
+            return None
+        r = self.reference(run["cl_path"], run, daz=True)
+        return r[1] if r[0] == "ok" else None
 
     def run_env(self, name, run, spv, env, ref):
         """Translate, validate, run and compare for one target environment."""
@@ -393,6 +418,8 @@ class Driver:
         if ref[0] == "none":
             return "SKIP", f"ran, but no reference: {ref[1]}", None
         why = compare_outputs(run, got, ref[1])
+        if why and flush_ok_floats(run):
+            why = compare_outputs(run, got, ref[1], self.daz_reference(run))
         if why:
             return "FAIL", why, shlex.join(cmd)
         return "PASS", None, None
@@ -413,6 +440,7 @@ class Driver:
                  "clref_args": [portable(a) for a in self.ndrange_flags(run)] +
                                ["--build-options", build_opts],
                  "ref": [ref[0], None if ref[0] == "ok" else ref[1]],
+                 "ref_daz": self.daz_reference(run) if ref[0] == "ok" else None,
                  "ref_file": os.path.relpath(ref[2], self.o.build_dir) if len(ref) > 2 else None}
         with self.print_lock:
             self.plan.append(entry)
@@ -580,6 +608,8 @@ def replay_plan(opts):
             status, why = "SKIP", f"ran, but no reference: {ref[1]}"
         elif status == "PASS":
             why = compare_outputs(e["run"], got, ref[1])
+            if why and e.get("ref_daz"):
+                why = compare_outputs(e["run"], got, ref[1], e["ref_daz"])
             status = "FAIL" if why else "PASS"
         counts[status] += 1
         print(f"{status} {e['name']} {e['env']}" + (f": {why}" if why else ""), flush=True)
