@@ -420,7 +420,8 @@ static bool lower_copy_sized(phys_ctx *c, k2s_instr *i)
   if (!k2s_const_value(m, i->ops[2], &size) || size > 4096) {
     /* A loop, built once every instruction of the function has its new type (splitting
      * the block now would make the rewrite walk visit the moved instructions twice). */
-    c->loops = k2s_realloc_array(&m->arena, c->loops, c->n_loops, c->n_loops + 1, sizeof(*c->loops));
+    c->loops =
+        k2s_realloc_array(&m->arena, c->loops, c->n_loops, c->n_loops + 1, sizeof(*c->loops));
     c->loops[c->n_loops++] = i;
     return true;
   }
@@ -463,7 +464,7 @@ static bool lower_copy_sized(phys_ctx *c, k2s_instr *i)
     uint32_t stride = unit;
     if (phys[k] && !k2s_find_decoration(m, pt[k], SpvDecorationArrayStride))
       k2s_decorate(m, pt[k], SpvDecorationArrayStride, &stride, 1);
-    side[k] = k2s_b_bitcast(&b, pt[k], side[k]);
+    side[k] = k2s_b_bitcast(&b, pt[k], phys[k] ? strip_bitcasts(m, side[k]) : side[k]);
   }
   for (uint64_t k = 0; k < size / unit; k++) {
     uint32_t idx = k2s_const_uint32(m, (uint32_t)k), at[2];
@@ -486,8 +487,7 @@ static void retarget_phis(k2s_module *m, uint32_t succ, uint32_t from, uint32_t 
   k2s_block *s = k2s_block_of_label(m, succ);
   if (!s)
     return;
-  k2s_foreach_instr(p, &s->body)
-  {
+  k2s_foreach_instr(p, &s->body) {
     if (p->opcode != SpvOpPhi)
       break;
     for (uint32_t k = 1; k < p->n_ops; k += 2)
@@ -599,7 +599,7 @@ static bool lower_copy_loop(phys_ctx *c, k2s_instr *i)
       pt[s] = phys[s] ? physical_pointer(c, ut) : k2s_type_pointer(m, t->ops[0], ut);
       if (phys[s] && !k2s_find_decoration(m, pt[s], SpvDecorationArrayStride))
         k2s_decorate(m, pt[s], SpvDecorationArrayStride, &unit, 1);
-      ptr[s] = k2s_b_bitcast(&b, pt[s], side);
+      ptr[s] = k2s_b_bitcast(&b, pt[s], phys[s] ? strip_bitcasts(m, side) : side);
     }
     uint32_t hi = n;
     if (unit == 4) {
@@ -887,28 +887,28 @@ static void fix_variable(void *ud, k2s_instr *in, uint32_t *id)
 static bool check_generic_merges(phys_ctx *c, k2s_function *f)
 {
   k2s_module *m = c->m;
-  k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
-  {
-    if ((i->opcode != SpvOpPhi && i->opcode != SpvOpSelect) || state_of(c, i->result) != V_PHYS)
-      continue;
-    k2s_instr *t = pointer_type(m, i->type);
-    if (!t || t->ops[0] != SpvStorageClassGeneric)
-      continue;
-    uint32_t first = i->opcode == SpvOpSelect ? 1 : 0, step = i->opcode == SpvOpSelect ? 1 : 2;
-    for (uint32_t k = first; k < i->n_ops; k += step) {
-      k2s_instr *d = k2s_def(m, i->ops[k]);
-      if (state_of(c, i->ops[k]) == V_PHYS ||
-          (d && !d->block && (d->opcode == SpvOpConstantNull || d->opcode == SpvOpUndef)))
+  k2s_foreach_block(b, f)
+    k2s_foreach_instr(i, &b->body) {
+      if ((i->opcode != SpvOpPhi && i->opcode != SpvOpSelect) || state_of(c, i->result) != V_PHYS)
         continue;
-      k2s_error(m, i,
-                "this generic pointer points into a buffer or into local/private memory, "
-                "chosen at run time; physical mode cannot express that (buffer pointers are "
-                "PhysicalStorageBuffer addresses, local and private memory have none): use "
-                "--pointers=auto or --pointers=logical");
-      c->failed = true;
-      return false;
+      k2s_instr *t = pointer_type(m, i->type);
+      if (!t || t->ops[0] != SpvStorageClassGeneric)
+        continue;
+      uint32_t first = i->opcode == SpvOpSelect ? 1 : 0, step = i->opcode == SpvOpSelect ? 1 : 2;
+      for (uint32_t k = first; k < i->n_ops; k += step) {
+        k2s_instr *d = k2s_def(m, i->ops[k]);
+        if (state_of(c, i->ops[k]) == V_PHYS ||
+            (d && !d->block && (d->opcode == SpvOpConstantNull || d->opcode == SpvOpUndef)))
+          continue;
+        k2s_error(m, i,
+                  "this generic pointer points into a buffer or into local/private memory, "
+                  "chosen at run time; physical mode cannot express that (buffer pointers are "
+                  "PhysicalStorageBuffer addresses, local and private memory have none): use "
+                  "--pointers=auto or --pointers=logical");
+        c->failed = true;
+        return false;
+      }
     }
-  }
   return true;
 }
 
@@ -920,7 +920,8 @@ static bool lower_function(phys_ctx *c, k2s_function *f)
   c->why = f->def;
   grow(c);
   var_fix vf = {c};
-  k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
+  k2s_foreach_block(b, f)
+    k2s_foreach_instr(i, &b->body)
       k2s_foreach_id_operand(m, i, fix_variable, &vf);
   if (c->failed)
     return false;
@@ -928,8 +929,11 @@ static bool lower_function(phys_ctx *c, k2s_function *f)
   /* Classify pointers to a fixed point (phis may name later values). */
   for (int round = 0, changed = 1; changed && round < 64; round++) {
     changed = 0;
-    k2s_foreach_instr(p, &f->head) changed |= classify(c, p);
-    k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body) changed |= classify(c, i);
+    k2s_foreach_instr(p, &f->head)
+      changed |= classify(c, p);
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        changed |= classify(c, i);
     if (c->failed)
       return false;
   }
@@ -937,21 +941,20 @@ static bool lower_function(phys_ctx *c, k2s_function *f)
     return false;
   f->def->ops[1] = deep_type(c, f->def->ops[1]);
   f->def->type = deep_type(c, f->def->type);
-  k2s_foreach_instr(p, &f->head)
-  {
+  k2s_foreach_instr(p, &f->head) {
     c->why = p;
     if (p->type)
       p->type = value_type(c, p->result, p->type);
   }
-  k2s_foreach_block(b, f) k2s_foreach_instr_safe(i, &b->body)
-  {
-    c->why = i;
-    if (!rewrite(c, f, i) || c->failed) {
-      if (!c->failed)
-        c->failed = true;
-      return false;
+  k2s_foreach_block(b, f)
+    k2s_foreach_instr_safe(i, &b->body) {
+      c->why = i;
+      if (!rewrite(c, f, i) || c->failed) {
+        if (!c->failed)
+          c->failed = true;
+        return false;
+      }
     }
-  }
   if (c->failed)
     return false;
   for (uint32_t k = 0; k < c->n_loops; k++)
@@ -961,21 +964,20 @@ static bool lower_function(phys_ctx *c, k2s_function *f)
   if (physical32(m)) {
     /* Pointers stored in memory are 8 bytes here but 4 in the OpenCL layout. */
     k2s_foreach_block(b, f)
-        k2s_foreach_instr(i, &b->body) if ((i->opcode == SpvOpLoad && pointer_type(m, i->type) &&
-                                            is_phys_value(c, i->result)) ||
-                                           (i->opcode == SpvOpStore && is_phys_value(c, i->ops[1])))
-    {
-      k2s_error(m, i,
-                "a 32-bit (spir) module stores pointers in memory as 4 bytes; "
-                "physical mode has 8-byte addresses, so it cannot keep that layout");
-      return false;
-    }
+      k2s_foreach_instr(i, &b->body)
+        if ((i->opcode == SpvOpLoad && pointer_type(m, i->type) && is_phys_value(c, i->result)) ||
+            (i->opcode == SpvOpStore && is_phys_value(c, i->ops[1]))) {
+          k2s_error(m, i,
+                    "a 32-bit (spir) module stores pointers in memory as 4 bytes; "
+                    "physical mode has 8-byte addresses, so it cannot keep that layout");
+          return false;
+        }
   }
   /* The input's forward declarations of the global pointers that closed a cycle now
    * declare nothing Vulkan accepts (only PhysicalStorageBuffer may be forward-declared). */
-  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL]) if (i->opcode == SpvOpTypeForwardPointer &&
-                                                         i->n_ops >= 2 && is_global_sc(i->ops[1]) &&
-                                                         i->ops[0] < c->cap && c->fwd[i->ops[0]])
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL])
+    if (i->opcode == SpvOpTypeForwardPointer && i->n_ops >= 2 && is_global_sc(i->ops[1]) &&
+        i->ops[0] < c->cap && c->fwd[i->ops[0]])
       k2s_instr_delete(m, i);
   f->physical = true;
   return true;
@@ -1006,8 +1008,7 @@ bool k2s_lower_physical_pointers(k2s_module *m, const k2s_options *o)
   /* One context for the module: a struct mapped once is the same type in every function
    * (a call passing it by value type-checks). */
   phys_ctx c = {.m = m, .o = o};
-  k2s_foreach_function(f, m)
-  {
+  k2s_foreach_function(f, m) {
     if (!f->first)
       continue;
     if (!lower_function(&c, f))
