@@ -15,10 +15,8 @@ k2s_instr *k2s_block_terminator(k2s_block *b)
   case SpvOpReturnValue:
   case SpvOpKill:
   case SpvOpUnreachable:
-  case SpvOpTerminateInvocation:
-    return t;
-  default:
-    return NULL;
+  case SpvOpTerminateInvocation: return t;
+  default: return NULL;
   }
 }
 
@@ -62,9 +60,7 @@ static void insert_at(k2s_builder *b, k2s_instr *i)
     k2s_list_insert_before(&blk->body, pos, i);
     break;
   }
-  case K2S_CURSOR_BLOCK_APPEND:
-    k2s_list_append(&blk->body, i);
-    break;
+  case K2S_CURSOR_BLOCK_APPEND: k2s_list_append(&blk->body, i); break;
   }
 }
 
@@ -81,5 +77,11 @@ k2s_instr *k2s_emit_instr(k2s_builder *b, uint16_t opcode, uint32_t type, const 
 uint32_t k2s_emit(k2s_builder *b, uint16_t opcode, uint32_t type, const uint32_t *ops,
                   uint32_t n_ops)
 {
+  /* An OpBitcast to its operand's own type is not SPIR-V (the operand "must be a
+   * different type than Result Type"; spirv-val 2023.1 lets it through, and
+   * NVIDIA's compiler crashed on such PhysicalStorageBuffer pointer casts): the
+   * value is its own cast. */
+  if (opcode == SpvOpBitcast && n_ops == 1 && type && type == k2s_type_of(b->m, ops[0]))
+    return ops[0];
   return k2s_emit_instr(b, opcode, type, ops, n_ops)->result;
 }
