@@ -48,7 +48,7 @@ run)
   [ ${#jobs[@]} -gt 0 ] || jobs=(corpus physical pointers conversions bench precision)
   for j in "${jobs[@]}"; do
     case $j in
-    corpus) job corpus "${CORPUS_S:-240}" tools/device/corpus.sh run ;;
+    corpus) job corpus "${CORPUS_S:-330}" tools/device/corpus.sh run ;;
     physical) job physical "${PHYSICAL_S:-60}" tools/device/physical.sh run ;;
     pointers) job pointers "${POINTERS_S:-90}" tools/device/pointers.sh run ;;
     conversions) job conversions "${CONVERSIONS_S:-150}" tools/device/conversions.sh run ;;
