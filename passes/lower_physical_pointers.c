@@ -428,12 +428,13 @@ static bool lower_copy_sized(phys_ctx *c, k2s_instr *i)
   uint32_t align = i->n_ops > 4 && (i->ops[3] & SpvMemoryAccessAlignedMask) ? i->ops[4] : 1;
   /* A struct (or any object) copied whole: llvm's memcpy of i8 pointers cast from two
    * pointers to the same type becomes one typed load and store, whatever memory the
-   * other side is in. */
+   * other side is in. Not when the type has padding: a typed copy moves its members
+   * only, and memcpy copies every byte (PoCL does; the host may read them). */
   uint32_t d0 = strip_bitcasts(m, i->ops[0]), s0 = strip_bitcasts(m, i->ops[1]);
   k2s_instr *dpt = pointer_type(m, k2s_type_of(m, d0)), *spt = pointer_type(m, k2s_type_of(m, s0));
   uint64_t tsize = 0, talign = 1;
   if (dpt && spt && dpt->ops[1] == spt->ops[1] && k2s_cl_layout(m, dpt->ops[1], &tsize, &talign) &&
-      tsize == size) {
+      tsize == size && !k2s_cl_has_padding(m, dpt->ops[1])) {
     k2s_builder b = {m, k2s_before(i)};
     uint32_t t = dpt->ops[1], al = align > talign ? align : (uint32_t)talign;
     uint32_t lops[3] = {s0, SpvMemoryAccessAlignedMask, al};
@@ -731,6 +732,14 @@ static bool rewrite(phys_ctx *c, k2s_function *f, k2s_instr *i)
     uint32_t t = k2s_def(m, k2s_type_of(m, i->ops[1]))->ops[1];
     uint64_t al = 1, sz;
     k2s_cl_layout(m, t, &sz, &al);
+    if (k2s_cl_has_padding(m, t)) {
+      /* Every byte, padding included, as a memcpy of its size would. */
+      uint32_t ops[5] = {i->ops[0], i->ops[1], k2s_const_uint32(m, (uint32_t)sz),
+                         SpvMemoryAccessAlignedMask, (uint32_t)al};
+      i->opcode = SpvOpCopyMemorySized;
+      k2s_instr_set_ops(m, i, ops, 5);
+      return lower_copy_sized(c, i);
+    }
     uint32_t lops[3] = {i->ops[1], SpvMemoryAccessAlignedMask, (uint32_t)al};
     uint32_t v = k2s_emit(&b, SpvOpLoad, t, lops, is_phys_value(c, i->ops[1]) ? 3 : 1);
     uint32_t sops[4] = {i->ops[0], v, SpvMemoryAccessAlignedMask, (uint32_t)al};

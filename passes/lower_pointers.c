@@ -1705,18 +1705,23 @@ static bool dynamic_copy(ptr_ctx *c, k2s_instr *i)
 static uint32_t copy_type(ptr_ctx *c, k2s_instr *i, const pval *dst, const pval *src)
 {
   k2s_module *m = c->m;
-  if (i->opcode == SpvOpCopyMemory)
-    return dst->pointee;
   int64_t size;
-  if (!const_sval(m, i->ops[2], &size) || size <= 0) {
+  if (i->opcode == SpvOpCopyMemory) {
+    size = (int64_t)cl_size(m, dst->pointee);
+    if (!k2s_cl_has_padding(m, dst->pointee) || size <= 0)
+      return dst->pointee;
+  } else if (!const_sval(m, i->ops[2], &size) || size <= 0) {
     k2s_error(m, i,
               "a memory copy whose size is known only at run time is not supported in "
               "logical mode");
     return 0;
   }
+  /* A type with padding would copy its members only; memcpy copies every byte
+   * (PoCL does, and the host may read them), so such a copy goes by words or
+   * bytes, which re-types the struct roots it touches as words. */
   uint32_t hints[4] = {dst->hint, src->hint, dst->pointee, src->pointee};
   for (int k = 0; k < 4; k++)
-    if (hints[k] && cl_size(m, hints[k]) == (uint64_t)size)
+    if (hints[k] && cl_size(m, hints[k]) == (uint64_t)size && !k2s_cl_has_padding(m, hints[k]))
       return hints[k];
   bool words = size % 4 == 0;
   for (uint32_t k = 0; k < dst->n && words; k++)
@@ -2677,6 +2682,21 @@ static bool constant_data_to_private(k2s_module *m)
   return changed;
 }
 
+/* Does this OpLoad of a pointer read a program-scope `global` or `constant` variable?
+ * Physical mode refuses those too (they are not buffers with addresses), so the
+ * logical-mode error must not suggest it. */
+static bool loads_from_program_scope(ptr_ctx *c, const k2s_instr *i)
+{
+  const pval *p = pv_of(c, i->ops[0]);
+  for (uint32_t k = 0; p && k < p->n; k++) {
+    const root *ro = &c->roots[p->a[k].root];
+    if (p->a[k].root &&
+        (ro->sc == SpvStorageClassCrossWorkgroup || ro->sc == SpvStorageClassUniformConstant))
+      return true;
+  }
+  return false;
+}
+
 /* Program-scope `global` variables (OpenCL C 2.0) that no kernel writes are
  * exact as Private copies of their initializer. */
 static bool program_scope_to_private(ptr_ctx *c)
@@ -3091,7 +3111,12 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
       if (is_pointer_type(m, i->type) && i->result && !pv_of(&c, i->result) &&
           !is_physical_pointer_type(m, i->type) && i->opcode != SpvOpFunctionParameter &&
           i->opcode != SpvOpFunctionCall) {
-        if (i->opcode == SpvOpLoad)
+        if (i->opcode == SpvOpLoad && loads_from_program_scope(&c, i))
+          k2s_error(m, i,
+                    "a pointer is loaded from a program-scope variable (e.g. `global int *gp "
+                    "= &counter;`); neither logical nor physical mode can express a "
+                    "program-scope variable that holds a pointer");
+        else if (i->opcode == SpvOpLoad)
           k2s_error(m, i,
                     "a pointer is loaded from memory; logical mode cannot express pointers "
                     "stored in memory (use --pointers=physical on vulkan1.2+)");

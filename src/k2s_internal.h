@@ -360,6 +360,9 @@ bool k2s_physical_lower_function(k2s_module *m, k2s_function *f, const k2s_optio
 /* OpenCL C data layout (src/layout.c). */
 bool k2s_cl_layout(const k2s_module *m, uint32_t type, uint64_t *size, uint64_t *align);
 uint64_t k2s_cl_member_offset(const k2s_module *m, uint32_t st, uint32_t member);
+/* Does the type have bytes no scalar of it occupies (struct padding)? A typed copy of
+ * it skips them; memcpy must not. */
+bool k2s_cl_has_padding(const k2s_module *m, uint32_t type);
 bool k2s_decorate_layout(k2s_module *m, uint32_t type, const k2s_instr *why);
 
 /* ---- reflection: facts for the host, filled by the interface passes ------ */

@@ -84,6 +84,30 @@ uint64_t k2s_cl_member_offset(const k2s_module *m, uint32_t st, uint32_t member)
   return off;
 }
 
+/* Bytes of a type that its scalars occupy: less than its size when a struct (at any
+ * depth) has padding. A 3-component vector counts as its whole 4-component slot:
+ * OpenCL leaves the fourth component undefined, and counting it as padding would
+ * turn every float3 copy into a word copy. */
+static uint64_t data_bytes(const k2s_module *m, uint32_t type)
+{
+  k2s_instr *t = k2s_def(m, type);
+  uint64_t len, n = 0, size = 0, align = 1;
+  if (t && t->opcode == SpvOpTypeStruct) {
+    for (uint32_t k = 0; k < t->n_ops; k++)
+      n += data_bytes(m, t->ops[k]);
+    return n;
+  }
+  if (t && t->opcode == SpvOpTypeArray && k2s_const_value(m, t->ops[1], &len))
+    return len * data_bytes(m, t->ops[0]);
+  return k2s_cl_layout(m, type, &size, &align) ? size : 0;
+}
+
+bool k2s_cl_has_padding(const k2s_module *m, uint32_t type)
+{
+  uint64_t size = 0, align = 1;
+  return k2s_cl_layout(m, type, &size, &align) && data_bytes(m, type) < size;
+}
+
 static bool has_member_offset(const k2s_module *m, uint32_t st)
 {
   k2s_foreach_instr(i,
