@@ -210,6 +210,8 @@ static bool order_call_graph(inliner *c)
 static void retarget_phis(k2s_module *m, k2s_block *succ, uint32_t from, uint32_t to)
 {
   (void)m;
+  if (!succ)
+    return;
   k2s_foreach_instr(i, &succ->body) {
     if (i->opcode != SpvOpPhi)
       break;
@@ -224,23 +226,20 @@ static void successors_retarget(k2s_module *m, k2s_block *b, uint32_t from, uint
   k2s_instr *t = k2s_block_terminator(b);
   if (!t)
     return;
-  uint32_t labels[64], n = 0;
+  /* The label operands: OpBranch's one, OpBranchConditional's two, OpSwitch's
+   * default and one per case (after a literal of the selector's width). */
+  uint32_t first = 0, step = 1, end = 0;
   if (t->opcode == SpvOpBranch)
-    labels[n++] = t->ops[0];
-  else if (t->opcode == SpvOpBranchConditional) {
-    labels[n++] = t->ops[1];
-    labels[n++] = t->ops[2];
-  } else if (t->opcode == SpvOpSwitch) {
+    end = 1;
+  else if (t->opcode == SpvOpBranchConditional)
+    first = 1, end = 3;
+  else if (t->opcode == SpvOpSwitch) {
     uint32_t lit = k2s_type_width(m, k2s_type_of(m, t->ops[0])) == 64 ? 2 : 1;
-    labels[n++] = t->ops[1];
-    for (uint32_t k = 2 + lit; k < t->n_ops && n < 64; k += lit + 1)
-      labels[n++] = t->ops[k];
+    retarget_phis(m, k2s_block_of_label(m, t->ops[1]), from, to);
+    first = 2 + lit, step = lit + 1, end = t->n_ops;
   }
-  for (uint32_t k = 0; k < n; k++) {
-    k2s_block *s = k2s_block_of_label(m, labels[k]);
-    if (s)
-      retarget_phis(m, s, from, to);
-  }
+  for (uint32_t k = first; k < end && k < t->n_ops; k += step)
+    retarget_phis(m, k2s_block_of_label(m, t->ops[k]), from, to);
 }
 
 typedef struct id_subst {

@@ -1927,20 +1927,22 @@ static k2s_block *split_after(ptr_ctx *c, k2s_instr *at)
   }
   k2s_instr *t = k2s_block_terminator(cont);
   if (t) {
-    uint32_t labels[512], n = 0;
+    /* Label operands: OpBranch's one, OpBranchConditional's two, OpSwitch's
+     * default and one per case (after a literal of the selector's width). */
+    uint32_t first = 0, step = 1, end = 0;
     if (t->opcode == SpvOpBranch)
-      labels[n++] = t->ops[0];
-    else if (t->opcode == SpvOpBranchConditional) {
-      labels[n++] = t->ops[1];
-      labels[n++] = t->ops[2];
-    } else if (t->opcode == SpvOpSwitch) {
+      end = 1;
+    else if (t->opcode == SpvOpBranchConditional)
+      first = 1, end = 3;
+    else if (t->opcode == SpvOpSwitch) {
       uint32_t lit = k2s_type_width(m, k2s_type_of(m, t->ops[0])) == 64 ? 2 : 1;
-      labels[n++] = t->ops[1];
-      for (uint32_t k = 2 + lit; k < t->n_ops && n < 512; k += lit + 1)
-        labels[n++] = t->ops[k];
+      k2s_block *d = block_of(c, t->ops[1]);
+      if (d)
+        retarget_phis(d, b->label->result, cont->label->result);
+      first = 2 + lit, step = lit + 1, end = t->n_ops;
     }
-    for (uint32_t k = 0; k < n; k++) {
-      k2s_block *s = block_of(c, labels[k]);
+    for (uint32_t k = first; k < end && k < t->n_ops; k += step) {
+      k2s_block *s = block_of(c, t->ops[k]);
       if (s)
         retarget_phis(s, b->label->result, cont->label->result);
     }
