@@ -207,41 +207,6 @@ static bool order_call_graph(inliner *c)
   return true;
 }
 
-static void retarget_phis(k2s_module *m, k2s_block *succ, uint32_t from, uint32_t to)
-{
-  (void)m;
-  if (!succ)
-    return;
-  k2s_foreach_instr(i, &succ->body) {
-    if (i->opcode != SpvOpPhi)
-      break;
-    for (uint32_t k = 1; k < i->n_ops; k += 2)
-      if (i->ops[k] == from)
-        i->ops[k] = to;
-  }
-}
-
-static void successors_retarget(k2s_module *m, k2s_block *b, uint32_t from, uint32_t to)
-{
-  k2s_instr *t = k2s_block_terminator(b);
-  if (!t)
-    return;
-  /* The label operands: OpBranch's one, OpBranchConditional's two, OpSwitch's
-   * default and one per case (after a literal of the selector's width). */
-  uint32_t first = 0, step = 1, end = 0;
-  if (t->opcode == SpvOpBranch)
-    end = 1;
-  else if (t->opcode == SpvOpBranchConditional)
-    first = 1, end = 3;
-  else if (t->opcode == SpvOpSwitch) {
-    uint32_t lit = k2s_type_width(m, k2s_type_of(m, t->ops[0])) == 64 ? 2 : 1;
-    retarget_phis(m, k2s_block_of_label(m, t->ops[1]), from, to);
-    first = 2 + lit, step = lit + 1, end = t->n_ops;
-  }
-  for (uint32_t k = first; k < end && k < t->n_ops; k += step)
-    retarget_phis(m, k2s_block_of_label(m, t->ops[k]), from, to);
-}
-
 typedef struct id_subst {
   const uint32_t *from, *to;
   uint32_t n;
@@ -308,14 +273,7 @@ static k2s_block *inline_call(inliner *c, k2s_function *caller, k2s_block *b, k2
     forget_instr(c, p);
   forget_instr(c, g->end);
   /* Split b after the call into a continuation block. */
-  k2s_block *cont = k2s_block_new(m, caller, k2s_new_id(m));
-  for (k2s_instr *i = call->next, *n; i; i = n) {
-    n = i->next;
-    k2s_list_remove(&b->body, i);
-    i->block = cont;
-    k2s_list_append(&cont->body, i);
-  }
-  successors_retarget(m, cont, b->label->result, cont->label->result);
+  k2s_block *cont = k2s_split_block(m, call->next, k2s_new_id(m));
   /* Returns → branches to the continuation; return values → a phi. */
   uint32_t *phi_ops = k2s_alloc(&m->arena, 2 * sizeof(uint32_t));
   uint32_t n_phi = 0, cap_phi = 1;
@@ -365,13 +323,12 @@ static k2s_block *inline_call(inliner *c, k2s_function *caller, k2s_block *b, k2
   k2s_instr *br = k2s_instr_new(m, SpvOpBranch, 0, 0, &entry, 1);
   br->block = b;
   k2s_list_append(&b->body, br);
-  k2s_block *pos = b;
+  k2s_block *pos = b; /* the callee's blocks go between b and cont */
   for (k2s_block *gb = g->first, *n; gb; gb = n) {
     n = gb->next;
     k2s_function_insert_block_after(caller, pos, gb);
     pos = gb;
   }
-  k2s_function_insert_block_after(caller, pos, cont);
   /* The call's value is used only in the caller; its uses are rewritten in
    * one walk once every call in the caller is inlined. */
   if (value && call->result) {

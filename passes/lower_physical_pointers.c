@@ -482,50 +482,6 @@ static bool lower_copy_sized(phys_ctx *c, k2s_instr *i)
   return true;
 }
 
-/* Phis of `succ` that name `from` as a predecessor name `to` instead. */
-static void retarget_phis(k2s_module *m, uint32_t succ, uint32_t from, uint32_t to)
-{
-  k2s_block *s = k2s_block_of_label(m, succ);
-  if (!s)
-    return;
-  k2s_foreach_instr(p, &s->body) {
-    if (p->opcode != SpvOpPhi)
-      break;
-    for (uint32_t k = 1; k < p->n_ops; k += 2)
-      if (p->ops[k] == from)
-        p->ops[k] = to;
-  }
-}
-
-/* Move `at` and everything after it in its block into a new block that follows. */
-static k2s_block *split_before(k2s_module *m, k2s_instr *at)
-{
-  k2s_block *b = at->block;
-  k2s_block *rest = k2s_block_new(m, b->func, k2s_new_id(m));
-  for (k2s_instr *i = at, *n; i; i = n) {
-    n = i->next;
-    k2s_list_remove(&b->body, i);
-    i->block = rest;
-    k2s_list_append(&rest->body, i);
-  }
-  k2s_instr *t = k2s_block_terminator(rest);
-  uint32_t from = b->label->result, to = rest->label->result;
-  if (t && t->opcode == SpvOpBranch)
-    retarget_phis(m, t->ops[0], from, to);
-  else if (t && t->opcode == SpvOpBranchConditional) {
-    retarget_phis(m, t->ops[1], from, to);
-    retarget_phis(m, t->ops[2], from, to);
-  } else if (t && t->opcode == SpvOpSwitch) {
-    uint32_t lit = k2s_type_width(m, k2s_type_of(m, t->ops[0])) == 64 ? 2 : 1;
-    retarget_phis(m, t->ops[1], from, to);
-    for (uint32_t k = 2 + lit; k < t->n_ops; k += lit + 1)
-      retarget_phis(m, t->ops[k], from, to);
-  }
-  k2s_function_insert_block_after(b->func, b, rest);
-  m->uses_valid = false;
-  return rest;
-}
-
 /* Before `at`: for (k = lo; k < hi; k++) dst[k] = src[k], where dst and src are pointers
  * to `unit`-byte integers (PhysicalStorageBuffer ones with that ArrayStride, or logical
  * ones the pointers pass models); `phys` says which side is physical. Unstructured:
@@ -536,7 +492,7 @@ static void copy_loop(phys_ctx *c, k2s_instr *at, uint32_t unit, uint32_t lo, ui
   k2s_module *m = c->m;
   uint32_t nt = k2s_type_of(m, hi), ut = k2s_type_int(m, unit * 8, false);
   k2s_block *pre = at->block;
-  k2s_block *rest = split_before(m, at);
+  k2s_block *rest = k2s_split_block(m, at, k2s_new_id(m));
   k2s_block *head = k2s_block_new(m, pre->func, k2s_new_id(m));
   k2s_block *body = k2s_block_new(m, pre->func, k2s_new_id(m));
   k2s_function_insert_block_after(pre->func, pre, head);

@@ -1902,54 +1902,11 @@ static k2s_block *block_of(ptr_ctx *c, uint32_t label)
                                                  : k2s_block_of_label(c->m, label);
 }
 
-static void retarget_phis(k2s_block *succ, uint32_t from, uint32_t to)
-{
-  k2s_foreach_instr(i, &succ->body) {
-    if (i->opcode != SpvOpPhi)
-      break;
-    for (uint32_t k = 1; k < i->n_ops; k += 2)
-      if (i->ops[k] == from)
-        i->ops[k] = to;
-  }
-}
-
 /* Move everything after `at` in its block into a new block that follows. */
 static k2s_block *split_after(ptr_ctx *c, k2s_instr *at)
 {
-  k2s_module *m = c->m;
-  k2s_block *b = at->block;
-  k2s_block *cont = k2s_block_new(m, b->func, new_id(c));
-  for (k2s_instr *i = at->next, *n; i; i = n) {
-    n = i->next;
-    k2s_list_remove(&b->body, i);
-    i->block = cont;
-    k2s_list_append(&cont->body, i);
-  }
-  k2s_instr *t = k2s_block_terminator(cont);
-  if (t) {
-    /* Label operands: OpBranch's one, OpBranchConditional's two, OpSwitch's
-     * default and one per case (after a literal of the selector's width). */
-    uint32_t first = 0, step = 1, end = 0;
-    if (t->opcode == SpvOpBranch)
-      end = 1;
-    else if (t->opcode == SpvOpBranchConditional)
-      first = 1, end = 3;
-    else if (t->opcode == SpvOpSwitch) {
-      uint32_t lit = k2s_type_width(m, k2s_type_of(m, t->ops[0])) == 64 ? 2 : 1;
-      k2s_block *d = block_of(c, t->ops[1]);
-      if (d)
-        retarget_phis(d, b->label->result, cont->label->result);
-      first = 2 + lit, step = lit + 1, end = t->n_ops;
-    }
-    for (uint32_t k = first; k < end && k < t->n_ops; k += step) {
-      k2s_block *s = block_of(c, t->ops[k]);
-      if (s)
-        retarget_phis(s, b->label->result, cont->label->result);
-    }
-  }
-  k2s_function_insert_block_after(b->func, b, cont);
+  k2s_block *cont = k2s_split_block(c->m, at->next, new_id(c));
   c->label_block[cont->label->result] = cont;
-  m->uses_valid = false;
   return cont;
 }
 

@@ -19,6 +19,31 @@ k2s_block *k2s_block_of_label(k2s_module *m, uint32_t label_id)
   return NULL;
 }
 
+k2s_block *k2s_split_block(k2s_module *m, k2s_instr *first, uint32_t label_id)
+{
+  k2s_block *b = first->block;
+  k2s_block *rest = k2s_block_new(m, b->func, label_id);
+  for (k2s_instr *i = first, *n; i; i = n) {
+    n = i->next;
+    k2s_list_remove(&b->body, i);
+    i->block = rest;
+    k2s_list_append(&rest->body, i);
+  }
+  /* Only the moved terminator's targets can have phis naming b. */
+  uint32_t from = b->label->result;
+  k2s_foreach_block(s, b->func)
+    k2s_foreach_instr(p, &s->body) {
+      if (p->opcode != SpvOpPhi)
+        break;
+      for (uint32_t k = 1; k < p->n_ops; k += 2)
+        if (p->ops[k] == from)
+          p->ops[k] = label_id;
+    }
+  k2s_function_insert_block_after(b->func, b, rest);
+  m->uses_valid = false;
+  return rest;
+}
+
 static void add_edge(k2s_cfg *c, k2s_arena *a, uint32_t from, uint32_t to, uint32_t *cap_s,
                      uint32_t *cap_p)
 {

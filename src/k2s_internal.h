@@ -451,6 +451,11 @@ void k2s_cfg_dominators(k2s_cfg *c, k2s_arena *a);
 void k2s_cfg_post_dominators(k2s_cfg *c, k2s_arena *a);
 bool k2s_cfg_dominates(const k2s_cfg *c, uint32_t a, uint32_t b);
 k2s_block *k2s_block_of_label(k2s_module *m, uint32_t label_id);
+/* Move `first` and every instruction after it in its block into a new block
+ * labelled label_id, placed right after; the phis of the function that name the
+ * old block as a predecessor (those of the moved terminator's targets) name the
+ * new one. The old block is left without a terminator. */
+k2s_block *k2s_split_block(k2s_module *m, k2s_instr *first, uint32_t label_id);
 
 /* ---- passes --------------------------------------------------------------- */
 
