@@ -484,47 +484,23 @@ static bool lower_copy_sized(phys_ctx *c, k2s_instr *i)
 
 /* Before `at`: for (k = lo; k < hi; k++) dst[k] = src[k], where dst and src are pointers
  * to `unit`-byte integers (PhysicalStorageBuffer ones with that ArrayStride, or logical
- * ones the pointers pass models); `phys` says which side is physical. Unstructured:
- * the structurize pass gives it its merge later. */
+ * ones the pointers pass models); `phys` says which side is physical. */
 static void copy_loop(phys_ctx *c, k2s_instr *at, uint32_t unit, uint32_t lo, uint32_t hi,
                       const uint32_t ptr[2], const uint32_t pt[2], const bool phys[2])
 {
   k2s_module *m = c->m;
-  uint32_t nt = k2s_type_of(m, hi), ut = k2s_type_int(m, unit * 8, false);
-  k2s_block *pre = at->block;
-  k2s_block *rest = k2s_split_block(m, at, k2s_new_id(m));
-  k2s_block *head = k2s_block_new(m, pre->func, k2s_new_id(m));
-  k2s_block *body = k2s_block_new(m, pre->func, k2s_new_id(m));
-  k2s_function_insert_block_after(pre->func, pre, head);
-  k2s_function_insert_block_after(pre->func, head, body);
-  uint32_t hl = head->label->result, bl = body->label->result, rl = rest->label->result;
-  k2s_builder b = {m, k2s_block_append(pre)};
-  k2s_emit(&b, SpvOpBranch, 0, &hl, 1);
-  uint32_t k = k2s_new_id(m), k1 = k2s_new_id(m);
-  uint32_t phi_ops[4] = {lo, pre->label->result, k1, bl};
-  k2s_instr *phi = k2s_instr_new(m, SpvOpPhi, nt, k, phi_ops, 4);
-  phi->block = head;
-  k2s_list_append(&head->body, phi);
-  b = (k2s_builder){m, k2s_block_append(head)};
-  uint32_t cmp[2] = {k, hi};
-  uint32_t more = k2s_emit(&b, SpvOpULessThan, k2s_type_bool(m), cmp, 2);
-  uint32_t br[3] = {more, bl, rl};
-  k2s_emit(&b, SpvOpBranchConditional, 0, br, 3);
-  b = (k2s_builder){m, k2s_block_append(body)};
+  uint32_t ut = k2s_type_int(m, unit * 8, false);
+  k2s_counted_loop l = k2s_build_counted_loop(m, at, lo, hi);
+  k2s_builder b = {m, k2s_before(l.step)};
   uint32_t el[2];
   for (int s = 0; s < 2; s++) {
-    uint32_t ops[2] = {ptr[s], k};
+    uint32_t ops[2] = {ptr[s], l.k};
     el[s] = k2s_emit(&b, SpvOpPtrAccessChain, pt[s], ops, 2);
   }
   uint32_t lops[3] = {el[1], SpvMemoryAccessAlignedMask, unit};
   uint32_t v = k2s_emit(&b, SpvOpLoad, ut, lops, phys[1] ? 3 : 1);
   uint32_t sops[4] = {el[0], v, SpvMemoryAccessAlignedMask, unit};
   k2s_emit(&b, SpvOpStore, 0, sops, phys[0] ? 4 : 2);
-  uint32_t inc[2] = {k, k2s_const_int(m, nt, 1)};
-  k2s_instr *add = k2s_instr_new(m, SpvOpIAdd, nt, k1, inc, 2);
-  add->block = body;
-  k2s_list_append(&body->body, add);
-  k2s_emit(&b, SpvOpBranch, 0, &hl, 1);
 }
 
 /* memcpy/memmove with a size known only at run time: when both sides promise 4-byte

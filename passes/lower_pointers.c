@@ -2334,38 +2334,19 @@ static uint32_t do_atomic(ptr_ctx *c, k2s_builder *b, root *r, lin off, void *ud
 static bool copy_loop(ptr_ctx *c, k2s_instr *i, const pval *d, const pval *s)
 {
   k2s_module *m = c->m;
-  uint32_t n = i->ops[2], nt = k2s_type_of(m, n), w = k2s_type_width(m, nt);
-  uint32_t u8 = k2s_type_int(m, 8, false), bt = k2s_type_bool(m);
-  k2s_block *pre = i->block;
-  k2s_block *rest = split_after(c, i);
-  k2s_block *head = k2s_block_new(m, pre->func, new_id(c));
-  k2s_block *body = k2s_block_new(m, pre->func, new_id(c));
-  c->label_block[head->label->result] = head;
-  c->label_block[body->label->result] = body;
-  k2s_function_insert_block_after(pre->func, pre, head);
-  k2s_function_insert_block_after(pre->func, head, body);
-  uint32_t hl = head->label->result, bl = body->label->result, rl = rest->label->result;
-  k2s_builder b = {m, k2s_block_append(pre)};
-  k2s_emit(&b, SpvOpBranch, 0, &hl, 1);
-  uint32_t k = new_id(c), k1 = new_id(c);
-  uint32_t phi_ops[4] = {cint(m, w, 0), pre->label->result, k1, bl};
-  k2s_instr *phi = k2s_instr_new(m, SpvOpPhi, nt, k, phi_ops, 4);
-  phi->block = head;
-  k2s_list_append(&head->body, phi);
-  b = (k2s_builder){m, k2s_block_append(head)};
-  uint32_t more = op2(&b, SpvOpULessThan, bt, k, n);
-  uint32_t br[3] = {more, bl, rl};
-  k2s_emit(&b, SpvOpBranchConditional, 0, br, 3);
-  b = (k2s_builder){m, k2s_block_append(body)};
-  c->aux_width[k] = (uint8_t)w;
-  lin step = lin_term(c, k, 1);
+  uint32_t n = i->ops[2], w = k2s_type_width(m, k2s_type_of(m, n));
+  uint32_t u8 = k2s_type_int(m, 8, false);
+  k2s_counted_loop l = k2s_build_counted_loop(m, i->next, cint(m, w, 0), n);
+  grow(c, m->bound);
+  c->label_block[l.head->label->result] = l.head;
+  c->label_block[l.body->label->result] = l.body;
+  c->label_block[l.rest->label->result] = l.rest;
+  k2s_builder b = {m, k2s_before(l.step)};
+  c->aux_width[l.k] = (uint8_t)w;
+  lin step = lin_term(c, l.k, 1);
   uint32_t v = load_at(c, &b, &c->roots[s->a[0].root], lin_add(c, s->a[0].off, step, 1), u8, i);
   if (!v || !store_at(c, &b, &c->roots[d->a[0].root], lin_add(c, d->a[0].off, step, 1), u8, v, i))
     return false;
-  k2s_instr *inc = k2s_instr_new(m, SpvOpIAdd, nt, k1, (uint32_t[]){k, cint(m, w, 1)}, 2);
-  inc->block = body;
-  k2s_list_append(&body->body, inc);
-  k2s_emit(&b, SpvOpBranch, 0, &hl, 1);
   kill(c, i);
   c->changed = true;
   return true;

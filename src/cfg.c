@@ -44,6 +44,39 @@ k2s_block *k2s_split_block(k2s_module *m, k2s_instr *first, uint32_t label_id)
   return rest;
 }
 
+k2s_counted_loop k2s_build_counted_loop(k2s_module *m, k2s_instr *at, uint32_t lo, uint32_t hi)
+{
+  k2s_counted_loop l;
+  k2s_block *pre = at->block;
+  uint32_t nt = k2s_type_of(m, hi);
+  l.rest = k2s_split_block(m, at, k2s_new_id(m));
+  l.head = k2s_block_new(m, pre->func, k2s_new_id(m));
+  l.body = k2s_block_new(m, pre->func, k2s_new_id(m));
+  k2s_function_insert_block_after(pre->func, pre, l.head);
+  k2s_function_insert_block_after(pre->func, l.head, l.body);
+  uint32_t hl = l.head->label->result, bl = l.body->label->result;
+  k2s_builder b = {m, k2s_block_append(pre)};
+  k2s_emit(&b, SpvOpBranch, 0, &hl, 1);
+  l.k = k2s_new_id(m);
+  uint32_t k1 = k2s_new_id(m);
+  uint32_t phi_ops[4] = {lo, pre->label->result, k1, bl};
+  k2s_instr *phi = k2s_instr_new(m, SpvOpPhi, nt, l.k, phi_ops, 4);
+  phi->block = l.head;
+  k2s_list_append(&l.head->body, phi);
+  b = (k2s_builder){m, k2s_block_append(l.head)};
+  uint32_t cmp[2] = {l.k, hi};
+  uint32_t more = k2s_emit(&b, SpvOpULessThan, k2s_type_bool(m), cmp, 2);
+  uint32_t br[3] = {more, bl, l.rest->label->result};
+  k2s_emit(&b, SpvOpBranchConditional, 0, br, 3);
+  uint32_t inc[2] = {l.k, k2s_const_int(m, nt, 1)};
+  l.step = k2s_instr_new(m, SpvOpIAdd, nt, k1, inc, 2);
+  l.step->block = l.body;
+  k2s_list_append(&l.body->body, l.step);
+  b = (k2s_builder){m, k2s_block_append(l.body)};
+  k2s_emit(&b, SpvOpBranch, 0, &hl, 1);
+  return l;
+}
+
 static void add_edge(k2s_cfg *c, k2s_arena *a, uint32_t from, uint32_t to, uint32_t *cap_s,
                      uint32_t *cap_p)
 {

@@ -456,6 +456,16 @@ k2s_block *k2s_block_of_label(k2s_module *m, uint32_t label_id);
  * old block as a predecessor (those of the moved terminator's targets) name the
  * new one. The old block is left without a terminator. */
 k2s_block *k2s_split_block(k2s_module *m, k2s_instr *first, uint32_t label_id);
+/* A loop for (k = lo; k < hi; k++) (unsigned compare, k of hi's type) put before
+ * `at`: at's block is split there (k2s_split_block) and branches to head; head
+ * holds k's phi and the test, body holds k + 1 (`step`) and the back branch, and
+ * the body's code goes before step. Unstructured: structurize gives it a merge. */
+typedef struct k2s_counted_loop {
+  k2s_block *head, *body, *rest;
+  uint32_t k;
+  k2s_instr *step;
+} k2s_counted_loop;
+k2s_counted_loop k2s_build_counted_loop(k2s_module *m, k2s_instr *at, uint32_t lo, uint32_t hi);
 
 /* ---- passes --------------------------------------------------------------- */
 
