@@ -150,18 +150,12 @@ static bool maybe_interned(const k2s_instr *i)
                        (op >= SpvOpConstantTrue && op <= SpvOpSpecConstantOp) || op == SpvOpUndef);
 }
 
+/* Names and decorations (OpName, OpMemberName, OpDecorate*, OpMemberDecorate*):
+ * no result, and the first operand, an <id>, is what they apply to. */
 static bool targets_first_operand(uint16_t op)
 {
-  switch (op) {
-  case SpvOpName:
-  case SpvOpMemberName:
-  case SpvOpDecorate:
-  case SpvOpDecorateId:
-  case SpvOpDecorateString:
-  case SpvOpMemberDecorate:
-  case SpvOpMemberDecorateString: return true;
-  default: return false;
-  }
+  const k2s_opcode_info *info = k2s_opcode(op);
+  return info && !info->has_result && info->n_operands && info->operands[0].kind == K2S_OK_ID_REF;
 }
 
 void k2s_drop_annotations_of(k2s_module *m, const uint8_t *dead)
