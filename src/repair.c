@@ -87,8 +87,8 @@ static bool dedupe_phis(k2s_module *m, k2s_function *f)
              "repaired input: %u OpPhi%s in block %s of function %s listed the same "
              "(value, predecessor) pair more than once (llvm-spirv 15 repeats a switch "
              "block once per case that shares a target); %u repeated entr%s removed",
-             phis, phis == 1 ? "" : "s", id_text(m, b->label->result), func_text(m, f),
-             removed, removed == 1 ? "y was" : "ies were");
+             phis, phis == 1 ? "" : "s", id_text(m, b->label->result), func_text(m, f), removed,
+             removed == 1 ? "y was" : "ies were");
     for (k2s_instr *i = next_phi(b->body.first); i; i = next_phi(i->next)) {
       if (i->n_ops % 2)
         continue; /* malformed: the validator says so */
@@ -236,8 +236,8 @@ static void fold_extract(k2s_module *m, k2s_instr *x, uint32_t builtin, uint64_t
            "repaired input: %s(%llu) reads component %llu of a %u-component builtin vector "
            "(llvm-spirv 15 folds an out-of-range dimension into an out-of-bounds extract); "
            "replaced by %llu, what OpenCL C returns for a dimension >= get_work_dim()",
-           builtin_function(builtin), (unsigned long long)index, (unsigned long long)index,
-           n_comp, (unsigned long long)value);
+           builtin_function(builtin), (unsigned long long)index, (unsigned long long)index, n_comp,
+           (unsigned long long)value);
   uint32_t c = k2s_const_int(m, x->type, value);
   k2s_replace_all_uses(m, x->result, c);
   k2s_instr_delete(m, x);
@@ -283,8 +283,8 @@ static bool repair_builtin_loads(k2s_module *m, k2s_arena *a, uint32_t var, uint
   k2s_instr **loads = users_of(m, a, var, &n_loads);
   for (uint32_t l = 0; l < n_loads; l++) {
     k2s_instr *ld = loads[l];
-    if (ld->dead || ld->opcode != SpvOpLoad || !ld->block || ld->n_ops < 1 ||
-        ld->ops[0] != var || !ld->result)
+    if (ld->dead || ld->opcode != SpvOpLoad || !ld->block || ld->n_ops < 1 || ld->ops[0] != var ||
+        !ld->result)
       continue;
     uint32_t n_users;
     k2s_instr **users = users_of(m, a, ld->result, &n_users);
@@ -348,9 +348,24 @@ typedef struct iface_ctx {
 
 static void note_id(iface_ctx *c, uint32_t id, int depth);
 
+typedef struct init_walk {
+  iface_ctx *c;
+  int depth;
+} init_walk;
+
+static void note_initializer(iface_ctx *c, uint32_t id, int depth);
+
+static void init_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  init_walk *w = ud;
+  (void)in;
+  note_initializer(w->c, *id, w->depth);
+}
+
 /* The variables a module-scope initialiser names, through constant expressions
- * (OpSpecConstantOp casts and access chains, composites): spirv-val counts them as used
- * by every entry point using the variable it initialises. */
+ * (OpSpecConstantOp casts and access chains, composites: any typed module-scope
+ * value's <id> operands): spirv-val counts them as used by every entry point
+ * using the variable it initialises. */
 static void note_initializer(iface_ctx *c, uint32_t id, int depth)
 {
   k2s_instr *d = id < c->m->id_cap ? k2s_def(c->m, id) : NULL;
@@ -360,15 +375,11 @@ static void note_initializer(iface_ctx *c, uint32_t id, int depth)
     note_id(c, id, depth);
     return;
   }
-  uint32_t first;
-  if (d->opcode == SpvOpSpecConstantOp)
-    first = 1; /* ops[0] is the opcode */
-  else if (d->opcode == SpvOpConstantComposite || d->opcode == SpvOpSpecConstantComposite)
-    first = 0;
-  else
-    return;
-  for (uint32_t k = first; k < d->n_ops; k++)
-    note_initializer(c, d->ops[k], depth + 1);
+  const k2s_opcode_info *info = k2s_opcode(d->opcode);
+  if (!info || !info->has_type)
+    return; /* types and other untyped declarations name no variable */
+  init_walk w = {c, depth + 1};
+  k2s_foreach_id_operand(c->m, d, init_operand, &w);
 }
 
 static void note_id(iface_ctx *c, uint32_t id, int depth)
