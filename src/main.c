@@ -36,6 +36,9 @@ static void usage(FILE *f)
       "  -cl-fast-relaxed-math  -cl-denorms-are-zero\n"
       "Reflection:\n"
       "  --reflect=FILE.json  --descriptormap=FILE.csv\n"
+      "Value options take --opt=V or --opt V. clspv spellings: -cl-native-math\n"
+      "(--math=native), -physical-storage-buffers (--pointers=physical), -fp64=0\n"
+      "(--no-fp64), -fp16=0 (--no-fp16), -descriptormap FILE; -cl-std= is ignored.\n"
       "Pipeline:\n"
       "  --passes=a,b,c|none  --print-after=PASS|all  --time-passes\n"
       "  --validate-after-each  --no-validate-input  --no-validate-output\n"
@@ -92,12 +95,22 @@ static unsigned char *read_all(const char *path, size_t *len, const char **why)
   return buf;
 }
 
+/* Printable ASCII or UTF-8 text (comments in sources often hold UTF-8). */
 static bool looks_like_text(const unsigned char *b, size_t n)
 {
-  size_t k = n < 64 ? n : 64;
-  for (size_t i = 0; i < k; i++)
-    if (b[i] != '\n' && b[i] != '\r' && b[i] != '\t' && (b[i] < 32 || b[i] > 126))
+  size_t k = n < 256 ? n : 256;
+  for (size_t i = 0; i < k; i++) {
+    unsigned c = b[i];
+    if (c == '\n' || c == '\r' || c == '\t' || (c >= 32 && c < 127))
+      continue;
+    size_t more = (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : 9;
+    if (more == 9)
       return false;
+    for (size_t j = 1; j <= more; j++)
+      if (i + j < k && (b[i + j] & 0xC0) != 0x80)
+        return false;
+    i += more;
+  }
   return k > 0;
 }
 
@@ -135,12 +148,163 @@ static const char *opt_value(const char *arg, const char *name)
   return NULL;
 }
 
+/* -name=V, --name=V, or -name V / --name V (the value in the next argument,
+ * as clspv's -descriptormap FILE and spirv-opt's options take it). */
+static const char *take_value(int argc, char **argv, int *i, const char *name)
+{
+  const char *a = argv[*i], *v = opt_value(a, name);
+  if (v || a[0] != '-')
+    return v;
+  const char *bare = a[1] == '-' ? a + 2 : a + 1;
+  if (strcmp(bare, name) != 0 || *i + 1 >= argc)
+    return NULL;
+  return argv[++*i];
+}
+
 static bool opt_flag(const char *arg, const char *name)
 {
   if (arg[0] != '-')
     return false;
   const char *a = arg[1] == '-' ? arg + 2 : arg + 1;
   return strcmp(a, name) == 0;
+}
+
+/* Every option name, for "did you mean" (clspv aliases included). */
+static const char *const option_names[] = {"help",
+                                           "version",
+                                           "list-passes",
+                                           "target-env",
+                                           "passes",
+                                           "print-after",
+                                           "time-passes",
+                                           "validate-after-each",
+                                           "no-validate-input",
+                                           "no-validate-output",
+                                           "verbose",
+                                           "reflect",
+                                           "descriptormap",
+                                           "pod-ubo",
+                                           "pod-pushconstant",
+                                           "cluster-pod-kernel-args",
+                                           "max-pushconstant-size",
+                                           "constant-args-ubo",
+                                           "distinct-kernel-descriptor-sets",
+                                           "pointers",
+                                           "scalar-block-layout",
+                                           "math",
+                                           "cl-fast-relaxed-math",
+                                           "cl-denorms-are-zero",
+                                           "no-int8",
+                                           "no-int16",
+                                           "no-int64",
+                                           "no-fp16",
+                                           "no-fp64",
+                                           "no-8bit-storage",
+                                           "no-16bit-storage",
+                                           "no-float-controls",
+                                           "denorm-preserve",
+                                           "cl-native-math",
+                                           "physical-storage-buffers",
+                                           "fp16",
+                                           "fp64",
+                                           "cl-std",
+                                           NULL};
+
+static size_t edit_distance(const char *a, const char *b)
+{
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 64 || lb > 64)
+    return 64;
+  size_t row[65];
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+static int unknown_option(const char *a)
+{
+  const char *bare = a[1] == '-' ? a + 2 : a + 1;
+  size_t nl = strcspn(bare, "=");
+  char name[65];
+  if (nl > 64)
+    nl = 64;
+  memcpy(name, bare, nl);
+  name[nl] = 0;
+  const char *best = NULL;
+  size_t bd = 3; /* suggest only close spellings */
+  for (size_t k = 0; option_names[k]; k++) {
+    size_t d = edit_distance(name, option_names[k]);
+    if (d < bd || (d == bd && !best && d * 3 <= nl)) {
+      bd = d;
+      best = option_names[k];
+    }
+  }
+  fprintf(stderr, "k2s: error: unknown option '%s'", a);
+  if (best)
+    fprintf(stderr, "; did you mean '--%s'?", best);
+  fprintf(stderr, "\n(see k2s --help)\n");
+  return EXIT_USAGE;
+}
+
+/* What a file that is not binary SPIR-V is, and what to run instead; false
+ * when it is nothing k2s recognises (the parser then says what is wrong). */
+static bool explain_not_spirv(const char *path, const unsigned char *b, size_t n)
+{
+  const char *what = NULL, *instead = NULL;
+  if (n >= 4 && b[0] == 'B' && b[1] == 'C' && b[2] == 0xC0 && b[3] == 0xDE)
+    what = "LLVM bitcode", instead = "translate it with llvm-spirv-15 first, or compile the "
+                                     "OpenCL C source with k2s-cc";
+  else if (n >= 4 && b[0] == 0xDE && b[1] == 0xC0 && b[2] == 0x17 && b[3] == 0x0B)
+    what = "LLVM bitcode (wrapped)", instead = "translate it with llvm-spirv-15 first, or "
+                                               "compile the OpenCL C source with k2s-cc";
+  else if (n >= 4 && b[0] == 0x7F && b[1] == 'E' && b[2] == 'L' && b[3] == 'F')
+    what = "an ELF object or executable", instead = "give k2s a SPIR-V module";
+  else if (looks_like_text(b, n)) {
+    size_t k = n < 65536 ? n : 65536;
+    char *t = malloc(k + 1);
+    if (t) {
+      memcpy(t, b, k);
+      t[k] = 0;
+      if (strstr(t, "OpCapability") || strstr(t, "; SPIR-V") || strstr(t, "OpMemoryModel"))
+        what = "SPIR-V assembly text", instead = "assemble it with spirv-as first";
+      else if (strstr(t, "target triple") || strstr(t, "; ModuleID") ||
+               strstr(t, "source_filename"))
+        what = "LLVM IR text", instead = "assemble it with llvm-as-15 and translate it with "
+                                         "llvm-spirv-15 first";
+      else if (strstr(t, "kernel") || strstr(t, "#include") || strstr(t, "#pragma") ||
+               strstr(t, "#define") || (strchr(t, '{') && strchr(t, ';')))
+        what = "OpenCL C (or C) source", instead =
+                                             "compile it with k2s-cc (k2s-cc FILE.cl -o "
+                                             "FILE.spv), which runs clang, llvm-spirv and k2s";
+      free(t);
+    }
+    if (!what)
+      what = "text", instead = "k2s reads binary SPIR-V modules";
+  }
+  if (!what)
+    return false;
+  fprintf(stderr, "k2s: error: '%s' is %s, not a SPIR-V binary: %s\n", path, what, instead);
+  return true;
+}
+
+static bool spirv_magic(const unsigned char *b, size_t n)
+{
+  return n >= 4 && ((b[0] == 0x03 && b[1] == 0x02 && b[2] == 0x23 && b[3] == 0x07) ||
+                    (b[0] == 0x07 && b[1] == 0x23 && b[2] == 0x02 && b[3] == 0x03));
 }
 
 static void print_diags(const k2s_result *r, bool verbose)
@@ -186,8 +350,7 @@ int main(int argc, char **argv)
       if (++i >= argc)
         return fail_usage("%s needs a file name", a);
       output = argv[i];
-    } else if ((v = opt_value(a, "target-env")) ||
-               (opt_flag(a, "target-env") && i + 1 < argc && (v = argv[++i]))) {
+    } else if ((v = take_value(argc, argv, &i, "target-env"))) {
       if (strcmp(v, "vulkan1.1") == 0)
         o.target_env = K2S_ENV_VULKAN_1_1;
       else if (strcmp(v, "vulkan1.2") == 0)
@@ -196,9 +359,9 @@ int main(int argc, char **argv)
         o.target_env = K2S_ENV_VULKAN_1_3;
       else
         return fail_usage("unknown target environment '%s' (vulkan1.1, vulkan1.2, vulkan1.3)", v);
-    } else if ((v = opt_value(a, "passes"))) {
+    } else if ((v = take_value(argc, argv, &i, "passes"))) {
       o.passes = v;
-    } else if ((v = opt_value(a, "print-after"))) {
+    } else if ((v = take_value(argc, argv, &i, "print-after"))) {
       o.print_after = v;
     } else if (opt_flag(a, "time-passes")) {
       o.time_passes = true;
@@ -210,21 +373,21 @@ int main(int argc, char **argv)
       o.validate_output = false;
     } else if (opt_flag(a, "verbose") || strcmp(a, "-v") == 0) {
       o.verbose = true;
-    } else if ((v = opt_value(a, "reflect"))) {
+    } else if ((v = take_value(argc, argv, &i, "reflect"))) {
       reflect = v;
-    } else if ((v = opt_value(a, "descriptormap"))) {
+    } else if ((v = take_value(argc, argv, &i, "descriptormap"))) {
       dmap = v;
     } else if (opt_flag(a, "pod-ubo")) {
       o.pod_mode = K2S_POD_UBO;
     } else if (opt_flag(a, "pod-pushconstant")) {
       o.pod_mode = K2S_POD_PUSH_CONSTANT;
-    } else if ((v = opt_value(a, "cluster-pod-kernel-args"))) {
+    } else if ((v = take_value(argc, argv, &i, "cluster-pod-kernel-args"))) {
       if (strcmp(v, "0") && strcmp(v, "1"))
         return fail_usage("-cluster-pod-kernel-args takes 0 or 1, not '%s'", v);
       o.cluster_pod_args = v[0] == '1';
     } else if (opt_flag(a, "cluster-pod-kernel-args")) {
       o.cluster_pod_args = true;
-    } else if ((v = opt_value(a, "max-pushconstant-size"))) {
+    } else if ((v = take_value(argc, argv, &i, "max-pushconstant-size"))) {
       char *end;
       unsigned long n = strtoul(v, &end, 10);
       if (*end || !*v || n > 65536)
@@ -234,7 +397,7 @@ int main(int argc, char **argv)
       o.constant_args_ubo = true;
     } else if (opt_flag(a, "distinct-kernel-descriptor-sets")) {
       o.distinct_kernel_sets = true;
-    } else if ((v = opt_value(a, "pointers"))) {
+    } else if ((v = take_value(argc, argv, &i, "pointers"))) {
       if (strcmp(v, "auto") == 0)
         o.pointers = K2S_POINTERS_AUTO;
       else if (strcmp(v, "logical") == 0)
@@ -245,13 +408,29 @@ int main(int argc, char **argv)
         return fail_usage("--pointers takes auto, logical or physical, not '%s'", v);
     } else if (opt_flag(a, "scalar-block-layout")) {
       o.scalar_block_layout = true;
-    } else if ((v = opt_value(a, "math"))) {
+    } else if ((v = take_value(argc, argv, &i, "math"))) {
       if (strcmp(v, "precise") == 0)
         o.math = K2S_MATH_PRECISE;
       else if (strcmp(v, "native") == 0)
         o.math = K2S_MATH_NATIVE;
       else
         return fail_usage("--math takes precise or native, not '%s'", v);
+    } else if (opt_flag(a, "cl-native-math")) { /* clspv's spelling */
+      o.math = K2S_MATH_NATIVE;
+    } else if (opt_flag(a, "physical-storage-buffers")) { /* clspv's spelling */
+      o.pointers = K2S_POINTERS_PHYSICAL;
+    } else if ((v = opt_value(a, "fp64")) || (v = opt_value(a, "fp16"))) {
+      /* clspv's -fp64=0 / -fp16=0: the device lacks the type (=1: it has it). */
+      if (strcmp(v, "0") && strcmp(v, "1"))
+        return fail_usage("%s takes 0 or 1", a);
+      uint32_t bit = strstr(a, "fp64") ? K2S_FEATURE_FLOAT64 : K2S_FEATURE_FLOAT16;
+      if (v[0] == '0')
+        o.missing_features |= bit;
+      else
+        o.missing_features &= ~bit;
+    } else if ((v = opt_value(a, "cl-std"))) {
+      /* A front-end option (clspv takes it): the SPIR-V is compiled already. */
+      fprintf(stderr, "k2s: note: %s ignored: the input is compiled already\n", a);
     } else if (opt_flag(a, "cl-fast-relaxed-math")) {
       o.fast_relaxed_math = true;
     } else if (opt_flag(a, "cl-denorms-are-zero")) {
@@ -275,7 +454,7 @@ int main(int argc, char **argv)
     } else if (opt_flag(a, "denorm-preserve")) {
       o.denorm_preserve = true;
     } else if (a[0] == '-' && a[1] != 0) {
-      return fail_usage("unknown option '%s'", a);
+      return unknown_option(a);
     } else if (!input) {
       input = a;
     } else {
@@ -299,17 +478,15 @@ int main(int argc, char **argv)
     free(bytes);
     return EXIT_USAGE;
   }
+  if (!spirv_magic(bytes, len) && explain_not_spirv(input, bytes, len)) {
+    free(bytes);
+    return EXIT_USAGE;
+  }
   if (len % 4 != 0) {
-    if (looks_like_text(bytes, len))
-      fprintf(stderr,
-              "k2s: error: '%s' looks like text, not a SPIR-V binary (assemble .spvasm "
-              "with spirv-as first)\n",
-              input);
-    else
-      fprintf(stderr,
-              "k2s: error: '%s' is %zu bytes, not a whole number of 32-bit words; not a "
-              "SPIR-V binary\n",
-              input, len);
+    fprintf(stderr,
+            "k2s: error: '%s' is %zu bytes, not a whole number of 32-bit words; not a "
+            "SPIR-V binary\n",
+            input, len);
     free(bytes);
     return EXIT_USAGE;
   }
@@ -321,7 +498,6 @@ int main(int argc, char **argv)
     return EXIT_USAGE;
   }
   memcpy(words, bytes, len);
-  bool text = looks_like_text(bytes, len);
   free(bytes);
 
   k2s_result *r = NULL;
@@ -334,8 +510,6 @@ int main(int argc, char **argv)
   if (k2s_result_log(r))
     fputs(k2s_result_log(r), stderr);
   print_diags(r, o.verbose);
-  if (s != K2S_OK && text)
-    fprintf(stderr, "k2s: note: '%s' looks like text; k2s reads binary SPIR-V\n", input);
   int rc = s == K2S_OK ? 0 : s == K2S_ERROR_INPUT ? EXIT_USAGE : EXIT_TRANSLATION;
   if (rc == 0) {
     size_t n;

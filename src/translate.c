@@ -160,8 +160,8 @@ static char *validate_input(k2s_module *m, const uint32_t *words, size_t n_words
                "repaired input: spirv-val rejects the producer's merge hints (%s%s); all %u "
                "OpSelectionMerge/OpLoopMerge were dropped (structurize recomputes them)%s%s",
                first,
-               first_off >= 0 ? k2s_sprintf(&m->arena, ", word %lld", (long long)first_off) : "",
-               n, *where ? "\n  at: " : "", where);
+               first_off >= 0 ? k2s_sprintf(&m->arena, ", word %lld", (long long)first_off) : "", n,
+               *where ? "\n  at: " : "", where);
       return NULL;
     }
   }
@@ -172,6 +172,43 @@ static char *validate_input(k2s_module *m, const uint32_t *words, size_t n_words
       msg = k2s_sprintf(&m->arena, "%s (in the module as repaired)", msg);
   }
   return msg;
+}
+
+/* What the module is, when it is not something k2s translates: a Vulkan
+ * (Shader) module, possibly k2s's own output, or a Kernel module with no
+ * kernels (a library of exported functions). Both would otherwise fail deep
+ * in a pass. Returns the message, or NULL for a Kernel module with kernels. */
+static const char *not_translatable(k2s_module *m)
+{
+  bool kernel_cap = false, shader_cap = false;
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_CAPABILITY]) {
+    if (i->n_ops < 1)
+      continue;
+    kernel_cap |= i->ops[0] == SpvCapabilityKernel;
+    shader_cap |= i->ops[0] == SpvCapabilityShader;
+  }
+  unsigned kernels = 0, others = 0;
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_ENTRY_POINT]) {
+    if (i->opcode != SpvOpEntryPoint || i->n_ops < 1)
+      continue;
+    if (i->ops[0] == SpvExecutionModelKernel)
+      kernels++;
+    else
+      others++;
+  }
+  if (!kernel_cap && (shader_cap || others))
+    return k2s_sprintf(&m->arena,
+                       "this is a Vulkan (Shader) module%s, not OpenCL Kernel SPIR-V: it "
+                       "needs no translation (run it as it is, e.g. with k2s-run)",
+                       others ? " with shader entry points" : "");
+  if (kernel_cap && kernels == 0)
+    return k2s_sprintf(&m->arena,
+                       "the module has no kernels (no OpEntryPoint Kernel%s): there is "
+                       "nothing to run on Vulkan; a library of functions must be linked "
+                       "into a module with a kernel first (e.g. spirv-link, or llvm-link "
+                       "before llvm-spirv)",
+                       others ? "; its other entry points are not OpenCL kernels" : "");
+  return NULL;
 }
 
 static k2s_status finish(k2s_result *r, k2s_status s)
@@ -219,6 +256,12 @@ k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_option
     goto done;
   }
 
+  const char *what = opts->passes ? NULL : not_translatable(m);
+  if (what) {
+    add_diag(r, K2S_ERROR, NULL, -1, what);
+    k2s_module_free(m);
+    return finish(r, K2S_ERROR_INPUT);
+  }
   int in_env = k2s_input_spv_env(m->version);
   const k2s_pass_info **list;
   int n = k2s_parse_pass_list(m, opts->passes, &list);
@@ -300,7 +343,10 @@ done:
   return finish(r, status);
 }
 
-k2s_status k2s_result_status(const k2s_result *r) { return r->status; }
+k2s_status k2s_result_status(const k2s_result *r)
+{
+  return r->status;
+}
 
 const uint32_t *k2s_result_words(const k2s_result *r, size_t *n_words)
 {
@@ -308,10 +354,22 @@ const uint32_t *k2s_result_words(const k2s_result *r, size_t *n_words)
   return r->status == K2S_OK ? r->words : NULL;
 }
 
-const char *k2s_result_reflection_json(const k2s_result *r) { return r->reflection_json; }
-const char *k2s_result_descriptor_map(const k2s_result *r) { return r->descriptor_map; }
-const char *k2s_result_log(const k2s_result *r) { return r->log; }
-size_t k2s_result_diagnostic_count(const k2s_result *r) { return r->n_diags; }
+const char *k2s_result_reflection_json(const k2s_result *r)
+{
+  return r->reflection_json;
+}
+const char *k2s_result_descriptor_map(const k2s_result *r)
+{
+  return r->descriptor_map;
+}
+const char *k2s_result_log(const k2s_result *r)
+{
+  return r->log;
+}
+size_t k2s_result_diagnostic_count(const k2s_result *r)
+{
+  return r->n_diags;
+}
 
 const k2s_diagnostic *k2s_result_diagnostic(const k2s_result *r, size_t i)
 {

@@ -84,10 +84,9 @@ def cases():
     add("one-byte", b"\x03",
         "k2s: error: 'one-byte.spv' is 1 bytes, not a whole number of 32-bit words; not a SPIR-V binary\n")
     add("text", b"; SPIR-V\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n",
-        "k2s: error: 'text.spv' looks like text, not a SPIR-V binary (assemble .spvasm with spirv-as first)\n")
+        "k2s: error: 'text.spv' is SPIR-V assembly text, not a SPIR-V binary: assemble it with spirv-as first\n")
     add("text-whole-words", b"OpCapability Kernel\nOpCapability Addresses\n\n",
-        "k2s: error: invalid input module: not a SPIR-V binary: the first word is 0x6143704f, not the magic number 0x07230203 (word 0)\n"
-        "k2s: note: 'text-whole-words.spv' looks like text; k2s reads binary SPIR-V\n")
+        "k2s: error: 'text-whole-words.spv' is SPIR-V assembly text, not a SPIR-V binary: assemble it with spirv-as first\n")
     add("truncated-header", words(VALID[:3]),
         "k2s: error: invalid input module: the module is too short for a SPIR-V header (3 words, need 5) (word 0)\n")
     add("magic-only", words(VALID[:1]),
