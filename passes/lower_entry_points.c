@@ -60,6 +60,64 @@ static uint32_t *count_all_calls(k2s_module *m)
   return calls;
 }
 
+/* The wrapper's parameter names and FuncParamAttr decorations are the
+ * kernel's: llvm-spirv 15 puts the argument names only on the wrapper when
+ * clang's driver discarded the body's value names (clang -c without
+ * -fno-discard-value-names), and the reflection would otherwise say arg0.
+ * pairs[2k] is a wrapper's parameter, pairs[2k+1] the body's. One scan of the
+ * names and one of the decorations for all kernels (the indexes are rebuilt
+ * after every insertion, so look everything up before adding anything). */
+static void inherit_parameter_facts(k2s_module *m, const uint32_t *pairs, uint32_t n_pairs)
+{
+  uint32_t bound = m->bound;
+  uint32_t *body_of = k2s_alloc(&m->arena, bound * sizeof(uint32_t));
+  uint32_t *attrs = k2s_alloc(&m->arena, bound * sizeof(uint32_t)); /* bit per attribute */
+  const char **names = k2s_alloc(&m->arena, (n_pairs + 1) * sizeof(*names));
+  for (uint32_t k = 0; k < n_pairs; k++) {
+    if (pairs[2 * k] < bound && pairs[2 * k + 1] < bound)
+      body_of[pairs[2 * k]] = pairs[2 * k + 1];
+    const char *name = k2s_name_of(m, pairs[2 * k]);
+    names[k] = name && *name && !k2s_name_of(m, pairs[2 * k + 1]) ? name : NULL;
+  }
+  k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION])
+    if (d->opcode == SpvOpDecorate && d->n_ops >= 3 && d->ops[0] < bound &&
+        d->ops[1] == SpvDecorationFuncParamAttr && d->ops[2] < 32)
+      attrs[d->ops[0]] |= 1u << d->ops[2];
+  for (uint32_t k = 0; k < n_pairs; k++)
+    if (names[k])
+      k2s_set_name(m, pairs[2 * k + 1], names[k]);
+  for (uint32_t id = 0; id < bound; id++) {
+    uint32_t b = body_of[id], missing = b ? attrs[id] & ~attrs[b] : 0;
+    for (uint32_t a = 0; a < 32; a++)
+      if (missing & (1u << a))
+        k2s_decorate(m, b, SpvDecorationFuncParamAttr, &a, 1);
+  }
+}
+
+/* Append the (wrapper parameter, body parameter) pairs of w and body. */
+static uint32_t *pair_parameters(k2s_module *m, k2s_function *w, k2s_function *body,
+                                 uint32_t *pairs, uint32_t *n, uint32_t *cap)
+{
+  k2s_instr *wp = w->head.first, *bp = body->head.first;
+  for (;;) {
+    while (wp && wp->opcode != SpvOpFunctionParameter)
+      wp = wp->next;
+    while (bp && bp->opcode != SpvOpFunctionParameter)
+      bp = bp->next;
+    if (!wp || !bp)
+      return pairs;
+    if (*n + 2 > *cap) {
+      uint32_t c = *cap ? *cap * 2 : 64;
+      pairs = k2s_realloc_array(&m->arena, pairs, *cap, c, sizeof(*pairs));
+      *cap = c;
+    }
+    pairs[(*n)++] = wp->result;
+    pairs[(*n)++] = bp->result;
+    wp = wp->next;
+    bp = bp->next;
+  }
+}
+
 static bool unwrap_entry_points(k2s_module *m)
 {
   uint32_t bound = m->bound; /* clones get ids past it: they are never callees here */
@@ -69,7 +127,7 @@ static bool unwrap_entry_points(k2s_module *m)
     if (e->n_ops >= 2 && e->ops[1] < bound)
       entry[e->ops[1]] = 1;
   k2s_function **dead = NULL;
-  uint32_t n_dead = 0, cap_dead = 0;
+  uint32_t n_dead = 0, cap_dead = 0, *pairs = NULL, n_pairs = 0, cap_pairs = 0;
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
     if (e->n_ops < 2 || e->ops[0] != SpvExecutionModelKernel)
       continue;
@@ -89,7 +147,7 @@ static bool unwrap_entry_points(k2s_module *m)
       entry[cid] = 1;
     }
     calls[cid]--; /* the wrapper's call goes with the wrapper */
-    /* The wrapper's parameter names and decorations are the kernel's. */
+    pairs = pair_parameters(m, w, body, pairs, &n_pairs, &cap_pairs);
     retarget_execution_modes(m, w->def->result, body->def->result);
     e->ops[1] = body->def->result;
     if (n_dead == cap_dead) {
@@ -99,6 +157,7 @@ static bool unwrap_entry_points(k2s_module *m)
     }
     dead[n_dead++] = w;
   }
+  inherit_parameter_facts(m, pairs, n_pairs / 2);
   k2s_delete_functions(m, dead, n_dead);
   return n_dead > 0;
 }
@@ -176,8 +235,7 @@ static bool convert_models(k2s_module *m)
     if (x->n_ops < 2)
       continue;
     switch (x->ops[1]) {
-    case SpvExecutionModeLocalSize:
-      break;
+    case SpvExecutionModeLocalSize: break;
     case SpvExecutionModeContractionOff:
     case SpvExecutionModeLocalSizeHint:
     case SpvExecutionModeVecTypeHint:
@@ -187,8 +245,7 @@ static bool convert_models(k2s_module *m)
       k2s_list_remove(&m->sec[K2S_SEC_EXECUTION_MODE], x);
       changed = true;
       break;
-    default:
-      break;
+    default: break;
     }
   }
   return changed;
