@@ -55,3 +55,9 @@ tools = os.path.join(repo, "tools")
 config.substitutions.append(("%k2s", find_k2s()))
 config.substitutions.append(("%expect_exit", f"python3 {os.path.join(tools, 'expect_exit.py')}"))
 config.substitutions.append(("%swap", f"python3 {os.path.join(tools, 'spv_swap.py')}"))
+
+# %k2s_cc and %k2s_run (before %k2s, which is a prefix of both): the one-step
+# front end and the Vulkan runner from the same build as %k2s.
+k2s_build = os.path.dirname(os.path.dirname(find_k2s()))
+config.substitutions.insert(0, ("%k2s_cc", os.path.join(k2s_build, "src", "k2s-cc")))
+config.substitutions.insert(0, ("%k2s_run", os.path.join(k2s_build, "src", "run", "k2s-run")))
