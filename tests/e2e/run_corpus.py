@@ -328,7 +328,7 @@ class Driver:
         """OpenCL C -> SPIR-V, cached by source, options and compiler flags."""
         src = open(cl_path, "rb").read()
         key = digest(src, run["triple"], run["cl-std"], run.get("clang", ""),
-                     self.o.clang, self.o.llvm_spirv, self.o.llvm_spirv_flags)
+                     self.o.clang, self.o.llvm_spirv, self.o.llvm_spirv_flags, self.o.clang_flags)
         base = os.path.basename(cl_path)[:-3]
         spv = os.path.join(self.o.build_dir, "spv", f"{base}-{key}.spv")
         with self.lock_for(spv):
@@ -337,7 +337,8 @@ class Driver:
             bc = spv[:-4] + ".bc"
             cmd = [self.o.clang, "-cc1", "-triple", run["triple"], f"-cl-std={run['cl-std']}",
                    "-O2", "-no-opaque-pointers", "-finclude-default-header", "-emit-llvm-bc",
-                   *shlex.split(run.get("clang", "")), "-o", bc, cl_path]
+                   *shlex.split(run.get("clang", "")), *shlex.split(self.o.clang_flags),
+                   "-o", bc, cl_path]
             rc, _, err = run_tool(cmd)
             if rc != 0:
                 return None, tool_failure("clang", err, rc)
@@ -542,6 +543,8 @@ def parse_options(argv):
     ap.add_argument("--clang", default="clang-15")
     ap.add_argument("--llvm-spirv", default="llvm-spirv-15")
     ap.add_argument("--llvm-spirv-flags", default="", help="extra llvm-spirv options")
+    ap.add_argument("--clang-flags", default="",
+                    help="extra clang -cc1 options after the spec's (e.g. -O0, -g)")
     ap.add_argument("--spirv-val", default="spirv-val")
     ap.add_argument("--verbose", "-v", action="store_true", help="commands and stderr on FAIL")
     ap.add_argument("--xfail", metavar="FILE",
