@@ -383,3 +383,5 @@ void k2s_result_free(k2s_result *r)
   k2s_arena_free(&r->arena);
   free(r);
 }
+
+const char *k2s_version(void) { return K2S_VERSION_STRING; }

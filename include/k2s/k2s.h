@@ -3,6 +3,20 @@
  *
  * Public C API. The library never exits or aborts on bad input: every problem
  * becomes a diagnostic in the result, and k2s_translate() returns a status.
+ *
+ * Thread safety: k2s_translate() may run in several threads at once (each call
+ * owns its module, arena and result; the library keeps no mutable global state
+ * besides what it initialises once, safely). A k2s_result must not be freed by
+ * one thread while another reads it; reading one result from several threads
+ * is fine.
+ *
+ * Ownership: the caller keeps the input words and the options (k2s copies what
+ * it needs before returning). Everything a result hands out (words, strings,
+ * diagnostics) belongs to the result and lives until k2s_result_free().
+ *
+ * ABI: the shared library's SONAME carries the major version (libk2s.so.0);
+ * only the functions declared here are exported. k2s_options may grow at its
+ * end in a later minor version: always fill it with k2s_options_init() first.
  */
 #ifndef K2S_K2S_H
 #define K2S_K2S_H
@@ -15,7 +29,16 @@
 extern "C" {
 #endif
 
+#define K2S_VERSION_MAJOR 0
+#define K2S_VERSION_MINOR 1
+#define K2S_VERSION_PATCH 0
 #define K2S_VERSION_STRING "0.1.0"
+
+#if defined(K2S_BUILDING_LIBRARY) && defined(__GNUC__)
+#define K2S_API __attribute__((visibility("default")))
+#else
+#define K2S_API
+#endif
 
 typedef enum k2s_status {
   K2S_OK = 0,
@@ -107,28 +130,32 @@ typedef struct k2s_diagnostic {
 typedef struct k2s_result k2s_result;
 
 /* Fill *o with the defaults. */
-void k2s_options_init(k2s_options *o);
+K2S_API void k2s_options_init(k2s_options *o);
 
 /* Translate n_words words of SPIR-V. Always returns a result object (free it
  * with k2s_result_free) unless out of memory, in which case *out is NULL. */
-k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_options *o,
+K2S_API k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_options *o,
                          k2s_result **out);
 
-k2s_status k2s_result_status(const k2s_result *r);
+K2S_API k2s_status k2s_result_status(const k2s_result *r);
 /* The translated module; NULL unless the status is K2S_OK. */
-const uint32_t *k2s_result_words(const k2s_result *r, size_t *n_words);
+K2S_API const uint32_t *k2s_result_words(const k2s_result *r, size_t *n_words);
 /* Reflection as JSON and as a clspv descriptor map (NULL when not produced). */
-const char *k2s_result_reflection_json(const k2s_result *r);
-const char *k2s_result_descriptor_map(const k2s_result *r);
+K2S_API const char *k2s_result_reflection_json(const k2s_result *r);
+K2S_API const char *k2s_result_descriptor_map(const k2s_result *r);
 /* Text produced by --print-after and --time-passes, or NULL. */
-const char *k2s_result_log(const k2s_result *r);
-size_t k2s_result_diagnostic_count(const k2s_result *r);
-const k2s_diagnostic *k2s_result_diagnostic(const k2s_result *r, size_t i);
-void k2s_result_free(k2s_result *r);
+K2S_API const char *k2s_result_log(const k2s_result *r);
+K2S_API size_t k2s_result_diagnostic_count(const k2s_result *r);
+K2S_API const k2s_diagnostic *k2s_result_diagnostic(const k2s_result *r, size_t i);
+K2S_API void k2s_result_free(k2s_result *r);
+
+/* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header's
+ * K2S_VERSION_STRING when a program runs with another build of the library). */
+K2S_API const char *k2s_version(void);
 
 /* The pipeline's pass names, in order (NULL-terminated). */
-const char *const *k2s_pass_names(void);
-const char *k2s_pass_description(const char *name);
+K2S_API const char *const *k2s_pass_names(void);
+K2S_API const char *k2s_pass_description(const char *name);
 
 #ifdef __cplusplus
 }

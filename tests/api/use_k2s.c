@@ -1,0 +1,57 @@
+/* A program built against the installed k2s (pkg-config k2s): translates the
+ * module named on the command line, checks the result through the public API
+ * only, and writes it. Exit 0 when everything holds. */
+#include <k2s/k2s.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+  if (argc != 3) {
+    fprintf(stderr, "usage: use_k2s IN.spv OUT.spv\n");
+    return 2;
+  }
+  if (strcmp(k2s_version(), K2S_VERSION_STRING) != 0) {
+    fprintf(stderr, "header %s, library %s\n", K2S_VERSION_STRING, k2s_version());
+    return 1;
+  }
+  FILE *f = fopen(argv[1], "rb");
+  if (!f)
+    return 2;
+  static uint32_t words[1 << 20];
+  size_t n = fread(words, 4, sizeof(words) / 4, f);
+  fclose(f);
+  k2s_options o;
+  k2s_options_init(&o);
+  o.target_env = K2S_ENV_VULKAN_1_2;
+  k2s_result *r = NULL;
+  if (k2s_translate(words, n, &o, &r) != K2S_OK || k2s_result_status(r) != K2S_OK) {
+    for (size_t i = 0; i < k2s_result_diagnostic_count(r); i++)
+      fprintf(stderr, "%s\n", k2s_result_diagnostic(r, i)->message);
+    return 1;
+  }
+  size_t nw = 0;
+  const uint32_t *out = k2s_result_words(r, &nw);
+  const char *json = k2s_result_reflection_json(r);
+  if (!out || nw < 5 || out[0] != 0x07230203u || !json || !strstr(json, "\"kernels\"")) {
+    fprintf(stderr, "unexpected result\n");
+    return 1;
+  }
+  size_t n_out = nw;
+  f = fopen(argv[2], "wb");
+  if (!f || fwrite(out, 4, nw, f) != nw || fclose(f) != 0)
+    return 1;
+  /* A bad module: a diagnostic, no words. */
+  uint32_t junk[8] = {0xdeadbeef};
+  k2s_result *bad = NULL;
+  if (k2s_translate(junk, 8, &o, &bad) != K2S_ERROR_INPUT || k2s_result_diagnostic_count(bad) == 0 ||
+      k2s_result_words(bad, &nw) != NULL) {
+    fprintf(stderr, "a bad module was not refused\n");
+    return 1;
+  }
+  k2s_result_free(bad);
+  k2s_result_free(r);
+  printf("k2s %s from C: %zu words\n", k2s_version(), n_out);
+  return 0;
+}
