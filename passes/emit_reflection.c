@@ -81,13 +81,29 @@ static char *psv_hex(k2s_module *m, const k2s_reflection *r)
   return hex;
 }
 
+/* The kernel's attributes as clGetKernelInfo(CL_KERNEL_ATTRIBUTES) spells them
+ * (the Attributes operand of clspv's Kernel): the required size, then the
+ * hints entry-points read before dropping their execution modes. */
+static const char *kernel_attributes(k2s_module *m, const k2s_refl_kernel *k)
+{
+  k2s_strbuf sb = {.arena = &m->arena};
+  if (k->has_reqd)
+    k2s_sb_printf(&sb, "reqd_work_group_size(%u,%u,%u)", k->reqd[0], k->reqd[1], k->reqd[2]);
+  if (k->hints)
+    k2s_sb_printf(&sb, "%s%s", sb.len ? " " : "", k->hints);
+  return sb.len ? sb.data : "";
+}
+
 static void emit_embedded(refl_ctx *c, k2s_reflection *r)
 {
   k2s_module *m = c->m;
   for (uint32_t i = 0; i < r->n_kernels; i++) {
     k2s_refl_kernel *k = &r->kernels[i];
-    uint32_t kargs[3] = {k->func, str(m, k->name), u32(m, k->n_args)};
-    uint32_t decl = ext(c, K2S_CLSPV_REFLECTION_Kernel, kargs, 3);
+    /* Kernel, Name, NumArguments, Flags (KernelPropertyFlags), Attributes:
+     * every operand clspv emits, as clvk reads them. */
+    uint32_t kargs[5] = {k->func, str(m, k->name), u32(m, k->n_args),
+                         u32(m, k->may_use_printf ? 1u : 0u), str(m, kernel_attributes(m, k))};
+    uint32_t decl = ext(c, K2S_CLSPV_REFLECTION_Kernel, kargs, 5);
     for (uint32_t a = 0; a < k->n_args; a++) {
       k2s_refl_arg *g = &k->args[a];
       uint32_t info_args[1] = {str(m, g->name)};

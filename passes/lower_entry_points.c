@@ -222,8 +222,42 @@ static void check_imports(k2s_module *m)
     }
 }
 
+/* The attribute hints a kernel's execution modes carry, as OpenCL spells them
+ * (clGetKernelInfo CL_KERNEL_ATTRIBUTES), for the reflection: the modes go
+ * below. Every kernel gets its reflection entry here, in entry-point order. */
+static void record_hints(k2s_module *m)
+{
+  static const char *const elem[] = {"char", "short", "int", "long", "half", "float", "double"};
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
+    if (e->n_ops < 3 || e->ops[0] != SpvExecutionModelKernel)
+      continue;
+    k2s_refl_kernel *k = k2s_refl_add_kernel(m, e->ops[1], k2s_string_operand(e, 2));
+    (void)k;
+  }
+  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE]) {
+    if (x->opcode != SpvOpExecutionMode || x->n_ops < 3)
+      continue;
+    k2s_strbuf sb = {.arena = &m->arena};
+    if (x->ops[1] == SpvExecutionModeLocalSizeHint && x->n_ops >= 5)
+      k2s_sb_printf(&sb, "work_group_size_hint(%u,%u,%u)", x->ops[2], x->ops[3], x->ops[4]);
+    else if (x->ops[1] == SpvExecutionModeVecTypeHint && (x->ops[2] & 0xffff) < 7) {
+      uint32_t n = x->ops[2] >> 16;
+      k2s_sb_printf(&sb, "vec_type_hint(%s", elem[x->ops[2] & 0xffff]);
+      if (n > 1)
+        k2s_sb_printf(&sb, "%u", n);
+      k2s_sb_puts(&sb, ")");
+    } else {
+      continue;
+    }
+    k2s_refl_kernel *k = k2s_refl_kernel_of(m, x->ops[0]);
+    if (k)
+      k->hints = k->hints ? k2s_sprintf(&m->arena, "%s %s", k->hints, sb.data) : sb.data;
+  }
+}
+
 static bool convert_models(k2s_module *m)
 {
+  record_hints(m);
   bool changed = false;
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
     if (e->n_ops >= 1 && e->ops[0] == SpvExecutionModelKernel) {

@@ -139,9 +139,10 @@ static uint32_t builtin_v3(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, uint32
   k2s_module *m = c->m;
   switch (builtin) {
   case SpvBuiltInGlobalInvocationId: {
+    /* As clspv defines it, RegionOffset is the region's first global id
+     * including the global offset (runtimes written for clspv set it so). */
     uint32_t v = load(b, c->v3u32, gl_input(c, GL_GLOBAL_ID));
-    v = add3(c, b, v, push_constant(c, b, k, K2S_PC_REGION_OFFSET));
-    return add3(c, b, v, push_constant(c, b, k, K2S_PC_GLOBAL_OFFSET));
+    return add3(c, b, v, push_constant(c, b, k, K2S_PC_REGION_OFFSET));
   }
   case SpvBuiltInLocalInvocationId:
     return load(b, c->v3u32, gl_input(c, GL_LOCAL_ID));
@@ -281,9 +282,7 @@ static uint32_t needed_push_constants(k2s_module *m)
     if (!bi || bi->n_ops < 3)
       continue;
     switch (bi->ops[2]) {
-    case SpvBuiltInGlobalInvocationId:
-      need |= 1u << K2S_PC_GLOBAL_OFFSET | 1u << K2S_PC_REGION_OFFSET;
-      break;
+    case SpvBuiltInGlobalInvocationId: need |= 1u << K2S_PC_REGION_OFFSET; break;
     case SpvBuiltInGlobalLinearId:
       need |= 1u << K2S_PC_GLOBAL_OFFSET | 1u << K2S_PC_REGION_OFFSET | 1u << K2S_PC_GLOBAL_SIZE;
       break;

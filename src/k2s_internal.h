@@ -400,6 +400,8 @@ typedef struct k2s_refl_kernel {
   uint32_t n_args;
   bool has_reqd;
   uint32_t reqd[3];
+  bool may_use_printf; /* the Kernel instruction's MayUsePrintf flag (set by the printf lowering) */
+  const char *hints;   /* "work_group_size_hint(...) vec_type_hint(...)" or NULL (entry-points) */
   uint32_t pc_offset[K2S_PC_COUNT]; /* UINT32_MAX when the kernel does not use it */
   uint32_t pc_var;                   /* its push-constant variable, 0 if none */
   uint32_t pc_struct;                /* that variable's struct type */

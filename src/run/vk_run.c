@@ -375,7 +375,8 @@ static void push_region(struct run_state *s, const struct region *rg)
     const struct refl_range *push = refl_push(s->req->refl, s->req->kernel);
     uint64_t off[3], goff[3];
     for (int d = 0; d < 3; d++) {
-        off[d] = rg->offset[d];
+        /* clspv's contract: the region's first global id, global offset included. */
+        off[d] = rg->offset[d] + s->req->plan->offset[d];
         goff[d] = rg->group_offset[d];
     }
     put_triple(s->push, &push[PC_REGION_OFFSET], off);
