@@ -579,6 +579,13 @@ static bool is_group_op(uint16_t op)
 
 bool k2s_lower_group_ops(k2s_module *m, const k2s_options *o)
 {
+  bool any = false;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(blk, f)
+      k2s_foreach_instr(i, &blk->body)
+        any |= is_group_op(i->opcode);
+  if (!any)
+    return false;
   go_ctx c = {.m = m, .o = o};
   c.u32 = k2s_type_int(m, 32, false);
   c.boolean = k2s_type_bool(m);
