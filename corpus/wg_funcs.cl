@@ -30,8 +30,12 @@
                               : work_group_broadcast(x, l0 / 2, l1 - 1, l2 / 2);             \
     }
 
+#ifndef ATTR // a spec may give every kernel a reqd_work_group_size (-DATTR=...)
+#define ATTR
+#endif
+
 #define KERNEL(NAME, T, X)                                                                   \
-    kernel void NAME(global const int *in, global T *out, global int *flags, uint real_gx)  \
+    ATTR kernel void NAME(global const int *in, global T *out, global int *flags, uint real_gx)  \
     {                                                                                        \
         size_t g = get_global_linear_id();                                                   \
         int v = in[g];                                                                       \
