@@ -526,6 +526,7 @@ static bool lower_subgroup(go_ctx *c, k2s_instr *i)
                     "arithmetic, ballot, shuffle), and the target was given --no-subgroups");
     return false;
   }
+  k2s_refl(m)->uses_sub_groups = true;
   uint32_t sg = k2s_const_uint32(m, SpvScopeSubgroup);
   k2s_builder b = {m, k2s_before(i)};
   uint32_t r = 0;

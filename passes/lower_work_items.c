@@ -219,6 +219,7 @@ static uint32_t subgroup_value(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, ui
                                const k2s_instr *at)
 {
   uint32_t u = c->u32;
+  k2s_refl(c->m)->uses_sub_groups = true;
   switch (builtin) {
   case SpvBuiltInSubgroupLocalInvocationId:
     return load(b, u, gl_input(c, GL_SUBGROUP_LOCAL_ID));
