@@ -33,9 +33,17 @@ static bool is_workgroup_function(k2s_module *m, k2s_instr *i)
 {
   uint64_t scope;
   switch (i->opcode) {
-  case SpvOpGroupAll: case SpvOpGroupAny: case SpvOpGroupBroadcast: case SpvOpGroupIAdd:
-  case SpvOpGroupFAdd: case SpvOpGroupSMin: case SpvOpGroupUMin: case SpvOpGroupFMin:
-  case SpvOpGroupSMax: case SpvOpGroupUMax: case SpvOpGroupFMax:
+  case SpvOpGroupAll:
+  case SpvOpGroupAny:
+  case SpvOpGroupBroadcast:
+  case SpvOpGroupIAdd:
+  case SpvOpGroupFAdd:
+  case SpvOpGroupSMin:
+  case SpvOpGroupUMin:
+  case SpvOpGroupFMin:
+  case SpvOpGroupSMax:
+  case SpvOpGroupUMax:
+  case SpvOpGroupFMax:
     return i->n_ops && k2s_const_value(m, i->ops[0], &scope) && scope == SpvScopeWorkgroup;
   default: return false;
   }

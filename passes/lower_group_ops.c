@@ -144,8 +144,7 @@ static uint32_t load_at(go_ctx *c, k2s_builder *b, uint32_t var, uint32_t t, uin
   return k2s_emit(b, SpvOpLoad, t, &p, 1);
 }
 
-static void store_at(go_ctx *c, k2s_builder *b, uint32_t var, uint32_t t, uint32_t idx,
-                     uint32_t v)
+static void store_at(go_ctx *c, k2s_builder *b, uint32_t var, uint32_t t, uint32_t idx, uint32_t v)
 {
   uint32_t ops[2] = {elem_ptr(c, b, var, t, idx), v};
   k2s_emit(b, SpvOpStore, 0, ops, 2);
@@ -203,19 +202,22 @@ static uint32_t combine(go_ctx *c, k2s_builder *b, enum op_kind k, bool is_signe
   return k == OP_MIN ? emit3(b, SpvOpSelect, t, less, x, y) : emit3(b, SpvOpSelect, t, less, y, x);
 }
 
+/* Dimension d of the reqd_work_group_size of f's kernel, when every kernel has one (no
+ * WorkgroupSize builtin). inline_calls puts every work-group function into its kernels, so
+ * a function that is not a kernel here is called by none: any size does for it. */
+static uint32_t reqd_size(go_ctx *c, k2s_function *f, uint32_t d)
+{
+  k2s_refl_kernel *k = k2s_refl_kernel_of(c->m, f->def->result);
+  return k && k->has_reqd ? k->reqd[d] : 1;
+}
+
 /* The number of work-items of the work-group running f (uint). */
 static uint32_t group_size(go_ctx *c, k2s_builder *b, k2s_function *f, const k2s_instr *at)
 {
   k2s_module *m = c->m;
-  k2s_refl_kernel *k = k2s_refl_kernel_of(m, f->def->result);
-  if (!c->wg_size) {
-    if (!k || !k->has_reqd) {
-      k2s_error(m, at, "a work-group function outside a kernel with a known work-group size; "
-                       "inlining should have put it into its kernel (internal error)");
-      return 0;
-    }
-    return k2s_const_uint32(m, k->reqd[0] * k->reqd[1] * k->reqd[2]);
-  }
+  (void)at;
+  if (!c->wg_size)
+    return k2s_const_uint32(m, reqd_size(c, f, 0) * reqd_size(c, f, 1) * reqd_size(c, f, 2));
   uint32_t d[3];
   for (uint32_t i = 0; i < 3; i++)
     d[i] = emit2(b, SpvOpCompositeExtract, c->u32, c->wg_size, i);
@@ -244,18 +246,10 @@ static uint32_t linear_index(go_ctx *c, k2s_builder *b, k2s_function *f, uint32_
   uint32_t comp[3], size[3];
   for (uint32_t i = 0; i < n; i++)
     comp[i] = to_u32(c, b, emit2(b, SpvOpCompositeExtract, st, id, i));
-  k2s_refl_kernel *k = k2s_refl_kernel_of(m, f->def->result);
-  for (uint32_t i = 0; i < 2; i++) {
-    if (c->wg_size)
-      size[i] = emit2(b, SpvOpCompositeExtract, c->u32, c->wg_size, i);
-    else if (k && k->has_reqd)
-      size[i] = k2s_const_uint32(m, k->reqd[i]);
-    else {
-      k2s_error(m, at, "a work-group function outside a kernel with a known work-group size; "
-                       "inlining should have put it into its kernel (internal error)");
-      return 0;
-    }
-  }
+  (void)at;
+  for (uint32_t i = 0; i < 2; i++)
+    size[i] = c->wg_size ? emit2(b, SpvOpCompositeExtract, c->u32, c->wg_size, i)
+                         : k2s_const_uint32(m, reqd_size(c, f, i));
   uint32_t acc = comp[n - 1];
   for (uint32_t i = n - 1; i-- > 0;)
     acc = emit2(b, SpvOpIAdd, c->u32, comp[i], emit2(b, SpvOpIMul, c->u32, size[i], acc));
@@ -282,8 +276,8 @@ enum form { FORM_REDUCE, FORM_INCLUSIVE, FORM_EXCLUSIVE };
 
 /* Scan v (type t) over the work-group through scratch memory and return the
  * form asked for; the code goes before `at`, which ends up in a new block. */
-static uint32_t workgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed,
-                               uint32_t t, uint32_t v, enum form form)
+static uint32_t workgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed, uint32_t t,
+                               uint32_t v, enum form form)
 {
   k2s_module *m = c->m;
   uint32_t var = scratch_of(c, t, at);
@@ -322,7 +316,8 @@ static uint32_t workgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is
     res = load_at(c, &b, var, t, lid);
   } else {
     uint32_t first = emit2(&b, SpvOpIEqual, c->boolean, lid, k2s_const_uint32(m, 0));
-    uint32_t left = emit3(&b, SpvOpSelect, c->u32, first, lid, emit2(&b, SpvOpISub, c->u32, lid, one));
+    uint32_t left =
+        emit3(&b, SpvOpSelect, c->u32, first, lid, emit2(&b, SpvOpISub, c->u32, lid, one));
     res = emit3(&b, SpvOpSelect, t, first, identity(c, k, is_signed, t),
                 load_at(c, &b, var, t, left));
   }
@@ -378,8 +373,7 @@ static uint32_t group_size_x(go_ctx *c, k2s_builder *b, k2s_function *f)
 {
   if (c->wg_size)
     return emit2(b, SpvOpCompositeExtract, c->u32, c->wg_size, 0);
-  k2s_refl_kernel *k = k2s_refl_kernel_of(c->m, f->def->result);
-  return k2s_const_uint32(c->m, k && k->has_reqd ? k->reqd[0] : 1);
+  return k2s_const_uint32(c->m, reqd_size(c, f, 0));
 }
 
 /* Sub-group partials are used only where they are known to be right: the
@@ -387,8 +381,8 @@ static uint32_t group_size_x(go_ctx *c, k2s_builder *b, k2s_function *f)
  * REQUIRE_FULL_SUBGROUPS demands, and what makes every sub-group full; lavapipe
  * forms sub-groups along x and reports wrong ids and counts otherwise). The
  * test is uniform; otherwise the scratch-memory scan runs. Returns the value. */
-static uint32_t reduce_either(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed,
-                              uint32_t t, uint32_t partial_op, uint32_t v)
+static uint32_t reduce_either(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed, uint32_t t,
+                              uint32_t partial_op, uint32_t v)
 {
   k2s_module *m = c->m;
   k2s_function *f = at->block->func;
@@ -426,14 +420,30 @@ static uint32_t reduce_either(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_
 static bool arith_kind(uint16_t op, enum op_kind *k, bool *is_signed, uint16_t *nonuniform)
 {
   switch (op) {
-  case SpvOpGroupIAdd: *k = OP_ADD, *is_signed = false, *nonuniform = SpvOpGroupNonUniformIAdd; return true;
-  case SpvOpGroupFAdd: *k = OP_ADD, *is_signed = false, *nonuniform = SpvOpGroupNonUniformFAdd; return true;
-  case SpvOpGroupSMin: *k = OP_MIN, *is_signed = true, *nonuniform = SpvOpGroupNonUniformSMin; return true;
-  case SpvOpGroupUMin: *k = OP_MIN, *is_signed = false, *nonuniform = SpvOpGroupNonUniformUMin; return true;
-  case SpvOpGroupFMin: *k = OP_MIN, *is_signed = false, *nonuniform = SpvOpGroupNonUniformFMin; return true;
-  case SpvOpGroupSMax: *k = OP_MAX, *is_signed = true, *nonuniform = SpvOpGroupNonUniformSMax; return true;
-  case SpvOpGroupUMax: *k = OP_MAX, *is_signed = false, *nonuniform = SpvOpGroupNonUniformUMax; return true;
-  case SpvOpGroupFMax: *k = OP_MAX, *is_signed = false, *nonuniform = SpvOpGroupNonUniformFMax; return true;
+  case SpvOpGroupIAdd:
+    *k = OP_ADD, *is_signed = false, *nonuniform = SpvOpGroupNonUniformIAdd;
+    return true;
+  case SpvOpGroupFAdd:
+    *k = OP_ADD, *is_signed = false, *nonuniform = SpvOpGroupNonUniformFAdd;
+    return true;
+  case SpvOpGroupSMin:
+    *k = OP_MIN, *is_signed = true, *nonuniform = SpvOpGroupNonUniformSMin;
+    return true;
+  case SpvOpGroupUMin:
+    *k = OP_MIN, *is_signed = false, *nonuniform = SpvOpGroupNonUniformUMin;
+    return true;
+  case SpvOpGroupFMin:
+    *k = OP_MIN, *is_signed = false, *nonuniform = SpvOpGroupNonUniformFMin;
+    return true;
+  case SpvOpGroupSMax:
+    *k = OP_MAX, *is_signed = true, *nonuniform = SpvOpGroupNonUniformSMax;
+    return true;
+  case SpvOpGroupUMax:
+    *k = OP_MAX, *is_signed = false, *nonuniform = SpvOpGroupNonUniformUMax;
+    return true;
+  case SpvOpGroupFMax:
+    *k = OP_MAX, *is_signed = false, *nonuniform = SpvOpGroupNonUniformFMax;
+    return true;
   default: return false;
   }
 }
@@ -460,11 +470,11 @@ static uint32_t lower_workgroup(go_ctx *c, k2s_instr *i)
       break;
     bool all = i->opcode == SpvOpGroupAll;
     k2s_builder b = {m, k2s_before(i)};
-    uint32_t v = emit3(&b, SpvOpSelect, c->u32, i->ops[1], k2s_const_uint32(m, 1),
-                       k2s_const_uint32(m, 0));
+    uint32_t v =
+        emit3(&b, SpvOpSelect, c->u32, i->ops[1], k2s_const_uint32(m, 1), k2s_const_uint32(m, 0));
     enum op_kind k = all ? OP_MIN : OP_MAX;
     uint32_t r = sg ? reduce_either(c, i, k, false, c->u32,
-                                      all ? SpvOpGroupNonUniformAll : SpvOpGroupNonUniformAny, v)
+                                    all ? SpvOpGroupNonUniformAll : SpvOpGroupNonUniformAny, v)
                     : workgroup_scan(c, i, k, false, c->u32, v, FORM_REDUCE);
     if (!r)
       return 0;
@@ -495,10 +505,10 @@ static uint32_t lower_workgroup(go_ctx *c, k2s_instr *i)
     if (!arith_kind(i->opcode, &k, &is_signed, &nu) || i->n_ops < 3)
       break;
     uint32_t op = i->ops[1], v = i->ops[2];
-    enum form form = op == SpvGroupOperationReduce ? FORM_REDUCE
+    enum form form = op == SpvGroupOperationReduce          ? FORM_REDUCE
                      : op == SpvGroupOperationInclusiveScan ? FORM_INCLUSIVE
                      : op == SpvGroupOperationExclusiveScan ? FORM_EXCLUSIVE
-                                                             : (enum form)-1;
+                                                            : (enum form) - 1;
     if ((int)form < 0) {
       k2s_error(m, i, "the group operation %s has no OpenCL work-group function",
                 k2s_enumerant_name(K2S_OK_GROUP_OPERATION, op));
@@ -507,8 +517,7 @@ static uint32_t lower_workgroup(go_ctx *c, k2s_instr *i)
     /* Sub-group partials for reductions whose result does not depend on the
      * order: integer ones and float min/max, 32-bit only (other widths would
      * need shaderSubgroupExtendedTypes). Float sums keep the fixed order. */
-    if (sg && form == FORM_REDUCE && k2s_type_width(m, t) == 32 &&
-        !(k == OP_ADD && is_float(m, t)))
+    if (sg && form == FORM_REDUCE && k2s_type_width(m, t) == 32 && !(k == OP_ADD && is_float(m, t)))
       return reduce_either(c, i, k, is_signed, t, nu, v);
     return workgroup_scan(c, i, k, is_signed, t, v, form);
   }
@@ -522,8 +531,9 @@ static bool lower_subgroup(go_ctx *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
   if (!subgroups_allowed(c)) {
-    k2s_error(m, i, "sub-group functions need the device's subgroup operations (vote, "
-                    "arithmetic, ballot, shuffle), and the target was given --no-subgroups");
+    k2s_error(m, i,
+              "sub-group functions need the device's subgroup operations (vote, "
+              "arithmetic, ballot, shuffle), and the target was given --no-subgroups");
     return false;
   }
   k2s_refl(m)->uses_sub_groups = true;
@@ -615,8 +625,9 @@ bool k2s_lower_group_ops(k2s_module *m, const k2s_options *o)
             k2s_replace_all_uses(m, i->result, r);
             k2s_instr_delete(m, i);
           } else {
-            k2s_error(m, i, "a group instruction with %s scope; OpenCL has only work-group and "
-                            "sub-group functions",
+            k2s_error(m, i,
+                      "a group instruction with %s scope; OpenCL has only work-group and "
+                      "sub-group functions",
                       k2s_enumerant_name(K2S_OK_SCOPE, (uint32_t)scope));
             return true;
           }

@@ -21,7 +21,7 @@ typedef struct wi_ctx {
   k2s_module *m;
   uint32_t u32, v3u32;
   uint32_t gl_var[16]; /* by Vulkan builtin slot below */
-  uint32_t wg_size;   /* the WorkgroupSize value (spec or constant composite) */
+  uint32_t wg_size;    /* the WorkgroupSize value (spec or constant composite) */
 } wi_ctx;
 
 enum {
@@ -37,9 +37,10 @@ enum {
 };
 
 static const uint32_t gl_builtin[GL_SLOTS] = {
-    SpvBuiltInGlobalInvocationId,     SpvBuiltInLocalInvocationId,  SpvBuiltInWorkgroupId,
-    SpvBuiltInLocalInvocationIndex,   SpvBuiltInSubgroupSize,       SpvBuiltInSubgroupLocalInvocationId,
-    SpvBuiltInSubgroupId,             SpvBuiltInNumSubgroups};
+    SpvBuiltInGlobalInvocationId, SpvBuiltInLocalInvocationId,
+    SpvBuiltInWorkgroupId,        SpvBuiltInLocalInvocationIndex,
+    SpvBuiltInSubgroupSize,       SpvBuiltInSubgroupLocalInvocationId,
+    SpvBuiltInSubgroupId,         SpvBuiltInNumSubgroups};
 
 static uint32_t gl_input(wi_ctx *c, int slot)
 {
