@@ -298,6 +298,30 @@ static uint32_t workgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is
   uint32_t msb = k2s_emit(&b, SpvOpExtInst, c->u32, msb_ops, 3);
   uint32_t steps = emit2(&b, SpvOpIAdd, c->u32, msb, one);
   k2s_counted_loop l = k2s_build_counted_loop(m, at, k2s_const_uint32(m, 0), steps);
+  if (form == FORM_REDUCE) {
+    /* A pairwise tree, one barrier per step: at step k (d = 2^k) each work-item whose id is
+     * a multiple of 2d combines its element with the one d further on, if there is one. No
+     * element is written in a step in which another work-item reads it. */
+    b = (k2s_builder){m, k2s_before(l.step)};
+    uint32_t d = emit2(&b, SpvOpShiftLeftLogical, c->u32, one, l.k);
+    uint32_t mask =
+        emit2(&b, SpvOpISub, c->u32, emit2(&b, SpvOpShiftLeftLogical, c->u32, d, one), one);
+    uint32_t lead = emit2(&b, SpvOpIEqual, c->boolean,
+                          emit2(&b, SpvOpBitwiseAnd, c->u32, lid, mask), k2s_const_uint32(m, 0));
+    uint32_t other = emit2(&b, SpvOpIAdd, c->u32, lid, d);
+    uint32_t inside = emit2(&b, SpvOpULessThan, c->boolean, other, n);
+    uint32_t act = emit2(&b, SpvOpLogicalAnd, c->boolean, lead, inside);
+    k2s_builder tb = emit_if(c, l.step, act);
+    uint32_t x = load_at(c, &tb, var, t, lid);
+    uint32_t y = load_at(c, &tb, var, t, other);
+    store_at(c, &tb, var, t, lid, combine(c, &tb, k, is_signed, t, x, y));
+    b = (k2s_builder){m, k2s_before(l.step)};
+    barrier(c, &b);
+    b = (k2s_builder){m, k2s_before(at)};
+    uint32_t res = load_at(c, &b, var, t, k2s_const_uint32(m, 0));
+    barrier(c, &b); /* the next work-group function may reuse the scratch array */
+    return res;
+  }
   b = (k2s_builder){m, k2s_before(l.step)};
   uint32_t d = emit2(&b, SpvOpShiftLeftLogical, c->u32, one, l.k);
   uint32_t x = load_at(c, &b, var, t, lid);
@@ -310,9 +334,7 @@ static uint32_t workgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is
   barrier(c, &b);
   b = (k2s_builder){m, k2s_before(at)};
   uint32_t res;
-  if (form == FORM_REDUCE) {
-    res = load_at(c, &b, var, t, emit2(&b, SpvOpISub, c->u32, n, one));
-  } else if (form == FORM_INCLUSIVE) {
+  if (form == FORM_INCLUSIVE) {
     res = load_at(c, &b, var, t, lid);
   } else {
     uint32_t first = emit2(&b, SpvOpIEqual, c->boolean, lid, k2s_const_uint32(m, 0));
