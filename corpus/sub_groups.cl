@@ -48,7 +48,7 @@ kernel void sub_groups(global const int *in, global T *out, global int *info)
     // size-independent facts: every id is covered once, counts agree
     info[4 * g + 0] = base + sl == lid;
     info[4 * g + 1] = get_num_sub_groups() == (get_local_size(0) + S - 1) / S &&
-                      get_enqueued_num_sub_groups() == get_num_sub_groups();
+                      get_enqueued_num_sub_groups() == (get_enqueued_local_size(0) + S - 1) / S;
     info[4 * g + 2] = sub_group_all(sl < n) && !sub_group_any(sl >= n);
     info[4 * g + 3] = n >= 1 && n <= S;
 }

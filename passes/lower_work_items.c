@@ -32,7 +32,6 @@ enum {
   GL_SUBGROUP_SIZE,
   GL_SUBGROUP_LOCAL_ID,
   GL_SUBGROUP_ID,
-  GL_NUM_SUBGROUPS,
   GL_SLOTS
 };
 
@@ -40,7 +39,7 @@ static const uint32_t gl_builtin[GL_SLOTS] = {
     SpvBuiltInGlobalInvocationId, SpvBuiltInLocalInvocationId,
     SpvBuiltInWorkgroupId,        SpvBuiltInLocalInvocationIndex,
     SpvBuiltInSubgroupSize,       SpvBuiltInSubgroupLocalInvocationId,
-    SpvBuiltInSubgroupId,         SpvBuiltInNumSubgroups};
+    SpvBuiltInSubgroupId};
 
 static uint32_t gl_input(wi_ctx *c, int slot)
 {
@@ -213,6 +212,14 @@ static uint32_t product3(wi_ctx *c, k2s_builder *b, uint32_t v)
   return binop(b, SpvOpIMul, u, p, extract(b, u, v, 2));
 }
 
+/* ceil(x / y) of uints */
+static uint32_t ceil_div(wi_ctx *c, k2s_builder *b, uint32_t x, uint32_t y)
+{
+  uint32_t up =
+      binop(b, SpvOpIAdd, c->u32, x, binop(b, SpvOpISub, c->u32, y, k2s_const_uint32(c->m, 1)));
+  return binop(b, SpvOpUDiv, c->u32, up, y);
+}
+
 /* The sub-group work-item functions (cl_khr_subgroups), per the host contract
  * of docs/runtime-abi.md: sub-groups are gl_SubgroupSize work-items of
  * consecutive linear local id, full except the last of a work-group. */
@@ -222,14 +229,17 @@ static uint32_t subgroup_value(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, ui
   uint32_t u = c->u32;
   k2s_refl(c->m)->uses_sub_groups = true;
   switch (builtin) {
-  case SpvBuiltInSubgroupLocalInvocationId:
-    return load(b, u, gl_input(c, GL_SUBGROUP_LOCAL_ID));
-  case SpvBuiltInSubgroupId:
-    return load(b, u, gl_input(c, GL_SUBGROUP_ID));
-  case SpvBuiltInNumSubgroups:
-    return load(b, u, gl_input(c, GL_NUM_SUBGROUPS));
-  case SpvBuiltInSubgroupMaxSize:
-    return load(b, u, gl_input(c, GL_SUBGROUP_SIZE));
+  case SpvBuiltInSubgroupLocalInvocationId: return load(b, u, gl_input(c, GL_SUBGROUP_LOCAL_ID));
+  case SpvBuiltInSubgroupId: return load(b, u, gl_input(c, GL_SUBGROUP_ID));
+  case SpvBuiltInNumSubgroups: {
+    /* ceil(n / SubgroupSize), not gl_NumSubgroups: lavapipe (Mesa 22/23) reports
+     * floor(n / SubgroupSize) for a work-group with a partial sub-group (20 work-items
+     * in sub-groups of 8: 2, with sub-group ids 0-2). */
+    uint32_t size = load(b, u, gl_input(c, GL_SUBGROUP_SIZE));
+    uint32_t n = product3(c, b, builtin_v3(c, b, k, SpvBuiltInWorkgroupSize, at));
+    return ceil_div(c, b, n, size);
+  }
+  case SpvBuiltInSubgroupMaxSize: return load(b, u, gl_input(c, GL_SUBGROUP_SIZE));
   case SpvBuiltInSubgroupSize: {
     /* min(SubgroupSize, n - SubgroupId * SubgroupSize): the last may be partial */
     uint32_t size = load(b, u, gl_input(c, GL_SUBGROUP_SIZE));
@@ -244,8 +254,7 @@ static uint32_t subgroup_value(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, ui
     /* ceil(enqueued work-group size / SubgroupSize) */
     uint32_t size = load(b, u, gl_input(c, GL_SUBGROUP_SIZE));
     uint32_t n = product3(c, b, push_constant(c, b, k, K2S_PC_ENQUEUED_LOCAL_SIZE));
-    uint32_t up = binop(b, SpvOpISub, u, binop(b, SpvOpIAdd, u, n, size), k2s_const_uint32(c->m, 1));
-    return binop(b, SpvOpUDiv, u, up, size);
+    return ceil_div(c, b, n, size);
   }
   default:
     return 0;
