@@ -7,17 +7,18 @@
  * sub-group local id). With Workgroup scope each becomes code over a Workgroup
  * scratch array (one per scalar type, X*Y*Z elements: the spec-constant
  * work-group size, or the largest reqd_work_group_size) and barriers, in
- * increasing linear local id: a Hillis-Steele scan (log2 n steps, every step
- * read / barrier / write / barrier) gives inclusive scans, exclusive scans
- * (the left neighbour, the identity for id 0) and reductions (the last
- * element), in an order fixed by n alone, so float results are deterministic
- * and exact on exactly representable data. all/any and 32-bit integer and
- * float min/max reductions instead reduce each sub-group with
- * GroupNonUniform* and combine the sub-groups' results through the scratch
- * array, unless --no-subgroups (the device lacks subgroup vote/arithmetic).
- * Runs after pointers (logical access chains) and work-items (the
- * WorkgroupSize builtin exists); inline_calls put every work-group function
- * into its kernel, so a reqd_work_group_size is known where it applies.
+ * increasing linear local id: scans are Hillis-Steele (log2 n steps, each read /
+ * barrier / write / barrier; exclusive = the left neighbour, the identity for
+ * id 0), reductions a pairwise tree (log2 n steps of one barrier), both in an
+ * order fixed by n alone, so float results are deterministic and exact on
+ * exactly representable data. all/any and 32-bit integer and float min/max
+ * reductions instead reduce each sub-group with GroupNonUniform* and combine
+ * the sub-groups' results through the scratch array, when the work-group size
+ * in x is a multiple of the sub-group size (a uniform run-time test), unless
+ * --no-subgroups (the device lacks subgroup vote/arithmetic). Runs after
+ * pointers (logical access chains) and work-items (the WorkgroupSize builtin
+ * exists); inline_calls put every work-group function into its kernel, so a
+ * reqd_work_group_size is known where it applies.
  */
 #include <math.h>
 
