@@ -7,7 +7,11 @@ kernel void sub_groups(global const int *in, global T *out, global int *info)
 {
     size_t g = get_global_id(0);
     for (int k = 0; k < 8; k++)
+#ifdef HALF // PoCL 3.1 has no cl_khr_fp16: store the half zero's bits
+        vstore_half(0.0f, 8 * g + k, out);
+#else
         out[8 * g + k] = 0;
+#endif
     for (int k = 0; k < 4; k++)
         info[4 * g + k] = 1;
 }
