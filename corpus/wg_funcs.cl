@@ -6,7 +6,7 @@
 // spec's `reference:` key). Inputs are small integers: float/half sums are exact.
 // out[10 * g + k], g the global linear id, k: 0-2 reduce add/min/max, 3-5 inclusive
 // scans, 6-8 exclusive scans, 9 broadcast. flags[2 * g]: all(v != 13), [2 * g + 1]:
-// any(v == 42). real_gx is only for the reference (the real global size in x).
+// any(v == 42). real_gx, real_gy are only for the reference (the real global size).
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
@@ -35,7 +35,8 @@
 #endif
 
 #define KERNEL(NAME, T, X)                                                                   \
-    ATTR kernel void NAME(global const int *in, global T *out, global int *flags, uint real_gx)  \
+    ATTR kernel void NAME(global const int *in, global T *out, global int *flags, uint real_gx,     \
+                          uint real_gy)  \
     {                                                                                        \
         size_t g = get_global_linear_id();                                                   \
         int v = in[g];                                                                       \

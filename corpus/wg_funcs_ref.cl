@@ -1,9 +1,9 @@
 // wg_funcs_ref.cl — the reference for wg_funcs.cl in OpenCL C 1.2 (PoCL 3.1 has no
 // work-group functions): each work-item writes its value to local memory, and after a
 // barrier computes every result of its work-group by walking the values in increasing
-// linear local id. real_gx is the real global size in x: a non-uniform NDRange run is
-// emulated on a padded uniform one (the spec's ref-global:), whose extra work-items only
-// take part in the barrier; the short last group's size is what it would have been.
+// linear local id. real_gx, real_gy are the real global size in x and y: a non-uniform
+// NDRange run is emulated on a padded uniform one (the spec's ref-global:), whose extra
+// work-items only take part in the barrier; a short group's size is what it would have been.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #define MAXL 256
@@ -52,26 +52,28 @@
 #define C_HALF(v) ((float)((v) >> 4))
 
 #define KERNEL(NAME, T, CT, CONV, ST, MINV, MAXV, MIN, MAX)                                \
-    kernel void NAME(global const int *in, global T *out, global int *flags, uint real_gx)  \
+    kernel void NAME(global const int *in, global T *out, global int *flags, uint real_gx,     \
+                          uint real_gy)  \
     {                                                                                        \
         local int lv[MAXL];                                                                  \
         uint d = get_work_dim();                                                             \
         size_t gx = get_global_id(0), gy = get_global_id(1), gz = get_global_id(2);         \
         size_t l0 = get_local_size(0), l1 = get_local_size(1), l2 = get_local_size(2);      \
-        size_t start = get_group_id(0) * l0;                                                 \
-        size_t n0 = real_gx - start < l0 ? real_gx - start : l0; /* real size in x */        \
-        uint n = n0 * l1 * l2;                                                               \
-        uint lid = (get_local_id(2) * l1 + get_local_id(1)) * n0 + get_local_id(0);          \
-        bool active = gx < real_gx;                                                          \
-        size_t g = (gz * get_global_size(1) + gy) * real_gx + gx;                            \
+        size_t s0 = get_group_id(0) * l0, s1 = get_group_id(1) * l1;                         \
+        size_t n0 = real_gx - s0 < l0 ? real_gx - s0 : l0; /* real size in x */              \
+        size_t n1 = real_gy - s1 < l1 ? real_gy - s1 : l1; /* real size in y */              \
+        uint n = n0 * n1 * l2;                                                               \
+        uint lid = (get_local_id(2) * n1 + get_local_id(1)) * n0 + get_local_id(0);          \
+        bool active = gx < real_gx && gy < real_gy;                                          \
+        size_t g = (gz * real_gy + gy) * real_gx + gx;                                       \
         if (active)                                                                          \
             lv[lid] = in[g];                                                                 \
         barrier(CLK_LOCAL_MEM_FENCE);                                                        \
         if (!active)                                                                         \
             return;                                                                          \
         uint bidx = d == 1   ? n0 - 1                                                        \
-                    : d == 2 ? (l1 / 2) * n0 + n0 - 1                                        \
-                             : ((l2 / 2) * l1 + l1 - 1) * n0 + n0 / 2;                       \
+                    : d == 2 ? (n1 / 2) * n0 + n0 - 1                                        \
+                             : ((l2 / 2) * n1 + n1 - 1) * n0 + n0 / 2;                       \
         EMU(T, CT, CONV, out, ST, MINV, MAXV, MIN, MAX)                                      \
         int all = 1, any = 0;                                                                \
         for (uint i = 0; i < n; i++) {                                                       \
