@@ -209,6 +209,54 @@ static void json_string(k2s_strbuf *sb, const char *s)
   k2s_sb_puts(sb, "\"");
 }
 
+/* What the module needs of the device's subgroup support (JSON "subgroups"): the
+ * VkSubgroupFeatureFlagBits its GroupNonUniform* instructions and subgroup builtins use,
+ * whether any works on a non-32-bit type (shaderSubgroupExtendedTypes), and whether the
+ * OpenCL program's own sub-group functions need full sub-groups. Empty when none. */
+static void json_subgroups(k2s_module *m, k2s_reflection *r, k2s_strbuf *sb)
+{
+  static const struct {
+    uint32_t cap;
+    const char *name;
+  } ops[] = {{SpvCapabilityGroupNonUniform, "basic"},
+             {SpvCapabilityGroupNonUniformVote, "vote"},
+             {SpvCapabilityGroupNonUniformArithmetic, "arithmetic"},
+             {SpvCapabilityGroupNonUniformBallot, "ballot"},
+             {SpvCapabilityGroupNonUniformShuffle, "shuffle"}};
+  bool used[5] = {false}, extended = false, any = false;
+  k2s_foreach_instr(v, &m->sec[K2S_SEC_ANNOTATION])
+    if (v->opcode == SpvOpDecorate && v->n_ops >= 3 && v->ops[1] == SpvDecorationBuiltIn &&
+        (v->ops[2] == SpvBuiltInSubgroupSize || v->ops[2] == SpvBuiltInSubgroupId ||
+         v->ops[2] == SpvBuiltInNumSubgroups || v->ops[2] == SpvBuiltInSubgroupLocalInvocationId))
+      used[0] = any = true;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body) {
+        if (i->opcode < SpvOpGroupNonUniformElect || i->opcode > SpvOpGroupNonUniformQuadSwap)
+          continue;
+        const k2s_opcode_info *info = k2s_opcode(i->opcode);
+        for (uint32_t k = 0; info && k < 5; k++)
+          for (uint32_t c = 0; c < info->n_caps; c++)
+            if (info->caps[c] == ops[k].cap)
+              used[k] = any = true;
+        used[0] = true;
+        uint32_t w = i->type ? k2s_type_width(m, i->type) : 32;
+        if (w && w != 32)
+          extended = true;
+      }
+  if (!any)
+    return;
+  k2s_sb_puts(sb, ",\n  \"subgroups\": {\"operations\": [");
+  bool first = true;
+  for (uint32_t k = 0; k < 5; k++)
+    if (used[k]) {
+      k2s_sb_printf(sb, "%s\"%s\"", first ? "" : ", ", ops[k].name);
+      first = false;
+    }
+  k2s_sb_printf(sb, "], \"extended_types\": %s, \"full_subgroups\": %s}",
+                extended ? "true" : "false", r->uses_sub_groups ? "true" : "false");
+}
+
 static char *emit_json(k2s_module *m, k2s_reflection *r)
 {
   k2s_strbuf sb = {.arena = &m->arena};
@@ -267,6 +315,7 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
                   ",\n  \"program_scope_variables\": {\"set\": %u, \"binding\": %u, "
                   "\"size\": %u, \"data\": \"%s\"}",
                   r->psv_set, r->psv_binding, r->psv_size, psv_hex(m, r));
+  json_subgroups(m, r, &sb);
   k2s_sb_puts(&sb, "\n}\n");
   return sb.data;
 }

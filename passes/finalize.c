@@ -100,6 +100,16 @@ static bool satisfied(caps *c, const uint16_t *list, uint32_t n)
   return false;
 }
 
+/* Of the capabilities that each enable a construct, the first one Vulkan
+ * allows (BuiltIn SubgroupId lists Kernel before GroupNonUniform). */
+static uint32_t enabling_cap(const uint16_t *list, uint32_t n)
+{
+  for (uint32_t k = 0; k < n; k++)
+    if (!kernel_only_capability(list[k]))
+      return list[k];
+  return list[0];
+}
+
 static bool operand_caps(void *ud, const k2s_instr *in, const k2s_operand *op)
 {
   caps *c = ud;
@@ -112,7 +122,7 @@ static bool operand_caps(void *ud, const k2s_instr *in, const k2s_operand *op)
     bool hit = k->category == K2S_CAT_BIT_ENUM ? (en->value && (v & en->value) == en->value)
                                                : en->value == v;
     if (hit && en->n_caps && !satisfied(c, en->caps, en->n_caps) && op->kind != K2S_OK_CAPABILITY)
-      need(c, en->caps[0], in);
+      need(c, enabling_cap(en->caps, en->n_caps), in);
   }
   return true;
 }

@@ -26,8 +26,33 @@ static bool is_pointer(k2s_module *m, uint32_t type)
   return t && t->opcode == SpvOpTypePointer;
 }
 
+/* A work-group function (a Groups instruction of Workgroup scope): group-ops
+ * needs the work-group size of its kernel, known only inside the kernel when
+ * every kernel has a reqd_work_group_size. */
+static bool is_workgroup_function(k2s_module *m, k2s_instr *i)
+{
+  uint64_t scope;
+  switch (i->opcode) {
+  case SpvOpGroupAll:
+  case SpvOpGroupAny:
+  case SpvOpGroupBroadcast:
+  case SpvOpGroupIAdd:
+  case SpvOpGroupFAdd:
+  case SpvOpGroupSMin:
+  case SpvOpGroupUMin:
+  case SpvOpGroupFMin:
+  case SpvOpGroupSMax:
+  case SpvOpGroupUMax:
+  case SpvOpGroupFMax:
+    return i->n_ops && k2s_const_value(m, i->ops[0], &scope) && scope == SpvScopeWorkgroup;
+  default: return false;
+  }
+}
+
 static bool reads_builtin_var(k2s_module *m, k2s_instr *i)
 {
+  if (is_workgroup_function(m, i))
+    return true;
   if (i->opcode != SpvOpLoad || !i->n_ops)
     return false;
   k2s_instr *v = k2s_def(m, i->ops[0]);

@@ -20,21 +20,32 @@
 typedef struct wi_ctx {
   k2s_module *m;
   uint32_t u32, v3u32;
-  uint32_t gl_var[8]; /* by Vulkan builtin slot below */
-  uint32_t wg_size;   /* the WorkgroupSize value (spec or constant composite) */
+  uint32_t gl_var[16]; /* by Vulkan builtin slot below */
+  uint32_t wg_size;    /* the WorkgroupSize value (spec or constant composite) */
 } wi_ctx;
 
-enum { GL_GLOBAL_ID, GL_LOCAL_ID, GL_GROUP_ID, GL_LOCAL_INDEX, GL_SLOTS };
+enum {
+  GL_GLOBAL_ID,
+  GL_LOCAL_ID,
+  GL_GROUP_ID,
+  GL_LOCAL_INDEX,
+  GL_SUBGROUP_SIZE,
+  GL_SUBGROUP_LOCAL_ID,
+  GL_SUBGROUP_ID,
+  GL_SLOTS
+};
 
-static const uint32_t gl_builtin[GL_SLOTS] = {SpvBuiltInGlobalInvocationId,
-                                              SpvBuiltInLocalInvocationId, SpvBuiltInWorkgroupId,
-                                              SpvBuiltInLocalInvocationIndex};
+static const uint32_t gl_builtin[GL_SLOTS] = {
+    SpvBuiltInGlobalInvocationId, SpvBuiltInLocalInvocationId,
+    SpvBuiltInWorkgroupId,        SpvBuiltInLocalInvocationIndex,
+    SpvBuiltInSubgroupSize,       SpvBuiltInSubgroupLocalInvocationId,
+    SpvBuiltInSubgroupId};
 
 static uint32_t gl_input(wi_ctx *c, int slot)
 {
   k2s_module *m = c->m;
   if (!c->gl_var[slot]) {
-    uint32_t t = slot == GL_LOCAL_INDEX ? c->u32 : c->v3u32;
+    uint32_t t = slot >= GL_LOCAL_INDEX ? c->u32 : c->v3u32;
     c->gl_var[slot] = k2s_global_variable(m, k2s_type_pointer(m, SpvStorageClassInput, t),
                                           SpvStorageClassInput, 0);
     k2s_decorate(m, c->gl_var[slot], SpvDecorationBuiltIn, &gl_builtin[slot], 1);
@@ -194,6 +205,63 @@ static uint32_t global_linear_id(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, 
   return binop(b, SpvOpIAdd, u, acc, extract(b, u, rel, 0));
 }
 
+/* The product of the three components of a v3uint. */
+static uint32_t product3(wi_ctx *c, k2s_builder *b, uint32_t v)
+{
+  uint32_t u = c->u32;
+  uint32_t p = binop(b, SpvOpIMul, u, extract(b, u, v, 0), extract(b, u, v, 1));
+  return binop(b, SpvOpIMul, u, p, extract(b, u, v, 2));
+}
+
+/* ceil(x / y) of uints */
+static uint32_t ceil_div(wi_ctx *c, k2s_builder *b, uint32_t x, uint32_t y)
+{
+  uint32_t up =
+      binop(b, SpvOpIAdd, c->u32, x, binop(b, SpvOpISub, c->u32, y, k2s_const_uint32(c->m, 1)));
+  return binop(b, SpvOpUDiv, c->u32, up, y);
+}
+
+/* The sub-group work-item functions (cl_khr_subgroups), per the host contract
+ * of docs/runtime-abi.md: sub-groups are gl_SubgroupSize work-items of
+ * consecutive linear local id, full except the last of a work-group. */
+static uint32_t subgroup_value(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, uint32_t builtin,
+                               const k2s_instr *at)
+{
+  uint32_t u = c->u32;
+  k2s_refl(c->m)->uses_sub_groups = true;
+  switch (builtin) {
+  case SpvBuiltInSubgroupLocalInvocationId: return load(b, u, gl_input(c, GL_SUBGROUP_LOCAL_ID));
+  case SpvBuiltInSubgroupId: return load(b, u, gl_input(c, GL_SUBGROUP_ID));
+  case SpvBuiltInNumSubgroups: {
+    /* ceil(n / SubgroupSize), not gl_NumSubgroups: lavapipe (Mesa 22/23) reports
+     * floor(n / SubgroupSize) for a work-group with a partial sub-group (20 work-items
+     * in sub-groups of 8: 2, with sub-group ids 0-2). */
+    uint32_t size = load(b, u, gl_input(c, GL_SUBGROUP_SIZE));
+    uint32_t n = product3(c, b, builtin_v3(c, b, k, SpvBuiltInWorkgroupSize, at));
+    return ceil_div(c, b, n, size);
+  }
+  case SpvBuiltInSubgroupMaxSize: return load(b, u, gl_input(c, GL_SUBGROUP_SIZE));
+  case SpvBuiltInSubgroupSize: {
+    /* min(SubgroupSize, n - SubgroupId * SubgroupSize): the last may be partial */
+    uint32_t size = load(b, u, gl_input(c, GL_SUBGROUP_SIZE));
+    uint32_t n = product3(c, b, builtin_v3(c, b, k, SpvBuiltInWorkgroupSize, at));
+    uint32_t first = binop(b, SpvOpIMul, u, load(b, u, gl_input(c, GL_SUBGROUP_ID)), size);
+    uint32_t left = binop(b, SpvOpISub, u, n, first);
+    uint32_t less = binop(b, SpvOpULessThan, k2s_type_bool(c->m), left, size);
+    uint32_t ops[3] = {less, left, size};
+    return k2s_emit(b, SpvOpSelect, u, ops, 3);
+  }
+  case SpvBuiltInNumEnqueuedSubgroups: {
+    /* ceil(enqueued work-group size / SubgroupSize) */
+    uint32_t size = load(b, u, gl_input(c, GL_SUBGROUP_SIZE));
+    uint32_t n = product3(c, b, push_constant(c, b, k, K2S_PC_ENQUEUED_LOCAL_SIZE));
+    return ceil_div(c, b, n, size);
+  }
+  default:
+    return 0;
+  }
+}
+
 /* Widen a uint / v3uint value to the variable's type (ulong for spir64). */
 static uint32_t convert_to(wi_ctx *c, k2s_builder *b, uint32_t v, uint32_t want)
 {
@@ -223,6 +291,14 @@ static uint32_t builtin_value(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, uin
     break;
   case SpvBuiltInLocalInvocationIndex:
     v = load(b, c->u32, gl_input(c, GL_LOCAL_INDEX));
+    break;
+  case SpvBuiltInSubgroupSize:
+  case SpvBuiltInSubgroupMaxSize:
+  case SpvBuiltInNumSubgroups:
+  case SpvBuiltInNumEnqueuedSubgroups:
+  case SpvBuiltInSubgroupId:
+  case SpvBuiltInSubgroupLocalInvocationId:
+    v = subgroup_value(c, b, k, builtin, at);
     break;
   default:
     v = builtin_v3(c, b, k, builtin, at);
@@ -289,7 +365,8 @@ static uint32_t needed_push_constants(k2s_module *m)
     case SpvBuiltInWorkgroupId: need |= 1u << K2S_PC_REGION_GROUP_OFFSET; break;
     case SpvBuiltInGlobalSize: need |= 1u << K2S_PC_GLOBAL_SIZE; break;
     case SpvBuiltInGlobalOffset: need |= 1u << K2S_PC_GLOBAL_OFFSET; break;
-    case SpvBuiltInEnqueuedWorkgroupSize: need |= 1u << K2S_PC_ENQUEUED_LOCAL_SIZE; break;
+    case SpvBuiltInEnqueuedWorkgroupSize:
+    case SpvBuiltInNumEnqueuedSubgroups: need |= 1u << K2S_PC_ENQUEUED_LOCAL_SIZE; break;
     case SpvBuiltInNumWorkgroups: need |= 1u << K2S_PC_NUM_WORKGROUPS; break;
     default: break;
     }

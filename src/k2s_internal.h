@@ -417,6 +417,9 @@ struct k2s_reflection {
   bool has_work_dim;
   uint32_t work_dim_spec;
   uint32_t next_spec_id; /* SpecIds 0..2 are the work-group size */
+  /* The OpenCL program uses sub-group functions (cl_khr_subgroups): the host must run full
+   * sub-groups of consecutive linear local ids (docs/runtime-abi.md, "Sub-groups"). */
+  bool uses_sub_groups;
   /* Program-scope variables kernels write (OpenCL C 2.0): one storage buffer the host
    * creates and fills with these bytes (the initialisers in OpenCL layout) before a
    * dispatch (ProgramScopeVariablesStorageBuffer); has_psv false when there is none. */

@@ -23,6 +23,8 @@ static void usage(FILE *f)
       "  --no-float-controls                           no VK_KHR_shader_float_controls: NaN, inf\n"
       "                                                and -0 may then be optimised away\n"
       "  --denorm-preserve                             the device has shaderDenormPreserveFloat*\n"
+      "  --no-subgroups                                no subgroup vote/arithmetic/shuffle ops:\n"
+      "                                                work-group functions use memory only\n"
       "Kernel interface (clspv-compatible; one or two leading dashes):\n"
       "  -pod-ubo | -pod-pushconstant                  where POD arguments go (default SSBO)\n"
       "  -cluster-pod-kernel-args=0|1                  one binding for all PODs (default 1)\n"
@@ -451,6 +453,8 @@ int main(int argc, char **argv)
       o.missing_features |= K2S_FEATURE_STORAGE16;
     } else if (opt_flag(a, "no-float-controls")) {
       o.missing_features |= K2S_FEATURE_FLOAT_CONTROLS;
+    } else if (opt_flag(a, "no-subgroups")) {
+      o.missing_features |= K2S_FEATURE_SUBGROUP_OPS;
     } else if (opt_flag(a, "denorm-preserve")) {
       o.denorm_preserve = true;
     } else if (a[0] == '-' && a[1] != 0) {

@@ -87,6 +87,10 @@ enum k2s_feature {
   K2S_FEATURE_STORAGE16 = 1u << 6, /* 16-bit storage buffer access */
   /* VK_KHR_shader_float_controls with shaderSignedZeroInfNanPreserveFloat16/32/64 */
   K2S_FEATURE_FLOAT_CONTROLS = 1u << 7,
+  /* Subgroup vote/arithmetic/ballot/shuffle operations in compute shaders
+   * (VkPhysicalDeviceSubgroupProperties::supportedOperations); Vulkan 1.1's
+   * basic subgroup builtins are always there. */
+  K2S_FEATURE_SUBGROUP_OPS = 1u << 16,
 };
 
 typedef struct k2s_options {

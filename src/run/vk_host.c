@@ -340,6 +340,12 @@ static const struct feature_row feature_rows[] = {
     F13(SpvCapabilityDotProduct, shaderIntegerDotProduct),
     F13(NEED_MAINTENANCE4, maintenance4),
     F13(NEED_ZERO_INIT_WORKGROUP, shaderZeroInitializeWorkgroupMemory),
+    /* Sub-groups (docs/runtime-abi.md, "Sub-groups"): 8/16/64-bit subgroup operations, and
+     * full sub-groups for the OpenCL sub-group contract; optional, used where present. */
+    ROW(SpvCapabilityGroupNonUniform, FS_12, VkPhysicalDeviceVulkan12Features,
+        shaderSubgroupExtendedTypes, true),
+    ROW(SpvCapabilityGroupNonUniform, FS_13, VkPhysicalDeviceVulkan13Features,
+        computeFullSubgroups, true),
     FAF(SpvCapabilityAtomicFloat32AddEXT, shaderBufferFloat32AtomicAdd, false),
     FAF(SpvCapabilityAtomicFloat32AddEXT, shaderSharedFloat32AtomicAdd, true),
     FAF(SpvCapabilityAtomicFloat64AddEXT, shaderBufferFloat64AtomicAdd, false),
@@ -762,6 +768,15 @@ bool vk_host_create(struct vk_host *h, const struct vk_options *opt, const struc
     vkGetPhysicalDeviceFeatures2(h->phys, &have.f2);
     if (!enable_features(h, info, needs_bda, &have, &want))
         return false;
+    if (want.present[FS_13] && want.v13.computeFullSubgroups) {
+        VkPhysicalDeviceVulkan13Properties p13 = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                          .pNext = &p13};
+        vkGetPhysicalDeviceProperties2(h->phys, &p2);
+        h->full_subgroups = p13.maxSubgroupSize > 0;
+        h->max_subgroup_size = p13.maxSubgroupSize;
+    }
     if (opt->verbose && !h->keep_nonsemantic)
         fprintf(stderr, "%s: the driver lacks VK_KHR_shader_non_semantic_info; stripping "
                         "reflection instructions before pipeline creation\n", k2s_prog());

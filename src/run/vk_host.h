@@ -32,6 +32,8 @@ struct vk_host {
     bool scalar_block_layout;   /* enabled (whenever the device has it) */
     bool keep_nonsemantic;      /* the driver accepts NonSemantic.* instructions */
     bool spirv_1_4;             /* VK_KHR_spirv_1_4 enabled on a Vulkan 1.1 device */
+    bool full_subgroups;        /* computeFullSubgroups enabled (the module uses sub-groups) */
+    uint32_t max_subgroup_size; /* maxSubgroupSize, when full_subgroups */
     bool verbose;
 };
 

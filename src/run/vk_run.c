@@ -677,6 +677,10 @@ static bool create_pipeline(struct run_state *s, const struct region *rg, VkPipe
         },
         .layout = s->layout,
     };
+    /* Full sub-groups (docs/runtime-abi.md, "Sub-groups"): Vulkan allows the flag only when
+     * the work-group size in x is a multiple of maxSubgroupSize. */
+    if (s->h->full_subgroups && rg->wg[0] % s->h->max_subgroup_size == 0)
+        info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
     if (ok) {
         VkResult r = vkCreateComputePipelines(s->h->device, VK_NULL_HANDLE, 1, &info, NULL, out);
         ok = r == VK_SUCCESS;

@@ -23,7 +23,8 @@ ENVS = ["vulkan1.1", "vulkan1.2", "vulkan1.3"]
 CL_STDS = {"CL1.2", "CL2.0", "CL3.0"}
 TRIPLES = {"spir64", "spir"}
 SINGLE_KEYS = {"kernel", "global", "local", "offset", "compare", "ulp", "cl-std", "clang",
-               "k2s", "triple", "cl-build", "envs", "k2s-run", "denorms"}
+               "k2s", "triple", "cl-build", "envs", "k2s-run", "denorms", "reference",
+               "ref-global"}
 EXIT_NO_REFERENCE = 3  # k2s-clref: this OpenCL implementation cannot run the case
 TOOL_TIMEOUT = 300
 FLOAT_FORMATS = {"half": "<e", "float": "<f", "double": "<d"}
@@ -124,6 +125,13 @@ def check_run(path, r):
         r["compare"] = buffers
     if "envs" in r:
         r["envs"] = r["envs"].replace(",", " ").split()
+    if "reference" in r:  # another source for the OpenCL reference, next to the spec
+        ref = os.path.join(os.path.dirname(os.path.abspath(path)), r["reference"])
+        if not r["reference"].endswith(".cl") or not os.path.isfile(ref):
+            raise SpecError(f"{where}: reference: {r['reference']} is not a .cl file of the corpus")
+        r["reference"] = ref
+    if "ref-global" in r and "reference" not in r:
+        raise SpecError(f"{where}: ref-global: needs a reference: source")
 
 
 # ---- tools -----------------------------------------------------------------------------------
@@ -315,8 +323,10 @@ class Driver:
             out.append(a)
         return out
 
-    def ndrange_flags(self, run):
-        flags = ["--kernel", run["kernel"], "--global", run["global"]]
+    def ndrange_flags(self, run, ref=False):
+        """ref: for the reference, which may run another global size (ref-global:)."""
+        flags = ["--kernel", run["kernel"], "--global",
+                 run.get("ref-global", run["global"]) if ref else run["global"]]
         for key in ("local", "offset"):
             if key in run:
                 flags += [f"--{key}", run[key]]
@@ -358,7 +368,7 @@ class Driver:
             build_opts = f"-cl-std={run['cl-std']} {run.get('clang', '')}".strip()
         if daz:
             build_opts += " -cl-denorms-are-zero"
-        argv_tail = self.ndrange_flags(run) + ["--build-options", build_opts]
+        argv_tail = self.ndrange_flags(run, ref=True) + ["--build-options", build_opts]
         inputs = [open(a.split("=file:", 1)[1], "rb").read()
                   for a in self.resolve_args(run) if "=file:" in a and
                   os.path.exists(a.split("=file:", 1)[1])]
@@ -388,7 +398,7 @@ class Driver:
         """The flushed-subnormal reference text, or None (not wanted, or no reference)."""
         if not flush_ok_floats(run):
             return None
-        r = self.reference(run["cl_path"], run, daz=True)
+        r = self.reference(run["ref_path"], run, daz=True)
         return r[1] if r[0] == "ok" else None
 
     def run_env(self, name, run, spv, env, ref):
@@ -437,8 +447,8 @@ class Driver:
                  "spv": os.path.relpath(out_spv, self.o.build_dir),
                  "k2s_run_args": [portable(a) for a in self.ndrange_flags(run)] +
                                  shlex.split(run.get("k2s-run", "")),
-                 "cl": portable(run["cl_path"]),
-                 "clref_args": [portable(a) for a in self.ndrange_flags(run)] +
+                 "cl": portable(run["ref_path"]),
+                 "clref_args": [portable(a) for a in self.ndrange_flags(run, ref=True)] +
                                ["--build-options", build_opts],
                  "ref": [ref[0], None if ref[0] == "ok" else ref[1]],
                  "ref_daz": self.daz_reference(run) if ref[0] == "ok" else None,
@@ -447,14 +457,14 @@ class Driver:
             self.plan.append(entry)
 
     def run_one(self, cl_path, name, run):
-        run = dict(run, cl_path=cl_path)
+        run = dict(run, cl_path=cl_path, ref_path=run.get("reference", cl_path))
         envs = [e for e in self.o.envs if e in run.get("envs", self.o.envs)]
         spv, why = self.compile_cl(cl_path, run)
         if not spv:
             for env in envs:
                 self.report("FAIL", name, env, why)
             return
-        ref = self.reference(cl_path, run)
+        ref = self.reference(run["ref_path"], run)
         if ref[0] == "error":
             for env in envs:
                 self.report("FAIL", name, env, ref[1])

@@ -266,7 +266,9 @@ def generate(grammar, repo):
         "| # | instruction | handled by | lowering |",
         "|---|---|---|---|",
     ] + rows
-    return "\n".join(out) + "\n", problems
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from collectives_rows import SECTION  # work-group and sub-group functions
+    return "\n".join(out) + "\n" + SECTION, problems
 
 
 def main():
