@@ -569,11 +569,12 @@ uint32_t k2s_repair_drop_merges(k2s_module *m)
 
 /* ---- entry ---------------------------------------------------------------- */
 
+bool k2s_repair_compat(k2s_module *m); /* src/repair_compat.c */
 bool k2s_repair_input(k2s_module *m);
 bool k2s_repair_input(k2s_module *m)
 {
   k2s_arena scratch = {.oom = m->arena.oom};
-  bool changed = false;
+  bool changed = k2s_repair_compat(m);
   k2s_foreach_function(f, m) {
     changed |= dedupe_phis(m, f);
     changed |= order_blocks(m, &scratch, f);

@@ -55,3 +55,6 @@ tools = os.path.join(repo, "tools")
 config.substitutions.append(("%k2s", find_k2s()))
 config.substitutions.append(("%expect_exit", f"python3 {os.path.join(tools, 'expect_exit.py')}"))
 config.substitutions.append(("%swap", f"python3 {os.path.join(tools, 'spv_swap.py')}"))
+# %k2s_run: the Vulkan runner (lavapipe here), next to the build's k2s; first, so
+# that %k2s does not match its prefix.
+config.substitutions.insert(0, ("%k2s_run", os.path.join(os.path.dirname(os.path.dirname(find_k2s())), "src", "run", "k2s-run")))
