@@ -103,6 +103,22 @@ static const k2s_instr *instr_at_word(const k2s_module *m, int64_t off)
   return in_list_at(&m->tail, &at, o);
 }
 
+int k2s_input_core_env(uint32_t version); /* src/validate.c */
+
+/* Validate the input for its OpenCL environment. SPIRV-Tools' OpenCL profiles
+ * list only the capabilities every device has, so a module written for a
+ * device with an extension (Float16 for cl_khr_fp16, which llvm-spirv 15
+ * declares for half arithmetic) fails there on its OpCapability alone: such a
+ * module is checked against SPIR-V's core rules for its version instead (what
+ * k2s cannot translate is refused later, naming the feature). */
+static char *validate_opencl(k2s_module *m, const uint32_t *w, size_t n, int env, int64_t *off)
+{
+  char *msg = k2s_validate_words(&m->arena, w, n, env, off);
+  if (msg && strncmp(msg, "Capability ", 11) == 0 && strstr(msg, " is not allowed by OpenCL"))
+    msg = k2s_validate_words(&m->arena, w, n, k2s_input_core_env(m->version), off);
+  return msg;
+}
+
 static bool has_merges(const k2s_module *m)
 {
   k2s_foreach_function(f, m)
@@ -137,7 +153,7 @@ static char *validate_input(k2s_module *m, const uint32_t *words, size_t n_words
       sw[i] = __builtin_bswap32(words[i]);
     vwords = sw;
   }
-  char *msg = k2s_validate_words(&m->arena, vwords, nw, env, off);
+  char *msg = validate_opencl(m, vwords, nw, env, off);
   if (msg && may_drop_merges && has_merges(m)) {
     const k2s_instr *at = repaired ? instr_at_word(m, *off) : NULL;
     int64_t first_off = *off;
@@ -147,7 +163,7 @@ static char *validate_input(k2s_module *m, const uint32_t *words, size_t n_words
     uint32_t n = k2s_repair_drop_merges(m);
     vwords = k2s_write_native(m, &nw);
     repaired = true;
-    msg = k2s_validate_words(&m->arena, vwords, nw, env, off);
+    msg = validate_opencl(m, vwords, nw, env, off);
     if (!msg) {
       /* The validator's message is a line, then the instruction it names. */
       char *nl = strchr(first, '\n');
