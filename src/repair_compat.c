@@ -7,6 +7,16 @@
  *     class outside of a function"); LLVM makes such globals for -O2 switch
  *     lookup tables (`@switch.table.*`). Each becomes a Function variable
  *     with the same initialiser in every function that uses it.
+ *   - OpenCL.DebugInfo.100 as llvm-spirv 15 emits it with -g, often invalid:
+ *     DebugSource's Text is DebugInfoNone instead of an OpString, a
+ *     DebugTypeMember names its DebugTypeComposite before it is defined (the
+ *     two refer to each other), pointers have storage class 0xFFFFFFFF, some
+ *     operands are id 0. Valid debug instructions are kept; a bad operand in
+ *     an optional or repeated position is removed, an instruction with a bad
+ *     required operand is dropped (and what refers to it), with one warning.
+ *     k2s_repair_strip_debug_info() drops all of it, for translate.c when the
+ *     validator still rejects what was kept: a module is never refused for
+ *     its debug information.
  * As in src/repair.c the input is not trusted: anything unexpected is left
  * for the validator, which then names it.
  */
@@ -196,6 +206,204 @@ static bool repair_function_globals(k2s_module *m)
            n, n == 1 ? "" : "s", first);
   (void)kept;
   return true;
+}
+
+/* ---- OpenCL.DebugInfo.100 ---------------------------------------------------- */
+
+int k2s_input_core_env(uint32_t version); /* src/validate.c */
+uint32_t k2s_repair_strip_debug_info(k2s_module *m);
+
+static bool is_debug_info(const k2s_module *m, const k2s_instr *i)
+{
+  return i->opcode == SpvOpExtInst && i->n_ops >= 2 && i->ops[0] < m->id_cap &&
+         m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_DEBUGINFO_100;
+}
+
+typedef struct dbg_ctx {
+  k2s_module *m;
+  uint8_t *state; /* id -> DBG_* */
+  uint32_t dropped, trimmed;
+  const char *first; /* what was wrong first, for the warning */
+  const k2s_instr *first_at;
+} dbg_ctx;
+
+enum { DBG_LATER = 1, DBG_SEEN = 2, DBG_DROPPED = 3 };
+
+static bool known_enumerant(uint16_t kind, uint32_t v)
+{
+  const k2s_kind_info *k = &k2s_kinds[kind];
+  for (uint32_t e = 0; e < k->n_enumerants; e++)
+    if (k->enumerants[e].value == v)
+      return true;
+  return false;
+}
+
+/* Why operand word w (0 = the first after the set and opcode) is bad, or NULL. */
+static const char *bad_operand(dbg_ctx *c, const k2s_instr *i, uint32_t op, uint16_t kind,
+                               uint32_t w)
+{
+  k2s_module *m = c->m;
+  uint32_t v = i->ops[2 + w];
+  if (k2s_kinds[kind].category == K2S_CAT_VALUE_ENUM && k2s_kinds[kind].n_enumerants)
+    return known_enumerant(kind, v) ? NULL
+                                    : k2s_sprintf(&m->arena, "%s %u is not a valid %s",
+                                                  k2s_kinds[kind].name, v, k2s_kinds[kind].name);
+  if (k2s_kinds[kind].category != K2S_CAT_ID)
+    return NULL;
+  if (!v || v >= m->id_cap || !k2s_def(m, v))
+    return k2s_sprintf(&m->arena, "operand id %u is not defined", v);
+  if (c->state[v] == DBG_DROPPED)
+    return "it names a dropped debug instruction";
+  if (c->state[v] == DBG_LATER)
+    return k2s_sprintf(&m->arena, "it names %%%u before its definition", v);
+  if (op == 35 && w == 1 && k2s_def(m, v)->opcode != SpvOpString) /* DebugSource Text */
+    return "DebugSource's Text is not an OpString";
+  return NULL;
+}
+
+static void note_first(dbg_ctx *c, const k2s_instr *i, const char *why)
+{
+  if (c->first)
+    return;
+  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100];
+  c->first = k2s_sprintf(&c->m->arena, "%s: %s", set->insts[i->ops[1]].name, why);
+  c->first_at = i;
+}
+
+/* Check one debug instruction; false when it must be dropped. */
+static bool repair_debug_instr(dbg_ctx *c, k2s_instr *i)
+{
+  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100];
+  uint32_t op = i->ops[1];
+  if (op >= set->n_opcodes || !set->insts[op].name) {
+    note_first(c, i, "unknown instruction");
+    return false;
+  }
+  const k2s_extinst_info *info = &set->insts[op];
+  uint32_t n = i->n_ops - 2, out = 0, n_desc = info->n_operands;
+  for (uint32_t w = 0; w < n; w++) {
+    uint32_t d = w < n_desc ? w : n_desc - 1;
+    if (!n_desc || (w >= n_desc && info->operands[d].quantifier != K2S_Q_MANY)) {
+      note_first(c, i, "too many operands");
+      return false;
+    }
+    const char *why = bad_operand(c, i, op, info->operands[d].kind, w);
+    if (why && info->operands[d].quantifier == K2S_Q_ONE) {
+      note_first(c, i, why);
+      return false;
+    }
+    if (why) {
+      note_first(c, i, why);
+      c->trimmed++;
+      if (info->operands[d].quantifier == K2S_Q_OPTIONAL)
+        break; /* what follows an optional operand would shift into its place */
+      continue;
+    }
+    i->ops[2 + out++] = i->ops[2 + w];
+  }
+  for (uint32_t d = out; d < n_desc; d++)
+    if (info->operands[d].quantifier == K2S_Q_ONE) {
+      note_first(c, i, "missing operands");
+      return false;
+    }
+  i->n_ops = 2 + out;
+  return true;
+}
+
+static void repair_debug_list(dbg_ctx *c, k2s_list *l)
+{
+  k2s_foreach_instr_safe(i, l) {
+    if (!is_debug_info(c->m, i)) {
+      if (i->result && i->result < c->m->id_cap)
+        c->state[i->result] = DBG_SEEN;
+      continue;
+    }
+    bool keep = repair_debug_instr(c, i);
+    if (i->result && i->result < c->m->id_cap)
+      c->state[i->result] = keep ? DBG_SEEN : DBG_DROPPED;
+    if (!keep) {
+      k2s_instr_delete(c->m, i);
+      c->dropped++;
+    }
+  }
+}
+
+static bool has_debug_info(k2s_module *m)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_EXT_IMPORT])
+    if (i->result < m->id_cap && m->ext_set[i->result] == K2S_EXT_OPENCL_DEBUGINFO_100)
+      return true;
+  return false;
+}
+
+bool k2s_repair_debug_info(k2s_module *m);
+bool k2s_repair_debug_info(k2s_module *m)
+{
+  if (!has_debug_info(m))
+    return false;
+  dbg_ctx c = {.m = m};
+  c.state = k2s_alloc(&m->arena, m->id_cap);
+  /* Debug instructions of the globals may only name what comes before them. */
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
+    if (is_debug_info(m, i) && i->result < m->id_cap)
+      c.state[i->result] = DBG_LATER;
+  repair_debug_list(&c, &m->sec[K2S_SEC_GLOBAL]);
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      repair_debug_list(&c, &b->body);
+  if (c.dropped || c.trimmed)
+    k2s_invalidate_uses(m);
+  /* What is kept must pass spirv-val's debug-info rules (which llvm-spirv 15
+   * breaks in more ways than the checks above know: DebugInfoNone where an
+   * OpString or a debug type is required); else all of it goes. */
+  size_t nw;
+  uint32_t *w = k2s_write_native(m, &nw);
+  int64_t off;
+  char *msg = k2s_validate_words(&m->arena, w, nw, k2s_input_core_env(m->version), &off);
+  if (msg && (strstr(msg, "DebugInfo") || (strstr(msg, "OpExtInst") && strstr(msg, " Debug")))) {
+    char *nl = strchr(msg, '\n');
+    if (nl)
+      *nl = 0;
+    uint32_t n = k2s_repair_strip_debug_info(m);
+    k2s_warn(m, NULL,
+             "repaired input: the OpenCL.DebugInfo.100 debug information is invalid (llvm-spirv "
+             "15 -g output; spirv-val: %s); all %u debug instructions were dropped (OpLine "
+             "and names kept)",
+             msg, n);
+    return true;
+  }
+  if (!c.dropped && !c.trimmed)
+    return false;
+  k2s_warn(m, c.first_at,
+           "repaired input: the OpenCL.DebugInfo.100 debug information is partly invalid "
+           "(llvm-spirv 15 -g output; first: %s); %u instruction%s dropped and %u operand%s "
+           "removed, the rest kept",
+           c.first, c.dropped, c.dropped == 1 ? "" : "s", c.trimmed, c.trimmed == 1 ? "" : "s");
+  return true;
+}
+
+/* Drop every OpenCL.DebugInfo.100 instruction and the import; the count. */
+uint32_t k2s_repair_strip_debug_info(k2s_module *m);
+uint32_t k2s_repair_strip_debug_info(k2s_module *m)
+{
+  uint32_t n = 0;
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL])
+    if (is_debug_info(m, i)) {
+      k2s_instr_delete(m, i);
+      n++;
+    }
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr_safe(i, &b->body)
+        if (is_debug_info(m, i)) {
+          k2s_instr_delete(m, i);
+          n++;
+        }
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_EXT_IMPORT])
+    if (i->result < m->id_cap && m->ext_set[i->result] == K2S_EXT_OPENCL_DEBUGINFO_100)
+      k2s_instr_delete(m, i);
+  k2s_invalidate_uses(m);
+  return n;
 }
 
 /* ---- entry ---------------------------------------------------------------- */
