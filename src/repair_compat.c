@@ -336,6 +336,13 @@ static bool has_debug_info(k2s_module *m)
   return false;
 }
 
+/* Whether a spirv-val message is about a debug-info instruction. */
+static bool is_debug_complaint(const char *msg)
+{
+  return strstr(msg, "DebugInfo") || (strstr(msg, "OpExtInst") && strstr(msg, " Debug"));
+}
+
+uint32_t k2s_repair_drop_merges(k2s_module *m); /* src/repair.c */
 bool k2s_repair_debug_info(k2s_module *m);
 bool k2s_repair_debug_info(k2s_module *m)
 {
@@ -359,8 +366,23 @@ bool k2s_repair_debug_info(k2s_module *m)
   size_t nw;
   uint32_t *w = k2s_write_native(m, &nw);
   int64_t off;
-  char *msg = k2s_validate_words(&m->arena, w, nw, k2s_input_core_env(m->version), &off);
-  if (msg && (strstr(msg, "DebugInfo") || (strstr(msg, "OpExtInst") && strstr(msg, " Debug")))) {
+  int env = k2s_input_core_env(m->version);
+  char *msg = k2s_validate_words(&m->arena, w, nw, env, &off);
+  if (msg && !is_debug_complaint(msg)) {
+    /* spirv-val stops at its first complaint: when that is the producer's
+     * merge hints, which translate.c drops later, look past them on a copy. */
+    k2s_parse_error perr;
+    k2s_module *copy = k2s_parse(w, nw, &perr);
+    if (copy) {
+      k2s_repair_drop_merges(copy);
+      size_t cn;
+      uint32_t *cw = k2s_write_native(copy, &cn);
+      char *cmsg = k2s_validate_words(&copy->arena, cw, cn, env, &off);
+      msg = cmsg ? k2s_strdup(&m->arena, cmsg) : NULL;
+      k2s_module_free(copy);
+    }
+  }
+  if (msg && is_debug_complaint(msg)) {
     char *nl = strchr(msg, '\n');
     if (nl)
       *nl = 0;
