@@ -17,6 +17,12 @@
  *     k2s_repair_strip_debug_info() drops all of it, for translate.c when the
  *     validator still rejects what was kept: a module is never refused for
  *     its debug information.
+ *   - OpSelect with a scalar condition and vector (or composite) operands:
+ *     SPIR-V allows it only from 1.4, yet llvm-spirv 15 emits it in SPIR-V
+ *     1.0 modules (`c ? v1 : v2` with a scalar c and vectors v1, v2). The
+ *     condition is splat into a vector (composites: selected member by
+ *     member). The same rewrite, k2s_split_select_conditions(), serves the
+ *     target-for pass (passes/lower_for_target.c) for vulkan1.1 (SPIR-V 1.3).
  * As in src/repair.c the input is not trusted: anything unexpected is left
  * for the validator, which then names it.
  */
@@ -428,6 +434,130 @@ uint32_t k2s_repair_strip_debug_info(k2s_module *m)
   return n;
 }
 
+/* ---- OpSelect with a scalar condition on vectors and composites ---------- */
+
+static bool is_bool_scalar(k2s_module *m, uint32_t id)
+{
+  k2s_instr *t = k2s_def(m, k2s_type_of(m, id));
+  return t && t->opcode == SpvOpTypeBool;
+}
+
+/* select(c, a, b) of type `type` for a scalar bool c, at the builder's cursor,
+ * in forms valid before SPIR-V 1.4; 0 where a type is not understood. */
+static uint32_t select_split(k2s_builder *bld, uint32_t type, uint32_t c, uint32_t a, uint32_t b,
+                             int depth)
+{
+  k2s_module *m = bld->m;
+  k2s_instr *t = k2s_def(m, type);
+  if (!t || depth > 16)
+    return 0;
+  uint32_t n = 0, member[1] = {0};
+  switch (t->opcode) {
+  case SpvOpTypeVector: {
+    if (t->n_ops < 2 || t->ops[1] > 16)
+      return 0;
+    uint32_t parts[16];
+    for (uint32_t k = 0; k < t->ops[1]; k++)
+      parts[k] = c;
+    uint32_t bv = k2s_type_vector(m, k2s_type_bool(m), t->ops[1]);
+    uint32_t cv = k2s_emit(bld, SpvOpCompositeConstruct, bv, parts, t->ops[1]);
+    uint32_t ops[3] = {cv, a, b};
+    return k2s_emit(bld, SpvOpSelect, type, ops, 3);
+  }
+  case SpvOpTypeStruct: n = t->n_ops; break;
+  case SpvOpTypeArray: {
+    uint64_t len;
+    if (t->n_ops < 2 || !k2s_const_value(m, t->ops[1], &len) || len > 256)
+      return 0;
+    n = (uint32_t)len;
+    break;
+  }
+  default: {
+    uint32_t ops[3] = {c, a, b};
+    return k2s_emit(bld, SpvOpSelect, type, ops, 3);
+  }
+  }
+  uint32_t *parts = k2s_alloc(&m->arena, (n + 1) * sizeof(uint32_t));
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t mt = t->opcode == SpvOpTypeStruct ? t->ops[k] : t->ops[0];
+    member[0] = k;
+    uint32_t xa[2] = {a, member[0]}, xb[2] = {b, member[0]};
+    uint32_t pa = k2s_emit(bld, SpvOpCompositeExtract, mt, xa, 2);
+    uint32_t pb = k2s_emit(bld, SpvOpCompositeExtract, mt, xb, 2);
+    parts[k] = select_split(bld, mt, c, pa, pb, depth + 1);
+    if (!parts[k])
+      return 0;
+  }
+  return k2s_emit(bld, SpvOpCompositeConstruct, type, parts, n);
+}
+
+static bool needs_split(k2s_module *m, const k2s_instr *i)
+{
+  if (i->opcode != SpvOpSelect || i->n_ops != 3 || !i->type || !is_bool_scalar(m, i->ops[0]))
+    return false;
+  k2s_instr *t = k2s_def(m, i->type);
+  return t && (t->opcode == SpvOpTypeVector || t->opcode == SpvOpTypeStruct ||
+               t->opcode == SpvOpTypeArray);
+}
+
+/* Rewrite every OpSelect whose condition is a scalar and whose operands are
+ * vectors or composites; returns how many. */
+uint32_t k2s_split_select_conditions(k2s_module *m);
+uint32_t k2s_split_select_conditions(k2s_module *m)
+{
+  uint32_t n = 0;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr_safe(i, &b->body) {
+        if (!needs_split(m, i))
+          continue;
+        k2s_instr *t = k2s_def(m, i->type);
+        k2s_builder bld = {m, k2s_before(i)};
+        if (t->opcode == SpvOpTypeVector) {
+          /* In place: the select keeps its id (and any name or decoration). */
+          if (t->n_ops < 2 || t->ops[1] > 16)
+            continue;
+          uint32_t parts[16];
+          for (uint32_t k = 0; k < t->ops[1]; k++)
+            parts[k] = i->ops[0];
+          uint32_t bv = k2s_type_vector(m, k2s_type_bool(m), t->ops[1]);
+          uint32_t ops[3] = {k2s_emit(&bld, SpvOpCompositeConstruct, bv, parts, t->ops[1]),
+                             i->ops[1], i->ops[2]};
+          k2s_instr_set_ops(m, i, ops, 3);
+        } else {
+          uint32_t r = select_split(&bld, i->type, i->ops[0], i->ops[1], i->ops[2], 0);
+          if (!r)
+            continue;
+          k2s_replace_all_uses(m, i->result, r);
+          k2s_instr_delete(m, i);
+        }
+        n++;
+      }
+  if (n)
+    k2s_invalidate_uses(m);
+  return n;
+}
+
+static bool repair_select_conditions(k2s_module *m)
+{
+  if (((m->version >> 8) & 0xff) >= 4 || (m->version >> 16) > 1)
+    return false;
+  const k2s_instr *first = NULL;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        if (!first && needs_split(m, i))
+          first = i;
+  if (!first)
+    return false;
+  k2s_warn(m, first,
+           "repaired input: OpSelect with a scalar condition and vector or composite operands "
+           "is SPIR-V 1.4, the module is %u.%u (llvm-spirv 15 emits it for `c ? v1 : v2`); the "
+           "condition was made a vector",
+           (m->version >> 16) & 0xff, (m->version >> 8) & 0xff);
+  return k2s_split_select_conditions(m) > 0;
+}
+
 /* ---- entry ---------------------------------------------------------------- */
 
 bool k2s_repair_compat(k2s_module *m);
@@ -435,5 +565,6 @@ bool k2s_repair_compat(k2s_module *m)
 {
   bool changed = false;
   changed |= repair_function_globals(m);
+  changed |= repair_select_conditions(m);
   return changed;
 }
