@@ -9,6 +9,7 @@
 
 #define K2S_PIPELINE(X)                                                                       \
   X(strip_debug_info, "debug-info", "OpenCL.DebugInfo.100 → dropped (not translated yet; OpLine kept)") \
+  X(drop_hints, "hints", "OpExpectKHR → its value, OpAssumeTrueKHR dropped (hints Vulkan would need an extension for)") \
   X(lower_entry_points, "entry-points", "Kernel entry points → GLCompute; drop Linkage and wrappers") \
   X(lower_math, "math", "OpenCL.std math with OpenCL precision → calls into the linked builtin library") \
   X(inline_calls, "inline", "inline calls that pass pointers or read work-item functions")      \
