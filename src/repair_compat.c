@@ -23,6 +23,10 @@
  *     condition is splat into a vector (composites: selected member by
  *     member). The same rewrite, k2s_split_select_conditions(), serves the
  *     target-for pass (passes/lower_for_target.c) for vulkan1.1 (SPIR-V 1.3).
+ *   - literal samplers without a filter mode: llvm-spirv 15 gives
+ *     OpConstantSampler filter mode 0xFFFFFFFF for `CLK_NORMALIZED_COORDS_FALSE
+ *     | CLK_ADDRESS_CLAMP_TO_EDGE` (no CLK_FILTER_* bit), which spirv-val
+ *     rejects; OpenCL C's default is CLK_FILTER_NEAREST, so it becomes Nearest.
  * As in src/repair.c the input is not trusted: anything unexpected is left
  * for the validator, which then names it.
  */
@@ -558,6 +562,29 @@ static bool repair_select_conditions(k2s_module *m)
   return k2s_split_select_conditions(m) > 0;
 }
 
+/* ---- literal samplers without a filter mode -------------------------------- */
+
+static bool repair_sampler_filters(k2s_module *m)
+{
+  uint32_t n = 0;
+  const k2s_instr *first = NULL;
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
+    if (i->opcode == SpvOpConstantSampler && i->n_ops == 3 &&
+        i->ops[2] != SpvSamplerFilterModeNearest && i->ops[2] != SpvSamplerFilterModeLinear) {
+      if (!first) {
+        first = i;
+        k2s_warn(m, i,
+                 "repaired input: a literal sampler has filter mode %u (llvm-spirv 15 emits "
+                 "0xFFFFFFFF for a sampler_t without a CLK_FILTER_* bit); it became Nearest, "
+                 "OpenCL C's default",
+                 i->ops[2]);
+      }
+      i->ops[2] = SpvSamplerFilterModeNearest;
+      n++;
+    }
+  return n > 0;
+}
+
 /* ---- entry ---------------------------------------------------------------- */
 
 bool k2s_repair_compat(k2s_module *m);
@@ -566,5 +593,6 @@ bool k2s_repair_compat(k2s_module *m)
   bool changed = false;
   changed |= repair_function_globals(m);
   changed |= repair_select_conditions(m);
+  changed |= repair_sampler_filters(m);
   return changed;
 }
