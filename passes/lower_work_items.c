@@ -374,12 +374,35 @@ static uint32_t needed_push_constants(k2s_module *m)
   return need;
 }
 
+/* The uint and v3uint types, made only once the pass has work (a kernel
+ * with no work-item function and a required size, or a module that only
+ * exports functions, must come out unchanged: "no change" is checked). */
+static void make_types(wi_ctx *c)
+{
+  if (c->u32)
+    return;
+  c->u32 = k2s_type_int(c->m, 32, false);
+  c->v3u32 = k2s_type_vector(c->m, c->u32, 3);
+}
+
+/* Whether the module reads any BuiltIn Input variable. */
+static bool has_builtin_inputs(k2s_module *m)
+{
+  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL])
+    if (v->opcode == SpvOpVariable && v->n_ops >= 1 && v->ops[0] == SpvStorageClassInput &&
+        k2s_find_decoration(m, v->result, SpvDecorationBuiltIn))
+      return true;
+  return false;
+}
+
 /* Register the kernels in entry-point order, with their required size, and
  * give each the module's push constants in a fixed order. */
 static void register_kernels(wi_ctx *c)
 {
   k2s_module *m = c->m;
   uint32_t need = needed_push_constants(m);
+  if (need)
+    make_types(c);
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
     const char *name = e->n_ops >= 3 ? k2s_string_operand(e, 2) : NULL;
     k2s_refl_kernel *k = k2s_refl_add_kernel(m, e->ops[1], name ? name : "kernel");
@@ -406,13 +429,15 @@ bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
 {
   (void)o;
   wi_ctx c = {.m = m};
-  c.u32 = k2s_type_int(m, 32, false);
-  c.v3u32 = k2s_type_vector(m, c.u32, 3);
   bool changed = false;
   register_kernels(&c);
+  bool need_wg = k2s_refl(m)->n_kernels && !all_required(m);
+  if (!need_wg && !has_builtin_inputs(m))
+    return false;
+  make_types(&c);
   /* Vulkan needs a work-group size for every GLCompute entry point: its
    * LocalSize when every kernel has a required size, else the builtin. */
-  if (k2s_refl(m)->n_kernels && !all_required(m)) {
+  if (need_wg) {
     workgroup_size(&c, NULL);
     changed = true;
   }

@@ -812,6 +812,15 @@ void k2s_set_name(k2s_module *m, uint32_t id, const char *name)
   uint32_t *ops = ops_with_string(m, &id, 1, name, &n);
   k2s_instr *i = k2s_instr_new(m, SpvOpName, 0, 0, ops, n);
   k2s_list *l = &m->sec[K2S_SEC_DEBUG];
+  if (l->last && l->last->opcode == SpvOpModuleProcessed) {
+    /* Names go before OpModuleProcessed (clang -g emits one); the index is
+     * rebuilt when next read. */
+    k2s_instr *mp = l->last;
+    while (mp->prev && mp->prev->opcode == SpvOpModuleProcessed)
+      mp = mp->prev;
+    k2s_list_insert_before(l, mp, i);
+    return;
+  }
   bool fresh = target_index_fresh(m->name_idx, l);
   k2s_list_append(l, i);
   target_index_appended(m->name_idx, l, i, fresh, indexed_name);

@@ -569,11 +569,13 @@ uint32_t k2s_repair_drop_merges(k2s_module *m)
 
 /* ---- entry ---------------------------------------------------------------- */
 
+bool k2s_repair_compat(k2s_module *m);     /* src/repair_compat.c */
+bool k2s_repair_debug_info(k2s_module *m); /* src/repair_compat.c */
 bool k2s_repair_input(k2s_module *m);
 bool k2s_repair_input(k2s_module *m)
 {
   k2s_arena scratch = {.oom = m->arena.oom};
-  bool changed = false;
+  bool changed = k2s_repair_compat(m);
   k2s_foreach_function(f, m) {
     changed |= dedupe_phis(m, f);
     changed |= order_blocks(m, &scratch, f);
@@ -581,6 +583,7 @@ bool k2s_repair_input(k2s_module *m)
   }
   changed |= repair_builtin_dims(m, &scratch);
   changed |= repair_interfaces(m, &scratch);
+  changed |= k2s_repair_debug_info(m); /* last: it validates what it keeps */
   k2s_arena_free(&scratch);
   return changed;
 }

@@ -50,6 +50,7 @@ static void take_module_diags(k2s_result *r, k2s_module *m)
 /* src/repair.c: the input repairs (only this file calls them). */
 bool k2s_repair_input(k2s_module *m);
 uint32_t k2s_repair_drop_merges(k2s_module *m);
+uint32_t k2s_repair_strip_debug_info(k2s_module *m); /* src/repair_compat.c */
 
 static uint32_t written_size(const k2s_instr *i)
 {
@@ -103,6 +104,62 @@ static const k2s_instr *instr_at_word(const k2s_module *m, int64_t off)
   return in_list_at(&m->tail, &at, o);
 }
 
+int k2s_input_core_env(uint32_t version); /* src/validate.c */
+
+/* Validate the input for its OpenCL environment. SPIRV-Tools' OpenCL profiles
+ * list only the capabilities every device has, so a module written for a
+ * device with an extension (Float16 for cl_khr_fp16, which llvm-spirv 15
+ * declares for half arithmetic) fails there on its OpCapability alone: such a
+ * module is checked against SPIR-V's core rules for its version instead (what
+ * k2s cannot translate is refused later, naming the feature). */
+static char *validate_opencl(k2s_module *m, const uint32_t *w, size_t n, int env, int64_t *off)
+{
+  char *msg = k2s_validate_words(&m->arena, w, n, env, off);
+  if (msg && strncmp(msg, "Capability ", 11) == 0 && strstr(msg, " is not allowed by OpenCL"))
+    msg = k2s_validate_words(&m->arena, w, n, k2s_input_core_env(m->version), off);
+  return msg;
+}
+
+/* Whether the validator's complaint is about an OpenCL.DebugInfo.100 instruction. */
+static bool is_debug_info_at(k2s_module *m, int64_t off, const char *msg)
+{
+  const k2s_instr *at = off >= 0 ? instr_at_word(m, off) : NULL;
+  if (at && at->opcode == SpvOpExtInst && at->n_ops >= 1 && at->ops[0] < m->id_cap &&
+      m->ext_set[at->ops[0]] == K2S_EXT_OPENCL_DEBUGINFO_100)
+    return true;
+  return strstr(msg, "OpenCL.DebugInfo.100") != NULL;
+}
+
+static bool has_debug_info_import(const k2s_module *m)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_EXT_IMPORT])
+    if (i->result < m->id_cap && m->ext_set[i->result] == K2S_EXT_OPENCL_DEBUGINFO_100)
+      return true;
+  return false;
+}
+
+/* The debug-info repair (src/repair_compat.c) keeps what spirv-val accepts as
+ * far as it can tell; where the validator still rejects a debug instruction
+ * (seen only once other faults are repaired), all debug information goes: a
+ * module is never refused for it. Returns the validator's new verdict. */
+static char *retry_without_debug_info(k2s_module *m, char *msg, int env, int64_t *off)
+{
+  if (!msg || !has_debug_info_import(m) || !is_debug_info_at(m, *off, msg))
+    return msg;
+  uint32_t n = k2s_repair_strip_debug_info(m);
+  char *nl = strchr(msg, '\n');
+  if (nl)
+    *nl = 0;
+  k2s_diag(m, K2S_WARNING, NULL,
+           "repaired input: the OpenCL.DebugInfo.100 debug information is invalid (llvm-spirv "
+           "15 -g output; spirv-val: %s); all %u debug instructions were dropped (OpLine and "
+           "names kept)",
+           msg, n);
+  size_t nw;
+  uint32_t *w = k2s_write_native(m, &nw);
+  return validate_opencl(m, w, nw, env, off);
+}
+
 static bool has_merges(const k2s_module *m)
 {
   k2s_foreach_function(f, m)
@@ -137,7 +194,11 @@ static char *validate_input(k2s_module *m, const uint32_t *words, size_t n_words
       sw[i] = __builtin_bswap32(words[i]);
     vwords = sw;
   }
-  char *msg = k2s_validate_words(&m->arena, vwords, nw, env, off);
+  char *msg = validate_opencl(m, vwords, nw, env, off);
+  if (may_drop_merges && has_debug_info_import(m)) {
+    msg = retry_without_debug_info(m, msg, env, off);
+    repaired |= !has_debug_info_import(m);
+  }
   if (msg && may_drop_merges && has_merges(m)) {
     const k2s_instr *at = repaired ? instr_at_word(m, *off) : NULL;
     int64_t first_off = *off;
@@ -147,7 +208,7 @@ static char *validate_input(k2s_module *m, const uint32_t *words, size_t n_words
     uint32_t n = k2s_repair_drop_merges(m);
     vwords = k2s_write_native(m, &nw);
     repaired = true;
-    msg = k2s_validate_words(&m->arena, vwords, nw, env, off);
+    msg = retry_without_debug_info(m, validate_opencl(m, vwords, nw, env, off), env, off);
     if (!msg) {
       /* The validator's message is a line, then the instruction it names. */
       char *nl = strchr(first, '\n');

@@ -89,6 +89,22 @@ int k2s_input_spv_env(uint32_t version)
   }
 }
 
+/* The core (universal) environment of the module's SPIR-V version: SPIR-V's own
+ * rules without an OpenCL profile's capability list (see translate.c). */
+int k2s_input_core_env(uint32_t version);
+int k2s_input_core_env(uint32_t version)
+{
+  switch ((version >> 8) & 0xff) {
+  case 0: return SPV_ENV_UNIVERSAL_1_0;
+  case 1: return SPV_ENV_UNIVERSAL_1_1;
+  case 2: return SPV_ENV_UNIVERSAL_1_2;
+  case 3: return SPV_ENV_UNIVERSAL_1_3;
+  case 4: return SPV_ENV_UNIVERSAL_1_4;
+  case 5: return SPV_ENV_UNIVERSAL_1_5;
+  default: return SPV_ENV_UNIVERSAL_1_6;
+  }
+}
+
 int k2s_target_spv_env(k2s_target_env e)
 {
   switch (e) {

@@ -1,0 +1,598 @@
+/*
+ * Input repairs for what real OpenCL toolchains emit beyond the quirks of
+ * src/repair.c (called from k2s_repair_input, before input validation):
+ *   - module-scope OpVariables of storage class Function: llvm-spirv 15
+ *     turns an LLVM global in the private address space (addrspace 0) into
+ *     one, which SPIR-V forbids ("Variables can not have a function storage
+ *     class outside of a function"); LLVM makes such globals for -O2 switch
+ *     lookup tables (`@switch.table.*`). Each becomes a Function variable
+ *     with the same initialiser in every function that uses it.
+ *   - OpenCL.DebugInfo.100 as llvm-spirv 15 emits it with -g, often invalid:
+ *     DebugSource's Text is DebugInfoNone instead of an OpString, a
+ *     DebugTypeMember names its DebugTypeComposite before it is defined (the
+ *     two refer to each other), pointers have storage class 0xFFFFFFFF, some
+ *     operands are id 0. Valid debug instructions are kept; a bad operand in
+ *     an optional or repeated position is removed, an instruction with a bad
+ *     required operand is dropped (and what refers to it), with one warning.
+ *     k2s_repair_strip_debug_info() drops all of it, for translate.c when the
+ *     validator still rejects what was kept: a module is never refused for
+ *     its debug information.
+ *   - OpSelect with a scalar condition and vector (or composite) operands:
+ *     SPIR-V allows it only from 1.4, yet llvm-spirv 15 emits it in SPIR-V
+ *     1.0 modules (`c ? v1 : v2` with a scalar c and vectors v1, v2). The
+ *     condition is splat into a vector (composites: selected member by
+ *     member). The same rewrite, k2s_split_select_conditions(), serves the
+ *     target-for pass (passes/lower_for_target.c) for vulkan1.1 (SPIR-V 1.3).
+ *   - literal samplers without a filter mode: llvm-spirv 15 gives
+ *     OpConstantSampler filter mode 0xFFFFFFFF for `CLK_NORMALIZED_COORDS_FALSE
+ *     | CLK_ADDRESS_CLAMP_TO_EDGE` (no CLK_FILTER_* bit), which spirv-val
+ *     rejects; OpenCL C's default is CLK_FILTER_NEAREST, so it becomes Nearest.
+ * As in src/repair.c the input is not trusted: anything unexpected is left
+ * for the validator, which then names it.
+ */
+#include <string.h>
+
+#include "k2s_internal.h"
+
+static const char *id_text(k2s_module *m, uint32_t id)
+{
+  const char *n = k2s_name_of(m, id);
+  return n && *n ? k2s_sprintf(&m->arena, "%%%s", n) : k2s_sprintf(&m->arena, "%%%u", id);
+}
+
+/* ---- module-scope Function variables ------------------------------------ */
+
+typedef struct fv_scan {
+  uint32_t var;
+  bool found;
+} fv_scan;
+
+static void scan_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  fv_scan *s = ud;
+  (void)in;
+  if (*id == s->var)
+    s->found = true;
+}
+
+static bool names_id(k2s_module *m, k2s_instr *i, uint32_t id)
+{
+  fv_scan s = {id, false};
+  k2s_foreach_id_operand(m, i, scan_operand, &s);
+  return s.found;
+}
+
+typedef struct fv_subst {
+  uint32_t from, to;
+} fv_subst;
+
+static void subst_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  fv_subst *s = ud;
+  (void)in;
+  if (*id == s->from)
+    *id = s->to;
+}
+
+static bool function_uses(k2s_module *m, k2s_function *f, uint32_t id)
+{
+  k2s_foreach_block(b, f)
+    k2s_foreach_instr(i, &b->body)
+      if (names_id(m, i, id))
+        return true;
+  return false;
+}
+
+/* Whether some OpFunctionCall in the module calls f. */
+static bool is_called(k2s_module *m, k2s_function *f)
+{
+  uint32_t fid = f->def->result;
+  k2s_foreach_function(g, m)
+    k2s_foreach_block(b, g)
+      k2s_foreach_instr(i, &b->body)
+        if (i->opcode == SpvOpFunctionCall && i->n_ops >= 1 && i->ops[0] == fid)
+          return true;
+  return false;
+}
+
+/* Put v at the start of f's entry block (SPIR-V wants Function variables there). */
+static void place_in_entry(k2s_function *f, k2s_instr *v)
+{
+  k2s_block *entry = f->first;
+  v->block = entry;
+  if (entry->body.first)
+    k2s_list_insert_before(&entry->body, entry->body.first, v);
+  else
+    k2s_list_append(&entry->body, v);
+}
+
+/* Where else the variable is named: only names, decorations and entry-point
+ * interfaces are expected; a global initialiser naming it (a pointer to it
+ * stored in another global) cannot be split per function. */
+static bool only_declared_elsewhere(k2s_module *m, uint32_t var)
+{
+  k2s_foreach_instr(g, &m->sec[K2S_SEC_GLOBAL])
+    if (g->result != var && names_id(m, g, var))
+      return false;
+  return true;
+}
+
+static void drop_from_interfaces(k2s_module *m, uint32_t var)
+{
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
+    const char *name = e->n_ops >= 3 ? k2s_string_operand(e, 2) : NULL;
+    if (!name)
+      continue;
+    uint32_t start = 2 + k2s_string_words(name), w = start;
+    for (uint32_t r = start; r < e->n_ops; r++)
+      if (e->ops[r] != var)
+        e->ops[w++] = e->ops[r];
+    e->n_ops = w;
+  }
+}
+
+/* Move one variable into each function using it; false when it must stay
+ * (the validator then reports it). */
+static bool localise(k2s_module *m, k2s_instr *v)
+{
+  uint32_t var = v->result;
+  if (v->n_ops >= 2) {
+    k2s_instr *init = k2s_def(m, v->ops[1]);
+    if (!init || init->block || init->opcode == SpvOpVariable)
+      return false;
+  }
+  if (!only_declared_elsewhere(m, var))
+    return false;
+  /* A per-function copy is exact for read-only data (the lookup tables). A
+   * writable variable keeps its meaning only in a function that runs once per
+   * invocation: a kernel nothing calls, and the only user. */
+  bool read_only = k2s_find_decoration(m, var, SpvDecorationConstant) != NULL;
+  uint32_t n_users = 0;
+  k2s_function *only = NULL;
+  k2s_foreach_function(f, m)
+    if (f->first && function_uses(m, f, var)) {
+      n_users++;
+      only = f;
+    }
+  if (!read_only && (n_users > 1 || (only && is_called(m, only))))
+    return false;
+  k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v);
+  drop_from_interfaces(m, var);
+  k2s_instr *cst;
+  while ((cst = k2s_find_decoration(m, var, SpvDecorationConstant)))
+    k2s_list_remove(&m->sec[K2S_SEC_ANNOTATION], cst);
+  bool first = true;
+  k2s_foreach_function(f, m) {
+    if (!f->first || !function_uses(m, f, var))
+      continue;
+    if (first) {
+      place_in_entry(f, v);
+      first = false;
+      continue;
+    }
+    uint32_t nid = k2s_new_id(m);
+    k2s_instr *c = k2s_instr_new(m, SpvOpVariable, v->type, nid, v->ops, v->n_ops);
+    place_in_entry(f, c);
+    const char *name = k2s_name_of(m, var);
+    if (name)
+      k2s_set_name(m, nid, name);
+    fv_subst s = {var, nid};
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        if (i != c)
+          k2s_foreach_id_operand(m, i, subst_operand, &s);
+  }
+  if (first) { /* used by no function: nothing needs it */
+    k2s_remove_decorations(m, var);
+    m->def[var] = NULL;
+  }
+  return true;
+}
+
+static bool repair_function_globals(k2s_module *m)
+{
+  uint32_t n = 0, kept = 0;
+  const char *first = NULL;
+  k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL]) {
+    if (v->opcode != SpvOpVariable || v->n_ops < 1 || v->ops[0] != SpvStorageClassFunction)
+      continue;
+    const char *text = id_text(m, v->result);
+    if (!localise(m, v)) {
+      kept++;
+      continue;
+    }
+    if (!first)
+      first = text;
+    n++;
+  }
+  if (!n)
+    return false;
+  k2s_invalidate_uses(m);
+  k2s_warn(m, NULL,
+           "repaired input: %u module-scope OpVariable%s of storage class Function, first %s "
+           "(llvm-spirv 15 emits LLVM private-address-space globals such as -O2 switch lookup "
+           "tables so; SPIR-V allows Function variables only inside functions); each became a "
+           "Function variable with the same initialiser in each function using it",
+           n, n == 1 ? "" : "s", first);
+  (void)kept;
+  return true;
+}
+
+/* ---- OpenCL.DebugInfo.100 ---------------------------------------------------- */
+
+int k2s_input_core_env(uint32_t version); /* src/validate.c */
+uint32_t k2s_repair_strip_debug_info(k2s_module *m);
+
+static bool is_debug_info(const k2s_module *m, const k2s_instr *i)
+{
+  return i->opcode == SpvOpExtInst && i->n_ops >= 2 && i->ops[0] < m->id_cap &&
+         m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_DEBUGINFO_100;
+}
+
+typedef struct dbg_ctx {
+  k2s_module *m;
+  uint8_t *state; /* id -> DBG_* */
+  uint32_t dropped, trimmed;
+  const char *first; /* what was wrong first, for the warning */
+  const k2s_instr *first_at;
+} dbg_ctx;
+
+enum { DBG_LATER = 1, DBG_SEEN = 2, DBG_DROPPED = 3 };
+
+static bool known_enumerant(uint16_t kind, uint32_t v)
+{
+  const k2s_kind_info *k = &k2s_kinds[kind];
+  for (uint32_t e = 0; e < k->n_enumerants; e++)
+    if (k->enumerants[e].value == v)
+      return true;
+  return false;
+}
+
+/* Why operand word w (0 = the first after the set and opcode) is bad, or NULL. */
+static const char *bad_operand(dbg_ctx *c, const k2s_instr *i, uint32_t op, uint16_t kind,
+                               uint32_t w)
+{
+  k2s_module *m = c->m;
+  uint32_t v = i->ops[2 + w];
+  if (k2s_kinds[kind].category == K2S_CAT_VALUE_ENUM && k2s_kinds[kind].n_enumerants)
+    return known_enumerant(kind, v) ? NULL
+                                    : k2s_sprintf(&m->arena, "%s %u is not a valid %s",
+                                                  k2s_kinds[kind].name, v, k2s_kinds[kind].name);
+  if (k2s_kinds[kind].category != K2S_CAT_ID)
+    return NULL;
+  if (!v || v >= m->id_cap || !k2s_def(m, v))
+    return k2s_sprintf(&m->arena, "operand id %u is not defined", v);
+  if (c->state[v] == DBG_DROPPED)
+    return "it names a dropped debug instruction";
+  if (c->state[v] == DBG_LATER)
+    return k2s_sprintf(&m->arena, "it names %%%u before its definition", v);
+  if (op == 35 && w == 1 && k2s_def(m, v)->opcode != SpvOpString) /* DebugSource Text */
+    return "DebugSource's Text is not an OpString";
+  return NULL;
+}
+
+static void note_first(dbg_ctx *c, const k2s_instr *i, const char *why)
+{
+  if (c->first)
+    return;
+  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100];
+  c->first = k2s_sprintf(&c->m->arena, "%s: %s", set->insts[i->ops[1]].name, why);
+  c->first_at = i;
+}
+
+/* Check one debug instruction; false when it must be dropped. */
+static bool repair_debug_instr(dbg_ctx *c, k2s_instr *i)
+{
+  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100];
+  uint32_t op = i->ops[1];
+  if (op >= set->n_opcodes || !set->insts[op].name) {
+    note_first(c, i, "unknown instruction");
+    return false;
+  }
+  const k2s_extinst_info *info = &set->insts[op];
+  uint32_t n = i->n_ops - 2, out = 0, n_desc = info->n_operands;
+  for (uint32_t w = 0; w < n; w++) {
+    uint32_t d = w < n_desc ? w : n_desc - 1;
+    if (!n_desc || (w >= n_desc && info->operands[d].quantifier != K2S_Q_MANY)) {
+      note_first(c, i, "too many operands");
+      return false;
+    }
+    const char *why = bad_operand(c, i, op, info->operands[d].kind, w);
+    if (why && info->operands[d].quantifier == K2S_Q_ONE) {
+      note_first(c, i, why);
+      return false;
+    }
+    if (why) {
+      note_first(c, i, why);
+      c->trimmed++;
+      if (info->operands[d].quantifier == K2S_Q_OPTIONAL)
+        break; /* what follows an optional operand would shift into its place */
+      continue;
+    }
+    i->ops[2 + out++] = i->ops[2 + w];
+  }
+  for (uint32_t d = out; d < n_desc; d++)
+    if (info->operands[d].quantifier == K2S_Q_ONE) {
+      note_first(c, i, "missing operands");
+      return false;
+    }
+  i->n_ops = 2 + out;
+  return true;
+}
+
+static void repair_debug_list(dbg_ctx *c, k2s_list *l)
+{
+  k2s_foreach_instr_safe(i, l) {
+    if (!is_debug_info(c->m, i)) {
+      if (i->result && i->result < c->m->id_cap)
+        c->state[i->result] = DBG_SEEN;
+      continue;
+    }
+    bool keep = repair_debug_instr(c, i);
+    if (i->result && i->result < c->m->id_cap)
+      c->state[i->result] = keep ? DBG_SEEN : DBG_DROPPED;
+    if (!keep) {
+      k2s_instr_delete(c->m, i);
+      c->dropped++;
+    }
+  }
+}
+
+static bool has_debug_info(k2s_module *m)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_EXT_IMPORT])
+    if (i->result < m->id_cap && m->ext_set[i->result] == K2S_EXT_OPENCL_DEBUGINFO_100)
+      return true;
+  return false;
+}
+
+/* Whether a spirv-val message is about a debug-info instruction. */
+static bool is_debug_complaint(const char *msg)
+{
+  return strstr(msg, "DebugInfo") || (strstr(msg, "OpExtInst") && strstr(msg, " Debug"));
+}
+
+uint32_t k2s_repair_drop_merges(k2s_module *m); /* src/repair.c */
+bool k2s_repair_debug_info(k2s_module *m);
+bool k2s_repair_debug_info(k2s_module *m)
+{
+  if (!has_debug_info(m))
+    return false;
+  dbg_ctx c = {.m = m};
+  c.state = k2s_alloc(&m->arena, m->id_cap);
+  /* Debug instructions of the globals may only name what comes before them. */
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
+    if (is_debug_info(m, i) && i->result < m->id_cap)
+      c.state[i->result] = DBG_LATER;
+  repair_debug_list(&c, &m->sec[K2S_SEC_GLOBAL]);
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      repair_debug_list(&c, &b->body);
+  if (c.dropped || c.trimmed)
+    k2s_invalidate_uses(m);
+  /* What is kept must pass spirv-val's debug-info rules (which llvm-spirv 15
+   * breaks in more ways than the checks above know: DebugInfoNone where an
+   * OpString or a debug type is required); else all of it goes. */
+  size_t nw;
+  uint32_t *w = k2s_write_native(m, &nw);
+  int64_t off;
+  int env = k2s_input_core_env(m->version);
+  char *msg = k2s_validate_words(&m->arena, w, nw, env, &off);
+  if (msg && !is_debug_complaint(msg)) {
+    /* spirv-val stops at its first complaint: when that is the producer's
+     * merge hints, which translate.c drops later, look past them on a copy. */
+    k2s_parse_error perr;
+    k2s_module *copy = k2s_parse(w, nw, &perr);
+    if (copy) {
+      k2s_repair_drop_merges(copy);
+      size_t cn;
+      uint32_t *cw = k2s_write_native(copy, &cn);
+      char *cmsg = k2s_validate_words(&copy->arena, cw, cn, env, &off);
+      msg = cmsg ? k2s_strdup(&m->arena, cmsg) : NULL;
+      k2s_module_free(copy);
+    }
+  }
+  if (msg && is_debug_complaint(msg)) {
+    char *nl = strchr(msg, '\n');
+    if (nl)
+      *nl = 0;
+    uint32_t n = k2s_repair_strip_debug_info(m);
+    k2s_warn(m, NULL,
+             "repaired input: the OpenCL.DebugInfo.100 debug information is invalid (llvm-spirv "
+             "15 -g output; spirv-val: %s); all %u debug instructions were dropped (OpLine "
+             "and names kept)",
+             msg, n);
+    return true;
+  }
+  if (!c.dropped && !c.trimmed)
+    return false;
+  k2s_warn(m, c.first_at,
+           "repaired input: the OpenCL.DebugInfo.100 debug information is partly invalid "
+           "(llvm-spirv 15 -g output; first: %s); %u instruction%s dropped and %u operand%s "
+           "removed, the rest kept",
+           c.first, c.dropped, c.dropped == 1 ? "" : "s", c.trimmed, c.trimmed == 1 ? "" : "s");
+  return true;
+}
+
+/* Drop every OpenCL.DebugInfo.100 instruction and the import; the count. */
+uint32_t k2s_repair_strip_debug_info(k2s_module *m);
+uint32_t k2s_repair_strip_debug_info(k2s_module *m)
+{
+  uint32_t n = 0;
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL])
+    if (is_debug_info(m, i)) {
+      k2s_instr_delete(m, i);
+      n++;
+    }
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr_safe(i, &b->body)
+        if (is_debug_info(m, i)) {
+          k2s_instr_delete(m, i);
+          n++;
+        }
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_EXT_IMPORT])
+    if (i->result < m->id_cap && m->ext_set[i->result] == K2S_EXT_OPENCL_DEBUGINFO_100)
+      k2s_instr_delete(m, i);
+  k2s_invalidate_uses(m);
+  return n;
+}
+
+/* ---- OpSelect with a scalar condition on vectors and composites ---------- */
+
+static bool is_bool_scalar(k2s_module *m, uint32_t id)
+{
+  k2s_instr *t = k2s_def(m, k2s_type_of(m, id));
+  return t && t->opcode == SpvOpTypeBool;
+}
+
+/* select(c, a, b) of type `type` for a scalar bool c, at the builder's cursor,
+ * in forms valid before SPIR-V 1.4; 0 where a type is not understood. */
+static uint32_t select_split(k2s_builder *bld, uint32_t type, uint32_t c, uint32_t a, uint32_t b,
+                             int depth)
+{
+  k2s_module *m = bld->m;
+  k2s_instr *t = k2s_def(m, type);
+  if (!t || depth > 16)
+    return 0;
+  uint32_t n = 0, member[1] = {0};
+  switch (t->opcode) {
+  case SpvOpTypeVector: {
+    if (t->n_ops < 2 || t->ops[1] > 16)
+      return 0;
+    uint32_t parts[16];
+    for (uint32_t k = 0; k < t->ops[1]; k++)
+      parts[k] = c;
+    uint32_t bv = k2s_type_vector(m, k2s_type_bool(m), t->ops[1]);
+    uint32_t cv = k2s_emit(bld, SpvOpCompositeConstruct, bv, parts, t->ops[1]);
+    uint32_t ops[3] = {cv, a, b};
+    return k2s_emit(bld, SpvOpSelect, type, ops, 3);
+  }
+  case SpvOpTypeStruct: n = t->n_ops; break;
+  case SpvOpTypeArray: {
+    uint64_t len;
+    if (t->n_ops < 2 || !k2s_const_value(m, t->ops[1], &len) || len > 256)
+      return 0;
+    n = (uint32_t)len;
+    break;
+  }
+  default: {
+    uint32_t ops[3] = {c, a, b};
+    return k2s_emit(bld, SpvOpSelect, type, ops, 3);
+  }
+  }
+  uint32_t *parts = k2s_alloc(&m->arena, (n + 1) * sizeof(uint32_t));
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t mt = t->opcode == SpvOpTypeStruct ? t->ops[k] : t->ops[0];
+    member[0] = k;
+    uint32_t xa[2] = {a, member[0]}, xb[2] = {b, member[0]};
+    uint32_t pa = k2s_emit(bld, SpvOpCompositeExtract, mt, xa, 2);
+    uint32_t pb = k2s_emit(bld, SpvOpCompositeExtract, mt, xb, 2);
+    parts[k] = select_split(bld, mt, c, pa, pb, depth + 1);
+    if (!parts[k])
+      return 0;
+  }
+  return k2s_emit(bld, SpvOpCompositeConstruct, type, parts, n);
+}
+
+static bool needs_split(k2s_module *m, const k2s_instr *i)
+{
+  if (i->opcode != SpvOpSelect || i->n_ops != 3 || !i->type || !is_bool_scalar(m, i->ops[0]))
+    return false;
+  k2s_instr *t = k2s_def(m, i->type);
+  return t && (t->opcode == SpvOpTypeVector || t->opcode == SpvOpTypeStruct ||
+               t->opcode == SpvOpTypeArray);
+}
+
+/* Rewrite every OpSelect whose condition is a scalar and whose operands are
+ * vectors or composites; returns how many. */
+uint32_t k2s_split_select_conditions(k2s_module *m);
+uint32_t k2s_split_select_conditions(k2s_module *m)
+{
+  uint32_t n = 0;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr_safe(i, &b->body) {
+        if (!needs_split(m, i))
+          continue;
+        k2s_instr *t = k2s_def(m, i->type);
+        k2s_builder bld = {m, k2s_before(i)};
+        if (t->opcode == SpvOpTypeVector) {
+          /* In place: the select keeps its id (and any name or decoration). */
+          if (t->n_ops < 2 || t->ops[1] > 16)
+            continue;
+          uint32_t parts[16];
+          for (uint32_t k = 0; k < t->ops[1]; k++)
+            parts[k] = i->ops[0];
+          uint32_t bv = k2s_type_vector(m, k2s_type_bool(m), t->ops[1]);
+          uint32_t ops[3] = {k2s_emit(&bld, SpvOpCompositeConstruct, bv, parts, t->ops[1]),
+                             i->ops[1], i->ops[2]};
+          k2s_instr_set_ops(m, i, ops, 3);
+        } else {
+          uint32_t r = select_split(&bld, i->type, i->ops[0], i->ops[1], i->ops[2], 0);
+          if (!r)
+            continue;
+          k2s_replace_all_uses(m, i->result, r);
+          k2s_instr_delete(m, i);
+        }
+        n++;
+      }
+  if (n)
+    k2s_invalidate_uses(m);
+  return n;
+}
+
+static bool repair_select_conditions(k2s_module *m)
+{
+  if (((m->version >> 8) & 0xff) >= 4 || (m->version >> 16) > 1)
+    return false;
+  const k2s_instr *first = NULL;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        if (!first && needs_split(m, i))
+          first = i;
+  if (!first)
+    return false;
+  k2s_warn(m, first,
+           "repaired input: OpSelect with a scalar condition and vector or composite operands "
+           "is SPIR-V 1.4, the module is %u.%u (llvm-spirv 15 emits it for `c ? v1 : v2`); the "
+           "condition was made a vector",
+           (m->version >> 16) & 0xff, (m->version >> 8) & 0xff);
+  return k2s_split_select_conditions(m) > 0;
+}
+
+/* ---- literal samplers without a filter mode -------------------------------- */
+
+static bool repair_sampler_filters(k2s_module *m)
+{
+  uint32_t n = 0;
+  const k2s_instr *first = NULL;
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
+    if (i->opcode == SpvOpConstantSampler && i->n_ops == 3 &&
+        i->ops[2] != SpvSamplerFilterModeNearest && i->ops[2] != SpvSamplerFilterModeLinear) {
+      if (!first) {
+        first = i;
+        k2s_warn(m, i,
+                 "repaired input: a literal sampler has filter mode %u (llvm-spirv 15 emits "
+                 "0xFFFFFFFF for a sampler_t without a CLK_FILTER_* bit); it became Nearest, "
+                 "OpenCL C's default",
+                 i->ops[2]);
+      }
+      i->ops[2] = SpvSamplerFilterModeNearest;
+      n++;
+    }
+  return n > 0;
+}
+
+/* ---- entry ---------------------------------------------------------------- */
+
+bool k2s_repair_compat(k2s_module *m);
+bool k2s_repair_compat(k2s_module *m)
+{
+  bool changed = false;
+  changed |= repair_function_globals(m);
+  changed |= repair_select_conditions(m);
+  changed |= repair_sampler_filters(m);
+  return changed;
+}
