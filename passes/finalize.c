@@ -117,6 +117,33 @@ static bool operand_caps(void *ud, const k2s_instr *in, const k2s_operand *op)
   return true;
 }
 
+/* Where the grammar lists Kernel beside a Shader-side capability (OpImageQuerySize
+ * needs Kernel or ImageQuery), the Shader-side one. */
+static uint32_t first_shader_capability(const uint16_t *list, uint32_t n)
+{
+  for (uint32_t k = 0; k < n; k++)
+    if (!kernel_only_capability(list[k]))
+      return list[k];
+  return list[0];
+}
+
+/* What the grammar's Dim enumerants cannot say: storage images and texel buffers
+ * (Sampled 2) of Dim 1D/Buffer need Image1D/ImageBuffer, and format Unknown storage
+ * images need the without-format read and write capabilities (images pass). */
+static void image_caps(caps *c, const k2s_instr *i)
+{
+  if (i->opcode != SpvOpTypeImage || i->n_ops < 7 || i->ops[5] != 2)
+    return;
+  if (i->ops[1] == SpvDim1D)
+    need(c, SpvCapabilityImage1D, i);
+  else if (i->ops[1] == SpvDimBuffer)
+    need(c, SpvCapabilityImageBuffer, i);
+  if (i->ops[6] == SpvImageFormatUnknown) {
+    need(c, SpvCapabilityStorageImageReadWithoutFormat, i);
+    need(c, SpvCapabilityStorageImageWriteWithoutFormat, i);
+  }
+}
+
 static void instr_caps(caps *c, const k2s_instr *i)
 {
   k2s_module *m = c->m;
@@ -124,7 +151,8 @@ static void instr_caps(caps *c, const k2s_instr *i)
   if (i->opcode == SpvOpCapability || i->opcode == SpvOpExtension)
     return;
   if (info && info->n_caps && !satisfied(c, info->caps, info->n_caps))
-    need(c, info->caps[0], i);
+    need(c, first_shader_capability(info->caps, info->n_caps), i);
+  image_caps(c, i);
   if (i->opcode == SpvOpTypeInt && i->n_ops >= 1) {
     if (i->ops[0] == 8)
       need(c, SpvCapabilityInt8, i);

@@ -20,10 +20,13 @@
  * the module is almost certainly a call tree that doubles at every level. */
 #define K2S_MAX_INLINED_SIZE (1u << 20)
 
+/* Pointers, and images and samplers: images passes retypes an image from how
+ * the kernel uses it, which it sees only once the image is in the kernel. */
 static bool is_pointer(k2s_module *m, uint32_t type)
 {
   k2s_instr *t = k2s_def(m, type);
-  return t && t->opcode == SpvOpTypePointer;
+  return t && (t->opcode == SpvOpTypePointer || t->opcode == SpvOpTypeImage ||
+               t->opcode == SpvOpTypeSampler || t->opcode == SpvOpTypeSampledImage);
 }
 
 static bool reads_builtin_var(k2s_module *m, k2s_instr *i)
