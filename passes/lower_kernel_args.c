@@ -138,6 +138,7 @@ static bool lower_opaque(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, k2s_instr *t
                       "k2s does not translate", a->name);
       return false;
     }
+    a->read_write = t->ops[7] == SpvAccessQualifierReadWrite;
     if (t->ops[1] == SpvDimBuffer)
       a->kind = ro ? K2S_ARG_UNIFORM_TEXEL_BUFFER : K2S_ARG_STORAGE_TEXEL_BUFFER;
     else
