@@ -128,20 +128,28 @@ static uint32_t first_shader_capability(const uint16_t *list, uint32_t n)
 }
 
 /* What the grammar's Dim enumerants cannot say: storage images and texel buffers
- * (Sampled 2) of Dim 1D/Buffer need Image1D/ImageBuffer, and format Unknown storage
- * images need the without-format read and write capabilities (images pass). */
+ * (Sampled 2) of Dim 1D/Buffer need Image1D/ImageBuffer; reading or writing a format
+ * Unknown storage image (images pass) needs the without-format capability of that
+ * access only (many devices, lavapipe among them, lack the read one). */
 static void image_caps(caps *c, const k2s_instr *i)
 {
-  if (i->opcode != SpvOpTypeImage || i->n_ops < 7 || i->ops[5] != 2)
+  k2s_module *m = c->m;
+  if (i->opcode == SpvOpTypeImage && i->n_ops >= 7 && i->ops[5] == 2) {
+    if (i->ops[1] == SpvDim1D)
+      need(c, SpvCapabilityImage1D, i);
+    else if (i->ops[1] == SpvDimBuffer)
+      need(c, SpvCapabilityImageBuffer, i);
     return;
-  if (i->ops[1] == SpvDim1D)
-    need(c, SpvCapabilityImage1D, i);
-  else if (i->ops[1] == SpvDimBuffer)
-    need(c, SpvCapabilityImageBuffer, i);
-  if (i->ops[6] == SpvImageFormatUnknown) {
-    need(c, SpvCapabilityStorageImageReadWithoutFormat, i);
-    need(c, SpvCapabilityStorageImageWriteWithoutFormat, i);
   }
+  if ((i->opcode != SpvOpImageRead && i->opcode != SpvOpImageWrite) || !i->n_ops)
+    return;
+  k2s_instr *t = k2s_def(m, k2s_type_of(m, i->ops[0]));
+  if (t && t->opcode == SpvOpTypeImage && t->n_ops >= 7 && t->ops[5] == 2 &&
+      t->ops[6] == SpvImageFormatUnknown)
+    need(c,
+         i->opcode == SpvOpImageRead ? SpvCapabilityStorageImageReadWithoutFormat
+                                     : SpvCapabilityStorageImageWriteWithoutFormat,
+         i);
 }
 
 static void instr_caps(caps *c, const k2s_instr *i)

@@ -314,6 +314,8 @@ static const struct feature_row feature_rows[] = {
     F10(SpvCapabilityFloat64, shaderFloat64),
     F10(SpvCapabilityInt64, shaderInt64),
     F10(SpvCapabilityInt16, shaderInt16),
+    F10(SpvCapabilityStorageImageReadWithoutFormat, shaderStorageImageReadWithoutFormat),
+    F10(SpvCapabilityStorageImageWriteWithoutFormat, shaderStorageImageWriteWithoutFormat),
     ROW(NEED_ROBUST_ACCESS, FS_10, VkPhysicalDeviceFeatures, robustBufferAccess, true),
     F11(SpvCapabilityStorageBuffer16BitAccess, storageBuffer16BitAccess),
     F11(SpvCapabilityUniformAndStorageBuffer16BitAccess, uniformAndStorageBuffer16BitAccess),
