@@ -567,6 +567,24 @@ uint32_t k2s_repair_drop_merges(k2s_module *m)
   return n;
 }
 
+/* ---- literal samplers without a filter mode ----------------------------------- */
+
+/* llvm-spirv 15 writes filter mode 0xFFFFFFFF for a literal sampler that names no
+ * CLK_FILTER_* bit; spirv-val rejects the module. OpenCL's default is nearest. */
+static bool repair_sampler_filters(k2s_module *m)
+{
+  bool changed = false;
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL]) {
+    if (i->opcode == SpvOpConstantSampler && i->n_ops >= 3 && i->ops[2] == 0xFFFFFFFFu) {
+      i->ops[2] = SpvSamplerFilterModeNearest;
+      changed = true;
+    }
+  }
+  if (changed)
+    k2s_invalidate_intern(m);
+  return changed;
+}
+
 /* ---- entry ---------------------------------------------------------------- */
 
 bool k2s_repair_input(k2s_module *m);
@@ -581,6 +599,7 @@ bool k2s_repair_input(k2s_module *m)
   }
   changed |= repair_builtin_dims(m, &scratch);
   changed |= repair_interfaces(m, &scratch);
+  changed |= repair_sampler_filters(m);
   k2s_arena_free(&scratch);
   return changed;
 }

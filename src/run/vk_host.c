@@ -351,6 +351,8 @@ static const struct feature_row feature_rows[] = {
 /* Capabilities that need no device feature (or are checked elsewhere). */
 static const uint32_t free_caps[] = {
     SpvCapabilityMatrix, SpvCapabilityShader,
+    SpvCapabilityImageQuery, SpvCapabilitySampled1D, SpvCapabilityImage1D, /* core Vulkan */
+    SpvCapabilitySampledBuffer, SpvCapabilityImageBuffer,
     SpvCapabilityGroupNonUniform, SpvCapabilityGroupNonUniformVote,
     SpvCapabilityGroupNonUniformArithmetic, SpvCapabilityGroupNonUniformBallot,
     SpvCapabilityGroupNonUniformShuffle, SpvCapabilityGroupNonUniformShuffleRelative,

@@ -80,9 +80,17 @@ def parse_spec(path):
     return runs
 
 
+IMAGE_SCALARS = {"unorm8": "float", "snorm8": "float", "unorm16": "float", "snorm16": "float",
+                 "uint8": "uchar", "int8": "char", "uint16": "ushort", "int16": "short",
+                 "uint32": "uint", "int32": "int", "half": "half", "float": "float"}
+
+
 def buffer_scalar(spec):
     """'buffer:float4:64=...' -> 'float'; None for pod/local specs."""
     parts = spec.split(":")
+    if parts[0].startswith("image") and len(parts) >= 4:
+        # Channel values print as their type; normalized formats print as float.
+        return IMAGE_SCALARS.get(parts[2])
     if parts[0] != "buffer" or len(parts) < 3:
         return None
     name = parts[1]
@@ -111,7 +119,8 @@ def check_run(path, r):
         raise SpecError(f"{where}: ulp must be a non-negative integer") from None
     if r.get("denorms", "flush-ok") not in ("flush-ok", "exact"):
         raise SpecError(f"{where}: denorms must be flush-ok or exact")
-    buffers = [i for i, a in enumerate(r["args"]) if a.startswith("buffer:")]
+    buffers = [i for i, a in enumerate(r["args"])
+               if a.startswith("buffer:") or a.startswith("image")]
     if "compare" in r:
         try:
             r["compare"] = [int(x) for x in r["compare"].replace(",", " ").split()]
