@@ -95,18 +95,47 @@ static uint32_t convert(k2s_module *m, k2s_builder *b, uint32_t v, uint32_t to)
   return emit1(b, SpvOpBitcast, to, v);
 }
 
-/* Gives instruction i (already of Vulkan type `vk_type`) a fresh result and makes
- * its old result the value converted back to `old_type`. */
-static void retype_result(img_ctx *c, k2s_instr *i, uint32_t old_type)
+static uint32_t channel_info(img_ctx *c, k2s_builder *b, bool data_type);
+
+/* OpenCL's border colour is (0,0,0,1) for R, RG, RGB and LUMINANCE, else (0,0,0,0);
+ * a Vulkan sampler has one border colour whatever the image. The host's sampler uses
+ * transparent black, and a sample that may hit the border gets alpha 1 when the
+ * image's channel order (a push constant) has no alpha: inside the image Vulkan
+ * already gives such formats alpha 1, so this changes only border texels. */
+static uint32_t border_alpha(img_ctx *c, k2s_builder *b, uint32_t v)
 {
   k2s_module *m = c->m;
-  if (i->type == old_type)
+  /* OpenCL C 1.2, 8.3: these orders have border alpha 1 (Rx, RGx, RGBx have 0). */
+  static const uint32_t no_alpha[] = {0x10B0 /* R */, 0x10B2 /* RG */, 0x10B4 /* RGB */,
+                                      0x10B9 /* LUMINANCE */, 0x10BF /* sRGB */};
+  uint32_t bt = k2s_type_bool(m);
+  uint32_t order = channel_info(c, b, false), cond = 0;
+  for (size_t k = 0; k < sizeof no_alpha / sizeof *no_alpha; k++) {
+    uint32_t eq = k2s_emit(b, SpvOpIEqual, bt, (uint32_t[]){order, k2s_const_uint32(m, no_alpha[k])},
+                           2);
+    cond = cond ? k2s_emit(b, SpvOpLogicalOr, bt, (uint32_t[]){cond, eq}, 2) : eq;
+  }
+  uint32_t one = is_float(m, c->scalar) ? k2s_const_float(m, c->scalar, 1.0)
+                                        : k2s_const_int(m, c->scalar, 1);
+  uint32_t s = k2s_scalar_type(m, k2s_type_of(m, v));
+  uint32_t a = k2s_emit(b, SpvOpCompositeExtract, s, (uint32_t[]){v, 3}, 2);
+  a = k2s_emit(b, SpvOpSelect, s, (uint32_t[]){cond, one, a}, 3);
+  return k2s_emit(b, SpvOpCompositeInsert, k2s_type_of(m, v), (uint32_t[]){a, v, 3}, 3);
+}
+
+/* Gives instruction i (already of Vulkan type `vk_type`) a fresh result and makes
+ * its old result the value converted back to `old_type` (after the border fix-up
+ * when `alpha`). */
+static void retype_result(img_ctx *c, k2s_instr *i, uint32_t old_type, bool alpha)
+{
+  k2s_module *m = c->m;
+  if (i->type == old_type && !alpha)
     return;
   uint32_t old = i->result, fresh = k2s_new_id(m);
   i->result = fresh;
   k2s_set_def(m, fresh, i);
   k2s_builder b = {m, k2s_after(i)};
-  uint32_t v = fresh;
+  uint32_t v = alpha ? border_alpha(c, &b, fresh) : fresh;
   uint32_t n_old = k2s_vector_size(m, old_type), n_new = k2s_vector_size(m, i->type);
   uint32_t s_new = k2s_scalar_type(m, i->type);
   if (n_old != n_new) {
@@ -132,12 +161,12 @@ static uint32_t vec4_of_scalar(img_ctx *c)
   return k2s_type_vector(c->m, c->scalar, 4);
 }
 
-static bool fix_texel_result(img_ctx *c, k2s_instr *i)
+static bool fix_texel_result(img_ctx *c, k2s_instr *i, bool alpha)
 {
   uint32_t old = i->type;
   i->type = vec4_of_scalar(c);
   strip_extend(i);
-  retype_result(c, i, old);
+  retype_result(c, i, old, alpha);
   return true;
 }
 
@@ -159,7 +188,7 @@ static bool fix_read(img_ctx *c, k2s_instr *i)
       }
     }
   }
-  return fix_texel_result(c, i);
+  return fix_texel_result(c, i, false);
 }
 
 static bool fix_write(img_ctx *c, k2s_instr *i)
@@ -181,6 +210,22 @@ static bool fix_write(img_ctx *c, k2s_instr *i)
   return true;
 }
 
+/* Can this sample meet CLK_ADDRESS_CLAMP? Not through a literal sampler of another
+ * addressing mode; through a sampler argument, maybe. */
+static bool may_hit_border(img_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  k2s_instr *si = k2s_def(m, i->ops[0]);
+  k2s_instr *load = si && si->n_ops >= 2 ? k2s_def(m, si->ops[1]) : NULL;
+  if (!load || load->opcode != SpvOpLoad)
+    return true;
+  k2s_reflection *r = k2s_refl(m);
+  for (uint32_t k = 0; k < r->n_samplers; k++)
+    if (r->samplers[k].var == load->ops[0])
+      return ((r->samplers[k].mask >> 1) & 7) == 2;
+  return true;
+}
+
 static bool fix_sample(img_ctx *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
@@ -197,7 +242,7 @@ static bool fix_sample(img_ctx *c, k2s_instr *i)
     k2s_builder b = {m, k2s_before(i)};
     i->ops[1] = emit1(&b, SpvOpConvertSToF, n > 1 ? k2s_type_vector(m, f, n) : f, coord);
   }
-  return fix_texel_result(c, i);
+  return fix_texel_result(c, i, may_hit_border(c, i));
 }
 
 static uint32_t size_components(img_ctx *c)
@@ -219,11 +264,12 @@ static bool fix_query_size(img_ctx *c, k2s_instr *i)
     i->opcode = SpvOpImageQuerySize;
     i->n_ops = 1;
   }
-  retype_result(c, i, old);
+  retype_result(c, i, old, false);
   return true;
 }
 
-static bool fix_query_info(img_ctx *c, k2s_instr *i, bool data_type)
+/* The CL_* channel order or data type of the image, from the push constants. */
+static uint32_t channel_info(img_ctx *c, k2s_builder *b, bool data_type)
 {
   k2s_module *m = c->m;
   k2s_refl_kernel *k = c->k;
@@ -236,10 +282,17 @@ static bool fix_query_info(img_ctx *c, k2s_instr *i, bool data_type)
                                        k->n_image_info + 1, sizeof(*k->image_info));
     k->image_info[k->n_image_info++] = (k2s_refl_image_info){c->a->ordinal, off, data_type};
   }
-  k2s_builder b = {m, k2s_before(i)};
-  uint32_t ptr = k2s_emit(&b, SpvOpAccessChain, k2s_type_pointer(m, SpvStorageClassPushConstant, u),
+  uint32_t ptr = k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, SpvStorageClassPushConstant, u),
                           (uint32_t[]){k->pc_var, k2s_const_uint32(m, *member)}, 2);
-  uint32_t v = emit1(&b, SpvOpLoad, u, ptr);
+  return emit1(b, SpvOpLoad, u, ptr);
+}
+
+static bool fix_query_info(img_ctx *c, k2s_instr *i, bool data_type)
+{
+  k2s_module *m = c->m;
+  uint32_t u = k2s_type_int(m, 32, false);
+  k2s_builder b = {m, k2s_before(i)};
+  uint32_t v = channel_info(c, &b, data_type);
   /* The host writes the CL_* value; the producer expects the SPIR-V enumerant. */
   uint32_t base = k2s_const_uint32(m, data_type ? CL_CHANNEL_TYPE_BASE : CL_CHANNEL_ORDER_BASE);
   v = k2s_emit(&b, SpvOpISub, u, (uint32_t[]){v, base}, 2);
