@@ -83,3 +83,48 @@ kernel void dims(read_only image1d_t i1, read_only image1d_array_t a1,
     sizes[5] = get_image_height(a2);
   }
 }
+
+// half reads and writes (cl_khr_fp16), through a helper function that takes the images.
+// A reference without cl_khr_fp16 (PoCL 3.1 on CPU) gets OpenCL C 1.2 emulation: the
+// float value rounded to half (round to nearest even) in float arithmetic.
+#ifdef cl_khr_fp16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#define READ_H(img, s, c) convert_float4(read_imageh(img, s, c))
+#define READ_H0(img, c) convert_float4(read_imageh(img, c))
+#define WRITE_H(img, c, v) write_imageh(img, c, convert_half4(v))
+#else
+static float half_rte(float v)
+{
+  int e;
+  float m = frexp(v, &e); /* v = m * 2^e, 0.5 <= |m| < 1: a half keeps 11 bits of m */
+  if (e < -13)            /* below 2^-14: half subnormals, steps of 2^-24 */
+    return rint(v * 0x1p24f) * 0x1p-24f;
+  return ldexp(rint(ldexp(m, 11)), e - 11);
+}
+
+static float4 to_half(float4 v)
+{
+  return (float4)(half_rte(v.x), half_rte(v.y), half_rte(v.z), half_rte(v.w));
+}
+#define READ_H(img, s, c) to_half(read_imagef(img, s, c))
+#define READ_H0(img, c) to_half(read_imagef(img, c))
+#define WRITE_H(img, c, v) write_imagef(img, c, to_half(v))
+#endif
+
+static float4 fetch_h(read_only image2d_t img, sampler_t s, int x, int y)
+{
+  float2 n = (float2)(x + 0.5f, y + 0.5f) / (float2)(get_image_width(img), get_image_height(img));
+  return READ_H(img, s, n) + READ_H0(img, (int2)(x, y));
+}
+
+kernel void halves(read_only image2d_t src, sampler_t s, write_only image2d_t dst,
+                   global half *out, global size_t *n)
+{
+  int x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);
+  float4 v = fetch_h(src, s, x, y);
+  WRITE_H(dst, (int2)(x, y), v * 0.5f);
+  vstore_half4(READ_H(src, s, (float2)(x - 0.75f, y + 0.25f) / (float2)(4.0f, 2.0f)), y * w + x,
+               out);
+  if (x == 0 && y == 0)
+    n[0] = get_image_width(dst) * 100 + get_image_height(dst);
+}
