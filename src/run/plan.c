@@ -258,8 +258,9 @@ static bool check_one(const struct refl_kernel *k, const struct refl_arg *a,
     }
     bool texel = a->kind == RA_UNIFORM_TEXEL || a->kind == RA_STORAGE_TEXEL;
     if (want == K2S_ARG_IMAGE && texel != (spec->image.dim == K2S_IMG_1D_BUFFER)) {
-        k2s_error("%s of kernel '%s' is a %s, but '%s' is not", label, k->name,
-                  texel ? "image1d_buffer" : "image other than image1d_buffer", spec->text);
+        k2s_error("%s of kernel '%s' is %s, but '%s' is %s", label, k->name,
+                  texel ? "an image1d_buffer" : "not an image1d_buffer", spec->text,
+                  texel ? "not" : "one");
         return false;
     }
     size_t n;

@@ -525,8 +525,25 @@ static bool check_resource(struct run_state *s, const struct spv_resource *res)
     }
     if ((storage && b->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) ||
         (uniform && b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER) ||
-        (res->storage_class == SpvStorageClassUniformConstant && b->image))
+        (res->storage_class == SpvStorageClassUniformConstant && b->image)) {
+        const struct k2s_arg *arg = NULL;
+        for (size_t i = 0; i < s->req->kernel->nargs && !arg; i++)
+            if (s->req->kernel->args[i].set == res->set &&
+                s->req->kernel->args[i].binding == res->binding &&
+                s->req->args[s->req->kernel->args[i].ordinal].kind == K2S_ARG_IMAGE)
+                arg = &s->req->args[s->req->kernel->args[i].ordinal];
+        /* read_imagef of an integer image (or read_imagei/ui of a float one): undefined
+         * in OpenCL, and a format Vulkan does not let the shader's image type read. */
+        if (arg && res->image_sampled &&
+            (res->image_sampled == 1) != k2s_image_is_integer(arg->image.type)) {
+            k2s_error("%s ('%s'): the kernel reads or writes it as %s data, but the format is "
+                      "%s (OpenCL leaves that undefined)", b->what, arg->text,
+                      res->image_sampled == 1 ? "integer" : "float",
+                      k2s_image_is_integer(arg->image.type) ? "integer" : "not integer");
+            return false;
+        }
         return true;
+    }
     k2s_error("the shader declares descriptor set %u binding %u (%%%u) as a %s, but the "
               "reflection binds %s (a %s) there", res->set, res->binding, res->var,
               storage ? "storage buffer" : uniform ? "uniform buffer" : "image or sampler",
