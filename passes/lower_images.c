@@ -202,6 +202,13 @@ static bool fix_write(img_ctx *c, k2s_instr *i)
   k2s_builder b = {m, k2s_before(i)};
   uint32_t texel = i->ops[2];
   uint32_t t = k2s_type_of(m, texel);
+  if (k2s_vector_size(m, t) == 1) {
+    /* A depth image's texel (image2d_depth_t): the value goes to the first channel. */
+    uint32_t zero = k2s_const_null(m, t);
+    texel = k2s_emit(&b, SpvOpCompositeConstruct, k2s_type_vector(m, t, 4),
+                     (uint32_t[]){texel, zero, zero, zero}, 4);
+    t = k2s_type_of(m, texel);
+  }
   if (k2s_vector_size(m, t) != 4) {
     k2s_error(m, i, "image write of a %u-component texel (OpenCL writes 4)", k2s_vector_size(m, t));
     return false;
