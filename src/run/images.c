@@ -230,3 +230,164 @@ void k2s_print_image(FILE *out, unsigned ordinal, const struct k2s_arg *arg, con
     k2s_print_buffer(out, ordinal, &as_float, f);
     free(f);
 }
+
+/* ---- PNG ---------------------------------------------------------------------------------- */
+
+static uint32_t crc_update(uint32_t crc, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++)
+            crc = crc & 1 ? 0xEDB88320u ^ (crc >> 1) : crc >> 1;
+    }
+    return crc;
+}
+
+static bool put_chunk(FILE *f, const char *type, const unsigned char *data, size_t n)
+{
+    unsigned char len[4] = {(unsigned char)(n >> 24), (unsigned char)(n >> 16),
+                            (unsigned char)(n >> 8), (unsigned char)n};
+    uint32_t crc = crc_update(0xFFFFFFFFu, (const unsigned char *)type, 4);
+    crc = ~crc_update(crc, data, n);
+    unsigned char c[4] = {(unsigned char)(crc >> 24), (unsigned char)(crc >> 16),
+                          (unsigned char)(crc >> 8), (unsigned char)crc};
+    return fwrite(len, 1, 4, f) == 4 && fwrite(type, 1, 4, f) == 4 &&
+           (n == 0 || fwrite(data, 1, n, f) == n) && fwrite(c, 1, 4, f) == 4;
+}
+
+/* One channel as 0..255. */
+static unsigned char to_byte(const struct k2s_image *im, const unsigned char *p)
+{
+    float v;
+    switch (im->type) {
+    case K2S_CH_UNORM8:
+    case K2S_CH_SNORM8:
+    case K2S_CH_UNORM16:
+    case K2S_CH_SNORM16: v = normalized(im->type, p); break;
+    case K2S_CH_HALF: {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        v = k2s_half_to_float(h);
+        break;
+    }
+    case K2S_CH_FLOAT: memcpy(&v, p, 4); break;
+    default: {
+        int64_t x = 0;
+        if (im->type == K2S_CH_UINT8)
+            x = p[0];
+        else if (im->type == K2S_CH_INT8)
+            x = (int8_t)p[0];
+        else if (im->type == K2S_CH_UINT16 || im->type == K2S_CH_INT16) {
+            uint16_t u;
+            memcpy(&u, p, 2);
+            x = im->type == K2S_CH_INT16 ? (int16_t)u : u;
+        } else {
+            uint32_t u;
+            memcpy(&u, p, 4);
+            x = im->type == K2S_CH_INT32 ? (int64_t)(int32_t)u : (int64_t)u;
+        }
+        return (unsigned char)(x < 0 ? 0 : x > 255 ? 255 : x);
+    }
+    }
+    if (!(v > 0.0f)) /* NaN too */
+        return 0;
+    return v >= 1.0f ? 255 : (unsigned char)(v * 255.0f + 0.5f);
+}
+
+static bool write_png(const char *path, const struct k2s_arg *arg, const unsigned char *data)
+{
+    const struct k2s_image *im = &arg->image;
+    uint32_t w = im->width, h = im->height;
+    size_t row = (size_t)w * 4 + 1, raw_n = row * h;
+    unsigned char *raw = malloc(raw_n);
+    /* zlib stream of stored deflate blocks (at most 65535 bytes each). */
+    size_t nblocks = raw_n / 65535 + 1, z_n = 2 + raw_n + 5 * nblocks + 4;
+    unsigned char *z = malloc(z_n);
+    if (!raw || !z) {
+        free(raw);
+        free(z);
+        k2s_error("--png: out of memory");
+        return false;
+    }
+    for (uint32_t y = 0; y < h; y++) {
+        unsigned char *out = raw + y * row;
+        *out++ = 0; /* filter: none */
+        for (uint32_t x = 0; x < w; x++) {
+            const unsigned char *px =
+                data + ((size_t)y * w + x) * im->channels * im->channel_size;
+            unsigned char c[4] = {0, 0, 0, 255};
+            for (unsigned k = 0; k < im->channels; k++)
+                c[k] = to_byte(im, px + k * im->channel_size);
+            if (im->order == K2S_ORDER_R)
+                c[1] = c[2] = c[0];
+            else if (im->order == K2S_ORDER_BGRA) {
+                unsigned char t = c[0];
+                c[0] = c[2];
+                c[2] = t;
+            }
+            memcpy(out + 4 * x, c, 4);
+        }
+    }
+    size_t zp = 0;
+    z[zp++] = 0x78;
+    z[zp++] = 0x01;
+    uint32_t a = 1, b = 0;
+    for (size_t off = 0; off < raw_n || off == 0; off += 65535) {
+        size_t n = raw_n - off < 65535 ? raw_n - off : 65535;
+        z[zp++] = off + n >= raw_n;
+        z[zp++] = (unsigned char)n;
+        z[zp++] = (unsigned char)(n >> 8);
+        z[zp++] = (unsigned char)~n;
+        z[zp++] = (unsigned char)(~n >> 8);
+        memcpy(z + zp, raw + off, n);
+        zp += n;
+        if (off + n >= raw_n)
+            break;
+    }
+    for (size_t i = 0; i < raw_n; i++) {
+        a = (a + raw[i]) % 65521;
+        b = (b + a) % 65521;
+    }
+    uint32_t adler = b << 16 | a;
+    z[zp++] = (unsigned char)(adler >> 24);
+    z[zp++] = (unsigned char)(adler >> 16);
+    z[zp++] = (unsigned char)(adler >> 8);
+    z[zp++] = (unsigned char)adler;
+    unsigned char ihdr[13] = {(unsigned char)(w >> 24), (unsigned char)(w >> 16),
+                              (unsigned char)(w >> 8),  (unsigned char)w,
+                              (unsigned char)(h >> 24), (unsigned char)(h >> 16),
+                              (unsigned char)(h >> 8),  (unsigned char)h,
+                              8, 6, 0, 0, 0};
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(sig, 1, 8, f) == 8 && put_chunk(f, "IHDR", ihdr, 13) &&
+              put_chunk(f, "IDAT", z, zp) && put_chunk(f, "IEND", NULL, 0);
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    if (!ok)
+        k2s_error("--png: cannot write '%s'", path);
+    free(raw);
+    free(z);
+    return ok;
+}
+
+bool k2s_write_pngs(const char **specs, size_t n, const struct k2s_arg *args, size_t nargs,
+                    unsigned char *const *outputs)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        unsigned long ord = strtoul(specs[i], &end, 10);
+        if (end == specs[i] || *end != '=' || !end[1]) {
+            k2s_error("--png %s: expected N=FILE", specs[i]);
+            return false;
+        }
+        if (ord >= nargs || args[ord].kind != K2S_ARG_IMAGE ||
+            args[ord].image.dim != K2S_IMG_2D || !outputs[ord]) {
+            k2s_error("--png %s: argument %lu is not a 2-D image argument", specs[i], ord);
+            return false;
+        }
+        if (!write_png(end + 1, &args[ord], outputs[ord]))
+            return false;
+    }
+    return true;
+}

@@ -58,4 +58,9 @@ bool k2s_image_is_integer(enum k2s_image_type t);
 const char *k2s_image_dim_name(enum k2s_image_dim d);
 /* "arg N: v0 v1 ...": channel values in memory order, normalized formats as float. */
 void k2s_print_image(FILE *out, unsigned ordinal, const struct k2s_arg *arg, const void *data);
+/* --png N=FILE (repeatable): writes 2-D image argument N's read-back pixels as an 8-bit
+ * RGBA PNG (normalized and float channels scaled from 0..1, integers clamped to 0..255;
+ * r → grey, rg → blue 0; alpha 255 where the format has none). */
+bool k2s_write_pngs(const char **specs, size_t n, const struct k2s_arg *args, size_t nargs,
+                    unsigned char *const *outputs);
 #endif
