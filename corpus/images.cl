@@ -128,3 +128,20 @@ kernel void halves(read_only image2d_t src, sampler_t s, write_only image2d_t ds
   if (x == 0 && y == 0)
     n[0] = get_image_width(dst) * 100 + get_image_height(dst);
 }
+
+// Unnormalized literal samplers on 3-D and array images (Vulkan allows unnormalized
+// samplers on 1-D/2-D non-array images only: k2s normalizes the coordinates).
+kernel void unnorm_layers(read_only image2d_array_t a2, read_only image3d_t i3,
+                          global float4 *out)
+{
+  const sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |
+                            CLK_FILTER_NEAREST;
+  const sampler_t linear = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
+  int x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);
+  int o = 5 * (y * w + x);
+  out[o] = read_imagef(a2, nearest, (int4)(x, y, 1, 0));
+  out[o + 1] = read_imagef(a2, nearest, (float4)(x + 0.75f, y - 0.25f, 0.6f, 0.0f));
+  out[o + 2] = read_imagef(i3, nearest, (int4)(x, y, 2, 0));
+  out[o + 3] = read_imagef(i3, nearest, (float4)(x * 1.5f, y + 0.5f, 1.5f, 0.0f));
+  out[o + 4] = read_imagef(i3, linear, (float4)(x + 0.25f, y + 0.75f, 1.5f, 0.0f));
+}

@@ -233,6 +233,73 @@ static bool may_hit_border(img_ctx *c, k2s_instr *i)
   return true;
 }
 
+static uint32_t literal_sampler_var(k2s_module *m, uint32_t set, uint32_t mask, uint32_t type);
+
+/* Vulkan allows unnormalized samplers only with 1-D and 2-D non-array images. A literal
+ * unnormalized sampler on a 3-D or array image is therefore replaced by its normalized
+ * twin (another LiteralSampler) and the coordinates divided by the image size here;
+ * with nearest filtering the texel's centre, (floor(u) + 0.5) / size, so that no
+ * rounding can move the texel. (A sampler argument cannot be told apart: open item.) */
+static void normalize_for_vulkan(img_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  if (c->dim != SpvDim3D && !c->arrayed)
+    return;
+  k2s_instr *si = k2s_def(m, i->ops[0]);
+  k2s_instr *load = si && si->n_ops >= 2 ? k2s_def(m, si->ops[1]) : NULL;
+  if (!load || load->opcode != SpvOpLoad)
+    return;
+  k2s_reflection *r = k2s_refl(m);
+  const k2s_refl_sampler *ls = NULL;
+  for (uint32_t k = 0; k < r->n_samplers; k++)
+    if (r->samplers[k].var == load->ops[0])
+      ls = &r->samplers[k];
+  if (!ls || (ls->mask & 1))
+    return;
+  bool linear = (ls->mask & 0x30) == 0x20;
+  uint32_t twin = literal_sampler_var(m, ls->set, ls->mask | 1, load->type);
+  k2s_builder b = {m, k2s_before(si)};
+  si->ops[1] = emit1(&b, SpvOpLoad, load->type, twin);
+  b = (k2s_builder){m, k2s_before(i)};
+  uint32_t f = k2s_type_float(m, 32), u = k2s_type_int(m, 32, false);
+  uint32_t ct = k2s_type_of(m, i->ops[1]), n = k2s_vector_size(m, ct);
+  uint32_t sp = c->dim == SpvDim3D ? 3 : c->dim == SpvDim2D ? 2 : 1, nq = sp + c->arrayed;
+  uint32_t image = si->ops[0];
+  uint32_t size = k2s_emit(&b, SpvOpImageQuerySizeLod, nq > 1 ? k2s_type_vector(m, u, nq) : u,
+                           (uint32_t[]){image, k2s_const_uint32(m, 0)}, 2);
+  uint32_t parts[4], one = k2s_const_float(m, f, 1.0);
+  for (uint32_t k = 0; k < n && k < 4; k++) {
+    if (k >= sp) {
+      parts[k] = one;
+      continue;
+    }
+    uint32_t dk = nq > 1 ? k2s_emit(&b, SpvOpCompositeExtract, u, (uint32_t[]){size, k}, 2) : size;
+    parts[k] = emit1(&b, SpvOpConvertUToF, f, dk);
+  }
+  uint32_t div = n > 1 ? k2s_emit(&b, SpvOpCompositeConstruct, ct, parts, n) : parts[0];
+  uint32_t coord = i->ops[1];
+  if (!linear) {
+    /* floor(u) + 0.5 on the spatial components; the layer stays as it is. */
+    uint32_t half[4], zero = k2s_const_float(m, f, 0.0), h = k2s_const_float(m, f, 0.5);
+    for (uint32_t k = 0; k < n && k < 4; k++)
+      half[k] = k < sp ? h : zero;
+    uint32_t fl = k2s_emit(&b, SpvOpExtInst, ct,
+                           (uint32_t[]){k2s_ext_import(m, "GLSL.std.450"), 8 /* Floor */, coord},
+                           3);
+    /* Floor of the layer would change nothing Vulkan does not do (it rounds it). */
+    uint32_t sel[4];
+    for (uint32_t k = 0; k < n && k < 4; k++)
+      sel[k] = k < sp ? k : n + k;
+    uint32_t mixed = n > 1 ? k2s_emit(&b, SpvOpVectorShuffle, ct,
+                                      (uint32_t[]){fl, coord, sel[0], sel[1], sel[2], sel[3]},
+                                      2 + n)
+                           : fl;
+    uint32_t hv = n > 1 ? k2s_const_composite(m, ct, half, n) : h;
+    coord = k2s_emit(&b, SpvOpFAdd, ct, (uint32_t[]){mixed, hv}, 2);
+  }
+  i->ops[1] = k2s_emit(&b, SpvOpFDiv, ct, (uint32_t[]){coord, div}, 2);
+}
+
 static bool fix_sample(img_ctx *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
@@ -249,6 +316,7 @@ static bool fix_sample(img_ctx *c, k2s_instr *i)
     k2s_builder b = {m, k2s_before(i)};
     i->ops[1] = emit1(&b, SpvOpConvertSToF, n > 1 ? k2s_type_vector(m, f, n) : f, coord);
   }
+  normalize_for_vulkan(c, i);
   return fix_texel_result(c, i, may_hit_border(c, i));
 }
 
@@ -440,9 +508,27 @@ static uint32_t sampler_mask(const k2s_instr *s)
   return mask;
 }
 
-static bool lower_literal_samplers(k2s_module *m)
+/* The variable of the literal sampler with these bits, made on first use. */
+static uint32_t literal_sampler_var(k2s_module *m, uint32_t set, uint32_t mask, uint32_t type)
 {
   k2s_reflection *r = k2s_refl(m);
+  for (uint32_t k = 0; k < r->n_samplers; k++)
+    if (r->samplers[k].mask == mask)
+      return r->samplers[k].var;
+  uint32_t sc = SpvStorageClassUniformConstant;
+  uint32_t var = k2s_global_variable(m, k2s_type_pointer(m, sc, type), sc, 0);
+  uint32_t binding = r->n_samplers;
+  k2s_decorate(m, var, SpvDecorationDescriptorSet, &set, 1);
+  k2s_decorate(m, var, SpvDecorationBinding, &binding, 1);
+  k2s_set_name(m, var, k2s_sprintf(&m->arena, "literal_sampler_%u", binding));
+  r->samplers = k2s_realloc_array(&m->arena, r->samplers, r->n_samplers, r->n_samplers + 1,
+                                  sizeof(*r->samplers));
+  r->samplers[r->n_samplers++] = (k2s_refl_sampler){set, binding, mask, var};
+  return var;
+}
+
+static bool lower_literal_samplers(k2s_module *m)
+{
   uint32_t set = UINT32_MAX;
   bool changed = false;
   k2s_foreach_instr_safe(s, &m->sec[K2S_SEC_GLOBAL])
@@ -462,21 +548,7 @@ static bool lower_literal_samplers(k2s_module *m)
                                                                SpvDecorationDescriptorSet &&
                                                            d->ops[2] + 1 > set) set = d->ops[2] + 1;
     }
-    uint32_t mask = sampler_mask(s), var = 0;
-    for (uint32_t k = 0; k < r->n_samplers; k++)
-      if (r->samplers[k].mask == mask)
-        var = r->samplers[k].var;
-    if (!var) {
-      uint32_t sc = SpvStorageClassUniformConstant;
-      var = k2s_global_variable(m, k2s_type_pointer(m, sc, s->type), sc, 0);
-      uint32_t binding = r->n_samplers;
-      k2s_decorate(m, var, SpvDecorationDescriptorSet, &set, 1);
-      k2s_decorate(m, var, SpvDecorationBinding, &binding, 1);
-      k2s_set_name(m, var, k2s_sprintf(&m->arena, "literal_sampler_%u", binding));
-      r->samplers = k2s_realloc_array(&m->arena, r->samplers, r->n_samplers, r->n_samplers + 1,
-                                      sizeof(*r->samplers));
-      r->samplers[r->n_samplers++] = (k2s_refl_sampler){set, binding, mask, var};
-    }
+    uint32_t var = literal_sampler_var(m, set, sampler_mask(s), s->type);
     k2s_build_uses(m);
     for (k2s_use *u = k2s_uses_of(m, s->result); u; u = u->next) {
       k2s_instr *user = u->user;
