@@ -97,9 +97,8 @@ static uint32_t descriptor_op(uint32_t k)
 /* clspv's descriptor-map spelling of a literal sampler's bits. */
 static const char *sampler_expr(k2s_module *m, uint32_t mask)
 {
-  static const char *addr[] = {"CLK_ADDRESS_NONE", "CLK_ADDRESS_CLAMP_TO_EDGE",
-                               "CLK_ADDRESS_CLAMP", "CLK_ADDRESS_REPEAT",
-                               "CLK_ADDRESS_MIRRORED_REPEAT"};
+  static const char *addr[] = {"CLK_ADDRESS_NONE", "CLK_ADDRESS_CLAMP_TO_EDGE", "CLK_ADDRESS_CLAMP",
+                               "CLK_ADDRESS_REPEAT", "CLK_ADDRESS_MIRRORED_REPEAT"};
   uint32_t a = (mask >> 1) & 7;
   return k2s_sprintf(&m->arena, "%s|%s|%s", a < 5 ? addr[a] : "?",
                      mask & 0x20 ? "CLK_FILTER_LINEAR" : "CLK_FILTER_NEAREST",

@@ -35,7 +35,7 @@ typedef struct img_ctx {
   uint32_t image_type; /* the new Vulkan image type */
   uint32_t scalar;     /* its Sampled Type */
   uint32_t dim, arrayed;
-  bool sampled; /* Sampled 1 */
+  bool sampled;                       /* Sampled 1 */
   uint32_t order_member, type_member; /* push-constant members, UINT32_MAX until needed */
 } img_ctx;
 
@@ -111,12 +111,12 @@ static uint32_t border_alpha(img_ctx *c, k2s_builder *b, uint32_t v)
   uint32_t bt = k2s_type_bool(m);
   uint32_t order = channel_info(c, b, false), cond = 0;
   for (size_t k = 0; k < sizeof no_alpha / sizeof *no_alpha; k++) {
-    uint32_t eq = k2s_emit(b, SpvOpIEqual, bt, (uint32_t[]){order, k2s_const_uint32(m, no_alpha[k])},
-                           2);
+    uint32_t eq =
+        k2s_emit(b, SpvOpIEqual, bt, (uint32_t[]){order, k2s_const_uint32(m, no_alpha[k])}, 2);
     cond = cond ? k2s_emit(b, SpvOpLogicalOr, bt, (uint32_t[]){cond, eq}, 2) : eq;
   }
-  uint32_t one = is_float(m, c->scalar) ? k2s_const_float(m, c->scalar, 1.0)
-                                        : k2s_const_int(m, c->scalar, 1);
+  uint32_t one =
+      is_float(m, c->scalar) ? k2s_const_float(m, c->scalar, 1.0) : k2s_const_int(m, c->scalar, 1);
   uint32_t s = k2s_scalar_type(m, k2s_type_of(m, v));
   uint32_t a = k2s_emit(b, SpvOpCompositeExtract, s, (uint32_t[]){v, 3}, 2);
   a = k2s_emit(b, SpvOpSelect, s, (uint32_t[]){cond, one, a}, 3);
@@ -145,9 +145,9 @@ static void retype_result(img_ctx *c, k2s_instr *i, uint32_t old_type, bool alph
       parts[k] = k < n_new ? k2s_emit(&b, SpvOpCompositeExtract, s_new, (uint32_t[]){v, idx}, 2)
                            : k2s_const_int(m, s_new, 0);
     }
-    v = n_old == 1 ? parts[0]
-                   : k2s_emit(&b, SpvOpCompositeConstruct, k2s_type_vector(m, s_new, n_old), parts,
-                              n_old);
+    v = n_old == 1
+            ? parts[0]
+            : k2s_emit(&b, SpvOpCompositeConstruct, k2s_type_vector(m, s_new, n_old), parts, n_old);
   }
   v = convert(m, &b, v, old_type);
   /* v is the converted value: the old id's users read it. */
@@ -283,17 +283,17 @@ static void normalize_for_vulkan(img_ctx *c, k2s_instr *i)
     uint32_t half[4], zero = k2s_const_float(m, f, 0.0), h = k2s_const_float(m, f, 0.5);
     for (uint32_t k = 0; k < n && k < 4; k++)
       half[k] = k < sp ? h : zero;
-    uint32_t fl = k2s_emit(&b, SpvOpExtInst, ct,
-                           (uint32_t[]){k2s_ext_import(m, "GLSL.std.450"), 8 /* Floor */, coord},
-                           3);
+    uint32_t fl =
+        k2s_emit(&b, SpvOpExtInst, ct,
+                 (uint32_t[]){k2s_ext_import(m, "GLSL.std.450"), 8 /* Floor */, coord}, 3);
     /* Floor of the layer would change nothing Vulkan does not do (it rounds it). */
     uint32_t sel[4];
     for (uint32_t k = 0; k < n && k < 4; k++)
       sel[k] = k < sp ? k : n + k;
-    uint32_t mixed = n > 1 ? k2s_emit(&b, SpvOpVectorShuffle, ct,
-                                      (uint32_t[]){fl, coord, sel[0], sel[1], sel[2], sel[3]},
-                                      2 + n)
-                           : fl;
+    uint32_t mixed = n > 1
+                         ? k2s_emit(&b, SpvOpVectorShuffle, ct,
+                                    (uint32_t[]){fl, coord, sel[0], sel[1], sel[2], sel[3]}, 2 + n)
+                         : fl;
     uint32_t hv = n > 1 ? k2s_const_composite(m, ct, half, n) : h;
     coord = k2s_emit(&b, SpvOpFAdd, ct, (uint32_t[]){mixed, hv}, 2);
   }
@@ -354,7 +354,7 @@ static uint32_t channel_info(img_ctx *c, k2s_builder *b, bool data_type)
     uint32_t off;
     *member = k2s_kernel_push_constant(m, k, u, &off);
     k->image_info = k2s_realloc_array(&m->arena, k->image_info, k->n_image_info,
-                                       k->n_image_info + 1, sizeof(*k->image_info));
+                                      k->n_image_info + 1, sizeof(*k->image_info));
     k->image_info[k->n_image_info++] = (k2s_refl_image_info){c->a->ordinal, off, data_type};
   }
   uint32_t ptr = k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, SpvStorageClassPushConstant, u),
@@ -399,13 +399,17 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
 {
   k2s_instr *var = k2s_def(m, a->var);
   k2s_instr *t = k2s_def(m, k2s_def(m, var->type)->ops[1]);
-  img_ctx c = {.m = m, .k = k, .a = a, .dim = t->ops[1], .arrayed = t->ops[3],
+  img_ctx c = {.m = m,
+               .k = k,
+               .a = a,
+               .dim = t->ops[1],
+               .arrayed = t->ops[3],
                .sampled = t->ops[7] == SpvAccessQualifierReadOnly,
-               .order_member = UINT32_MAX, .type_member = UINT32_MAX};
+               .order_member = UINT32_MAX,
+               .type_member = UINT32_MAX};
   k2s_build_uses(m);
   uses_list loads = {0}, users = {0}, samples = {0};
-  k2s_foreach_use(u, m, a->var)
-  {
+  k2s_foreach_use(u, m, a->var) {
     if (!u->user->block)
       continue; /* names, decorations, entry-point interfaces */
     if (u->user->opcode != SpvOpLoad) {
@@ -417,8 +421,7 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
   }
   bool want_float = false, want_int = false, want_signed = false;
   for (uint32_t l = 0; l < loads.n; l++)
-    k2s_foreach_use(u, m, loads.v[l]->result)
-    {
+    k2s_foreach_use(u, m, loads.v[l]->result) {
       k2s_instr *i = u->user;
       if (!i->block)
         continue; /* names, decorations */
@@ -429,8 +432,7 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
           return false;
         }
         push(m, &users, i);
-        k2s_foreach_use(s, m, i->result)
-        {
+        k2s_foreach_use(s, m, i->result) {
           if (!s->user->block)
             continue;
           push(m, &samples, s->user);
@@ -531,8 +533,7 @@ static bool lower_literal_samplers(k2s_module *m)
 {
   uint32_t set = UINT32_MAX;
   bool changed = false;
-  k2s_foreach_instr_safe(s, &m->sec[K2S_SEC_GLOBAL])
-  {
+  k2s_foreach_instr_safe(s, &m->sec[K2S_SEC_GLOBAL]) {
     if (s->opcode != SpvOpConstantSampler)
       continue;
     if (s->n_ops < 3 || s->ops[0] > SpvSamplerAddressingModeRepeatMirrored) {
@@ -542,11 +543,10 @@ static bool lower_literal_samplers(k2s_module *m)
     if (set == UINT32_MAX) {
       /* Its own descriptor set after every set the kernels' arguments use. */
       set = 0;
-      k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION]) if (d->opcode == SpvOpDecorate &&
-                                                           d->n_ops >= 3 &&
-                                                           d->ops[1] ==
-                                                               SpvDecorationDescriptorSet &&
-                                                           d->ops[2] + 1 > set) set = d->ops[2] + 1;
+      k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION])
+        if (d->opcode == SpvOpDecorate && d->n_ops >= 3 &&
+            d->ops[1] == SpvDecorationDescriptorSet && d->ops[2] + 1 > set)
+          set = d->ops[2] + 1;
     }
     uint32_t var = literal_sampler_var(m, set, sampler_mask(s), s->type);
     k2s_build_uses(m);

@@ -134,8 +134,10 @@ static bool lower_opaque(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, k2s_instr *t
       return false;
     }
     if (t->ops[4]) {
-      k2s_error(m, p, "image argument '%s' is multisampled (cl_khr_gl_msaa_sharing), which "
-                      "k2s does not translate", a->name);
+      k2s_error(m, p,
+                "image argument '%s' is multisampled (cl_khr_gl_msaa_sharing), which "
+                "k2s does not translate",
+                a->name);
       return false;
     }
     a->read_write = t->ops[7] == SpvAccessQualifierReadWrite;

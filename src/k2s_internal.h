@@ -408,7 +408,7 @@ enum k2s_push_constant {
 typedef struct k2s_refl_arg {
   const char *name, *type_name;
   uint32_t ordinal, kind, set, binding, offset, size, spec_id, elem_size;
-  uint32_t var; /* images and samplers: their UniformConstant variable */
+  uint32_t var;    /* images and samplers: their UniformConstant variable */
   bool read_write; /* a read_write image (reflected as a storage image) */
 } k2s_refl_arg;
 
