@@ -54,10 +54,9 @@ kernel void integers(read_only image2d_t u, read_only image2d_t i, write_only im
   int x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);
   uint4 a = read_imageui(u, (int2)(x, y));
   int4 b = read_imagei(i, s, (int2)(x + 1, y));
-  // a.w is 1 (no alpha); PoCL 3.1 says 0, so it is left out of every result.
-  write_imageui(wu, (int2)(x, y), (uint4)(a.x + 1, a.y + 2, a.z + 3, 4));
+  // a.w is 1 (an integer format without alpha); PoCL 3.1 says 0 (fix-reference in the spec).
+  write_imageui(wu, (int2)(x, y), a + (uint4)(1, 2, 3, 4));
   write_imagei(wi, (int2)(x, y), b * -3);
-  // .xy only: PoCL 3.1 returns alpha 0 for formats without alpha (the spec says 1).
   out[y * w + x] = a.xy + as_uint2(b.xy);
 }
 
