@@ -63,8 +63,46 @@ static const char *kind_name(uint32_t k)
   case K2S_ARG_POD_PUSH_CONSTANT: return "pod_pushconstant";
   case K2S_ARG_POINTER_PUSH_CONSTANT: return "pointer_pushconstant";
   case K2S_ARG_POINTER_UBO: return "pointer_ubo";
+  case K2S_ARG_SAMPLED_IMAGE: return "ro_image";
+  case K2S_ARG_STORAGE_IMAGE: return "wo_image";
+  case K2S_ARG_SAMPLER: return "sampler";
+  case K2S_ARG_UNIFORM_TEXEL_BUFFER: return "uniform_texel_buffer";
+  case K2S_ARG_STORAGE_TEXEL_BUFFER: return "storage_texel_buffer";
   default: return "local";
   }
+}
+
+static const char *arg_kind_name(const k2s_refl_arg *g)
+{
+  return g->kind == K2S_ARG_STORAGE_IMAGE && g->read_write ? "rw_image" : kind_name(g->kind);
+}
+
+static bool is_descriptor_kind(uint32_t k)
+{
+  return k == K2S_ARG_SAMPLED_IMAGE || k == K2S_ARG_STORAGE_IMAGE || k == K2S_ARG_SAMPLER ||
+         k == K2S_ARG_UNIFORM_TEXEL_BUFFER || k == K2S_ARG_STORAGE_TEXEL_BUFFER;
+}
+
+static uint32_t descriptor_op(uint32_t k)
+{
+  switch (k) {
+  case K2S_ARG_SAMPLED_IMAGE: return K2S_CLSPV_REFLECTION_ArgumentSampledImage;
+  case K2S_ARG_STORAGE_IMAGE: return K2S_CLSPV_REFLECTION_ArgumentStorageImage;
+  case K2S_ARG_SAMPLER: return K2S_CLSPV_REFLECTION_ArgumentSampler;
+  case K2S_ARG_UNIFORM_TEXEL_BUFFER: return K2S_CLSPV_REFLECTION_ArgumentUniformTexelBuffer;
+  default: return K2S_CLSPV_REFLECTION_ArgumentStorageTexelBuffer;
+  }
+}
+
+/* clspv's descriptor-map spelling of a literal sampler's bits. */
+static const char *sampler_expr(k2s_module *m, uint32_t mask)
+{
+  static const char *addr[] = {"CLK_ADDRESS_NONE", "CLK_ADDRESS_CLAMP_TO_EDGE", "CLK_ADDRESS_CLAMP",
+                               "CLK_ADDRESS_REPEAT", "CLK_ADDRESS_MIRRORED_REPEAT"};
+  uint32_t a = (mask >> 1) & 7;
+  return k2s_sprintf(&m->arena, "%s|%s|%s", a < 5 ? addr[a] : "?",
+                     mask & 0x20 ? "CLK_FILTER_LINEAR" : "CLK_FILTER_NEAREST",
+                     mask & 1 ? "CLK_NORMALIZED_COORDS_TRUE" : "CLK_NORMALIZED_COORDS_FALSE");
 }
 
 /* The program-scope buffer's initial bytes as hex (the Data string of
@@ -144,6 +182,15 @@ static void emit_embedded(refl_ctx *c, k2s_reflection *r)
             ops, 5);
         break;
       }
+      case K2S_ARG_SAMPLED_IMAGE:
+      case K2S_ARG_STORAGE_IMAGE:
+      case K2S_ARG_SAMPLER:
+      case K2S_ARG_UNIFORM_TEXEL_BUFFER:
+      case K2S_ARG_STORAGE_TEXEL_BUFFER: {
+        uint32_t ops[5] = {decl, u32(m, g->ordinal), u32(m, g->set), u32(m, g->binding), info};
+        ext(c, descriptor_op(g->kind), ops, 5);
+        break;
+      }
       default: {
         uint32_t ops[5] = {decl, u32(m, g->ordinal), u32(m, g->spec_id), u32(m, g->elem_size),
                            info};
@@ -151,6 +198,14 @@ static void emit_embedded(refl_ctx *c, k2s_reflection *r)
         break;
       }
       }
+    }
+    for (uint32_t q = 0; q < k->n_image_info; q++) {
+      k2s_refl_image_info *ii = &k->image_info[q];
+      uint32_t ops[4] = {decl, u32(m, ii->ordinal), u32(m, ii->offset), u32(m, 4)};
+      ext(c,
+          ii->data_type ? K2S_CLSPV_REFLECTION_ImageArgumentInfoChannelDataTypePushConstant
+                        : K2S_CLSPV_REFLECTION_ImageArgumentInfoChannelOrderPushConstant,
+          ops, 4);
     }
     if (k->has_reqd) {
       uint32_t ops[4] = {decl, u32(m, k->reqd[0]), u32(m, k->reqd[1]), u32(m, k->reqd[2])};
@@ -188,6 +243,11 @@ static void emit_embedded(refl_ctx *c, k2s_reflection *r)
   if (r->has_work_dim) {
     uint32_t ops[1] = {u32(m, r->work_dim_spec)};
     ext(c, K2S_CLSPV_REFLECTION_SpecConstantWorkDim, ops, 1);
+  }
+  for (uint32_t q = 0; q < r->n_samplers; q++) {
+    uint32_t ops[3] = {u32(m, r->samplers[q].set), u32(m, r->samplers[q].binding),
+                       u32(m, r->samplers[q].mask)};
+    ext(c, K2S_CLSPV_REFLECTION_LiteralSampler, ops, 3);
   }
   if (r->has_psv) {
     uint32_t ops[3] = {u32(m, r->psv_set), u32(m, r->psv_binding), str(m, psv_hex(m, r))};
@@ -270,8 +330,10 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
       k2s_refl_arg *g = &k->args[a];
       k2s_sb_printf(&sb, "%s\n      {\"name\": ", a ? "," : "");
       json_string(&sb, g->name);
-      k2s_sb_printf(&sb, ", \"ordinal\": %u, \"kind\": \"%s\"", g->ordinal, kind_name(g->kind));
-      if (g->kind == K2S_ARG_LOCAL)
+      k2s_sb_printf(&sb, ", \"ordinal\": %u, \"kind\": \"%s\"", g->ordinal, arg_kind_name(g));
+      if (is_descriptor_kind(g->kind))
+        k2s_sb_printf(&sb, ", \"set\": %u, \"binding\": %u", g->set, g->binding);
+      else if (g->kind == K2S_ARG_LOCAL)
         k2s_sb_printf(&sb, ", \"spec_id\": %u, \"elem_size\": %u", g->spec_id, g->elem_size);
       else if (g->kind == K2S_ARG_POD_PUSH_CONSTANT || g->kind == K2S_ARG_POINTER_PUSH_CONSTANT)
         k2s_sb_printf(&sb, ", \"offset\": %u, \"size\": %u", g->offset, g->size);
@@ -288,6 +350,15 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
     if (k->has_reqd)
       k2s_sb_printf(&sb, ", \"required_work_group_size\": [%u, %u, %u]", k->reqd[0], k->reqd[1],
                     k->reqd[2]);
+    if (k->n_image_info) {
+      k2s_sb_puts(&sb, ", \"image_info\": [");
+      for (uint32_t q = 0; q < k->n_image_info; q++)
+        k2s_sb_printf(&sb, "%s{\"ordinal\": %u, \"what\": \"%s\", \"offset\": %u, \"size\": 4}",
+                      q ? ", " : "", k->image_info[q].ordinal,
+                      k->image_info[q].data_type ? "channel_data_type" : "channel_order",
+                      k->image_info[q].offset);
+      k2s_sb_puts(&sb, "]");
+    }
     k2s_function *kf = k2s_function_of_id(m, k->func);
     k2s_sb_printf(&sb, ", \"pointers\": \"%s\"", kf && kf->physical ? "physical" : "logical");
     k2s_sb_puts(&sb, ", \"push_constants\": {");
@@ -310,6 +381,14 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
   if (r->has_work_dim)
     k2s_sb_printf(&sb, "%s\"work_dim\": %u", first ? "" : ", ", r->work_dim_spec);
   k2s_sb_puts(&sb, "}");
+  if (r->n_samplers) {
+    k2s_sb_puts(&sb, ",\n  \"literal_samplers\": [");
+    for (uint32_t q = 0; q < r->n_samplers; q++)
+      k2s_sb_printf(&sb, "%s{\"set\": %u, \"binding\": %u, \"mask\": %u, \"expr\": \"%s\"}",
+                    q ? ", " : "", r->samplers[q].set, r->samplers[q].binding, r->samplers[q].mask,
+                    sampler_expr(m, r->samplers[q].mask));
+    k2s_sb_puts(&sb, "]");
+  }
   if (r->has_psv)
     k2s_sb_printf(&sb,
                   ",\n  \"program_scope_variables\": {\"set\": %u, \"binding\": %u, "
@@ -336,6 +415,10 @@ static char *emit_csv(k2s_module *m, k2s_reflection *r)
   if (r->has_psv)
     k2s_sb_printf(&sb, "program_scope,descriptorSet,%u,binding,%u,kind,buffer,hexbytes,%s\n",
                   r->psv_set, r->psv_binding, psv_hex(m, r));
+  for (uint32_t q = 0; q < r->n_samplers; q++)
+    k2s_sb_printf(&sb, "sampler,%u,samplerExpr,\"%s\",descriptorSet,%u,binding,%u\n",
+                  r->samplers[q].mask, sampler_expr(m, r->samplers[q].mask), r->samplers[q].set,
+                  r->samplers[q].binding);
   for (uint32_t i = 0; i < r->n_kernels; i++) {
     k2s_refl_kernel *k = &r->kernels[i];
     k2s_sb_printf(&sb, "kernel_decl,%s\n", k->name);
@@ -360,10 +443,15 @@ static char *emit_csv(k2s_module *m, k2s_reflection *r)
         break;
       default:
         k2s_sb_printf(&sb, "descriptorSet,%u,binding,%u,offset,0,argKind,%s\n", g->set, g->binding,
-                      kind_name(g->kind));
+                      arg_kind_name(g));
         break;
       }
     }
+    for (uint32_t q = 0; q < k->n_image_info; q++)
+      k2s_sb_printf(&sb, "image_info,kernel,%s,argOrdinal,%u,%s,offset,%u,size,4\n", k->name,
+                    k->image_info[q].ordinal,
+                    k->image_info[q].data_type ? "channel_data_type" : "channel_order",
+                    k->image_info[q].offset);
   }
   for (int p = 0; p < K2S_PC_COUNT; p++)
     for (uint32_t i = 0; i < r->n_kernels; i++)

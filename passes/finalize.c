@@ -127,6 +127,41 @@ static bool operand_caps(void *ud, const k2s_instr *in, const k2s_operand *op)
   return true;
 }
 
+/* Where the grammar lists Kernel beside a Shader-side capability (OpImageQuerySize
+ * needs Kernel or ImageQuery), the Shader-side one. */
+static uint32_t first_shader_capability(const uint16_t *list, uint32_t n)
+{
+  for (uint32_t k = 0; k < n; k++)
+    if (!kernel_only_capability(list[k]))
+      return list[k];
+  return list[0];
+}
+
+/* What the grammar's Dim enumerants cannot say: storage images and texel buffers
+ * (Sampled 2) of Dim 1D/Buffer need Image1D/ImageBuffer; reading or writing a format
+ * Unknown storage image (images pass) needs the without-format capability of that
+ * access only (many devices, lavapipe among them, lack the read one). */
+static void image_caps(caps *c, const k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  if (i->opcode == SpvOpTypeImage && i->n_ops >= 7 && i->ops[5] == 2) {
+    if (i->ops[1] == SpvDim1D)
+      need(c, SpvCapabilityImage1D, i);
+    else if (i->ops[1] == SpvDimBuffer)
+      need(c, SpvCapabilityImageBuffer, i);
+    return;
+  }
+  if ((i->opcode != SpvOpImageRead && i->opcode != SpvOpImageWrite) || !i->n_ops)
+    return;
+  k2s_instr *t = k2s_def(m, k2s_type_of(m, i->ops[0]));
+  if (t && t->opcode == SpvOpTypeImage && t->n_ops >= 7 && t->ops[5] == 2 &&
+      t->ops[6] == SpvImageFormatUnknown)
+    need(c,
+         i->opcode == SpvOpImageRead ? SpvCapabilityStorageImageReadWithoutFormat
+                                     : SpvCapabilityStorageImageWriteWithoutFormat,
+         i);
+}
+
 static void instr_caps(caps *c, const k2s_instr *i)
 {
   k2s_module *m = c->m;
@@ -134,7 +169,8 @@ static void instr_caps(caps *c, const k2s_instr *i)
   if (i->opcode == SpvOpCapability || i->opcode == SpvOpExtension)
     return;
   if (info && info->n_caps && !satisfied(c, info->caps, info->n_caps))
-    need(c, info->caps[0], i);
+    need(c, first_shader_capability(info->caps, info->n_caps), i);
+  image_caps(c, i);
   if (i->opcode == SpvOpTypeInt && i->n_ops >= 1) {
     if (i->ops[0] == 8)
       need(c, SpvCapabilityInt8, i);

@@ -4,7 +4,7 @@
  * Vulkan's logical addressing forbids passing most pointers to functions,
  * and the work-item lowering needs builtins read inside the kernel whose
  * push constants they use. So a call is inlined when its callee takes or
- * returns a pointer, or reads a work-item builtin variable (directly or
+ * returns a pointer, an image or a sampler, or reads a work-item builtin variable (directly or
  * through its own calls). Other calls stay: real code has huge call graphs
  * and Vulkan allows calls. Vulkan forbids recursion of any kind, so a cycle
  * in the call graph is an error naming the functions on it. Callees are
@@ -20,10 +20,14 @@
  * the module is almost certainly a call tree that doubles at every level. */
 #define K2S_MAX_INLINED_SIZE (1u << 20)
 
-static bool is_pointer(k2s_module *m, uint32_t type)
+/* A value of this type may not cross a call: pointers (Vulkan's logical addressing),
+ * and images and samplers (the images pass types an image by how the kernel uses it,
+ * which it sees only once the image's uses are all in the kernel). */
+static bool must_not_cross(k2s_module *m, uint32_t type)
 {
   k2s_instr *t = k2s_def(m, type);
-  return t && t->opcode == SpvOpTypePointer;
+  return t && (t->opcode == SpvOpTypePointer || t->opcode == SpvOpTypeImage ||
+               t->opcode == SpvOpTypeSampler || t->opcode == SpvOpTypeSampledImage);
 }
 
 /* A work-group function (a Groups instruction of Workgroup scope): group-ops
@@ -135,9 +139,9 @@ static void build_call_graph(inliner *c)
       continue;
     fn_node *n = &c->node[c->node_of[f->def->result] - 1];
     n->f = f;
-    n->own_needs = is_pointer(m, f->def->type);
+    n->own_needs = must_not_cross(m, f->def->type);
     k2s_foreach_instr(p, &f->head)
-      if (p->opcode == SpvOpFunctionParameter && is_pointer(m, p->type))
+      if (p->opcode == SpvOpFunctionParameter && must_not_cross(m, p->type))
         n->own_needs = true;
     uint32_t n_calls = 0;
     k2s_foreach_block(b, f) {

@@ -118,6 +118,43 @@ static bool lower_local(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t elem
   return true;
 }
 
+/* An image or sampler argument: a UniformConstant variable of its type, loaded
+ * at the kernel's start (images passes gives image types their Vulkan form). */
+static bool lower_opaque(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, k2s_instr *t)
+{
+  k2s_module *m = c->m;
+  if (t->opcode == SpvOpTypeSampler)
+    a->kind = K2S_ARG_SAMPLER;
+  else {
+    /* OpTypeImage: Sampled Type, Dim, Depth, Arrayed, MS, Sampled, Format[, Access]. */
+    bool ro = t->n_ops >= 8 && t->ops[7] == SpvAccessQualifierReadOnly;
+    if (t->n_ops < 8) {
+      k2s_error(m, p, "image argument '%s' has no access qualifier (not a Kernel image type)",
+                a->name);
+      return false;
+    }
+    if (t->ops[4]) {
+      k2s_error(m, p,
+                "image argument '%s' is multisampled (cl_khr_gl_msaa_sharing), which "
+                "k2s does not translate",
+                a->name);
+      return false;
+    }
+    a->read_write = t->ops[7] == SpvAccessQualifierReadWrite;
+    if (t->ops[1] == SpvDimBuffer)
+      a->kind = ro ? K2S_ARG_UNIFORM_TEXEL_BUFFER : K2S_ARG_STORAGE_TEXEL_BUFFER;
+    else
+      a->kind = ro ? K2S_ARG_SAMPLED_IMAGE : K2S_ARG_STORAGE_IMAGE;
+  }
+  uint32_t sc = SpvStorageClassUniformConstant;
+  uint32_t var = k2s_global_variable(m, k2s_type_pointer(m, sc, p->type), sc, 0);
+  k2s_set_name(m, var, a->name);
+  bind(c, var, &a->set, &a->binding);
+  a->var = var;
+  k2s_replace_all_uses(m, p->result, k2s_emit(&c->b, SpvOpLoad, p->type, &var, 1));
+  return true;
+}
+
 static bool contains_bool_or_pointer(k2s_module *m, uint32_t type)
 {
   k2s_instr *t = k2s_def(m, type);
@@ -340,8 +377,9 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
                   k->name, a->name, k2s_enumerant_name(K2S_OK_STORAGE_CLASS, sc));
         ok = false;
       }
-    } else if (t->opcode == SpvOpTypeImage || t->opcode == SpvOpTypeSampler ||
-               t->opcode == SpvOpTypeSampledImage || t->opcode == SpvOpTypePipe ||
+    } else if (t->opcode == SpvOpTypeImage || t->opcode == SpvOpTypeSampler) {
+      ok &= lower_opaque(c, p, a, t);
+    } else if (t->opcode == SpvOpTypeSampledImage || t->opcode == SpvOpTypePipe ||
                t->opcode == SpvOpTypeEvent || t->opcode == SpvOpTypeQueue) {
       k2s_error(m, p, "kernel '%s' argument '%s': %s arguments are not supported yet", k->name,
                 a->name, k2s_opcode_name(t->opcode) + 6);

@@ -2600,13 +2600,21 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
 
 /* ---- module-scope variables ---------------------------------------------- */
 
+/* Images and samplers (images pass) stay UniformConstant. */
+static bool is_opaque(const k2s_instr *t)
+{
+  return t && (t->opcode == SpvOpTypeImage || t->opcode == SpvOpTypeSampler ||
+               t->opcode == SpvOpTypeSampledImage);
+}
+
 static bool constant_data_to_private(k2s_module *m)
 {
   bool changed = false;
   k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL]) {
     if (v->opcode != SpvOpVariable || v->n_ops < 1)
       continue;
-    if (v->ops[0] == SpvStorageClassUniformConstant && v->n_ops >= 2) {
+    if (v->ops[0] == SpvStorageClassUniformConstant && v->n_ops >= 2 &&
+        !is_opaque(k2s_def(m, k2s_def(m, v->type)->ops[1]))) {
       uint32_t pointee = k2s_def(m, v->type)->ops[1];
       v->type = k2s_type_pointer(m, SpvStorageClassPrivate, pointee);
       v->ops[0] = SpvStorageClassPrivate;

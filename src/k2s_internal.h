@@ -376,7 +376,24 @@ enum k2s_arg_kind {
   K2S_ARG_LOCAL, /* local pointer: Workgroup array sized by a spec constant */
   K2S_ARG_POINTER_PUSH_CONSTANT, /* physical mode: a 64-bit address in the push constants */
   K2S_ARG_POINTER_UBO,           /* physical mode: a 64-bit address in the POD uniform buffer */
+  K2S_ARG_SAMPLED_IMAGE,         /* read_only image: VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE */
+  K2S_ARG_STORAGE_IMAGE,         /* write_only/read_write image: STORAGE_IMAGE */
+  K2S_ARG_SAMPLER,               /* sampler_t: VK_DESCRIPTOR_TYPE_SAMPLER */
+  K2S_ARG_UNIFORM_TEXEL_BUFFER,  /* read_only image1d_buffer_t */
+  K2S_ARG_STORAGE_TEXEL_BUFFER,  /* write_only/read_write image1d_buffer_t */
 };
+
+/* An image argument's channel order or data type, which the host writes into the
+ * push constants (clspv's ImageArgumentInfoChannel{Order,DataType}PushConstant). */
+typedef struct k2s_refl_image_info {
+  uint32_t ordinal, offset;
+  bool data_type; /* false: channel order */
+} k2s_refl_image_info;
+
+/* A literal sampler (clspv's LiteralSampler): Mask is the OpenCL sampler_t bits. */
+typedef struct k2s_refl_sampler {
+  uint32_t set, binding, mask, var;
+} k2s_refl_sampler;
 
 enum k2s_push_constant {
   K2S_PC_GLOBAL_OFFSET,
@@ -391,6 +408,8 @@ enum k2s_push_constant {
 typedef struct k2s_refl_arg {
   const char *name, *type_name;
   uint32_t ordinal, kind, set, binding, offset, size, spec_id, elem_size;
+  uint32_t var;    /* images and samplers: their UniformConstant variable */
+  bool read_write; /* a read_write image (reflected as a storage image) */
 } k2s_refl_arg;
 
 typedef struct k2s_refl_kernel {
@@ -407,6 +426,8 @@ typedef struct k2s_refl_kernel {
   uint32_t pc_struct;                /* that variable's struct type */
   uint32_t pc_end;                   /* bytes its members occupy (end of the last) */
   uint32_t pc_member[K2S_PC_COUNT];  /* member index of each pc_offset entry */
+  k2s_refl_image_info *image_info;   /* images: host-supplied order / data type */
+  uint32_t n_image_info;
 } k2s_refl_kernel;
 
 struct k2s_reflection {
@@ -427,6 +448,8 @@ struct k2s_reflection {
   uint32_t psv_set, psv_binding;
   uint8_t *psv_data;
   uint32_t psv_size;
+  k2s_refl_sampler *samplers; /* literal samplers, one per distinct value */
+  uint32_t n_samplers;
 };
 
 k2s_reflection *k2s_refl(k2s_module *m); /* created on first use */

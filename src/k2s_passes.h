@@ -18,6 +18,7 @@
   X(choose_pointer_mode, "pointer-mode", "--pointers=auto: physical mode for kernels logical mode cannot express") \
   X(lower_physical_pointers, "physical-pointers", "--pointers=physical: global/constant pointers → PhysicalStorageBuffer64") \
   X(lower_kernel_args, "kernel-args", "kernel parameters → buffers, PODs, workgroup arrays")      \
+  X(lower_images, "images", "image and sampler arguments, reads, writes, queries, literal samplers → Vulkan's") \
   X(lower_pointers, "pointers", "pointer arithmetic → access chains from root variables")        \
   X(lower_group_ops, "group-ops", "work-group functions → scratch memory, barriers and subgroup ops; sub-group functions → GroupNonUniform*") \
   X(lower_wide_vectors, "wide-vectors", "8- and 16-lane vectors → 4-lane pieces (values and memory)") \

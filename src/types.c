@@ -26,6 +26,8 @@ static bool internable(uint16_t op)
   case SpvOpTypePointer:
   case SpvOpTypeFunction:
   case SpvOpTypeSampler:
+  case SpvOpTypeImage:
+  case SpvOpTypeSampledImage:
   case SpvOpTypeEvent:
   case SpvOpConstant:
   case SpvOpConstantTrue:

@@ -604,8 +604,15 @@ bool k2s_arg_parse(const char *text, struct k2s_arg *out)
     } else if (strncmp(copy, "local:", 6) == 0) {
         out->kind = K2S_ARG_LOCAL;
         ok = parse_local(copy + 6, out);
+    } else if (strncmp(copy, "image", 5) == 0) {
+        out->kind = K2S_ARG_IMAGE;
+        ok = k2s_image_parse(text, out);
+    } else if (strncmp(copy, "sampler:", 8) == 0) {
+        out->kind = K2S_ARG_SAMPLER;
+        ok = k2s_sampler_parse(text + 8, out);
     } else {
-        k2s_error("--arg %s: expected buffer:..., pod:... or local:...", text);
+        k2s_error("--arg %s: expected buffer:..., pod:..., local:..., image...:... or sampler:...",
+                  text);
         ok = false;
     }
     free(copy);

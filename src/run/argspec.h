@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "images.h"
+
 enum k2s_scalar {
     K2S_CHAR,
     K2S_UCHAR,
@@ -31,7 +33,7 @@ struct k2s_type {
     unsigned lanes; /* 1, 2, 3, 4, 8 or 16; a 3-lane vector is stored as 4 lanes */
 };
 
-enum k2s_arg_kind { K2S_ARG_BUFFER, K2S_ARG_POD, K2S_ARG_LOCAL };
+enum k2s_arg_kind { K2S_ARG_BUFFER, K2S_ARG_POD, K2S_ARG_LOCAL, K2S_ARG_IMAGE, K2S_ARG_SAMPLER };
 
 struct k2s_arg {
     enum k2s_arg_kind kind;
@@ -40,6 +42,8 @@ struct k2s_arg {
     unsigned char *bytes;  /* buffer initial contents or POD bytes */
     size_t size;           /* byte size of `bytes` (buffers, PODs) or local:BYTES */
     const char *text;      /* the spec as given, for messages */
+    struct k2s_image image;     /* K2S_ARG_IMAGE (bytes: the pixels, type/count: channels) */
+    struct k2s_sampler sampler; /* K2S_ARG_SAMPLER */
 };
 
 /* Program name used as the prefix of every diagnostic ("k2s-run", "k2s-clref"). */

@@ -141,8 +141,12 @@ bool k2s_emit_outputs(const struct k2s_arg *args, size_t n, unsigned char *const
     if (dump_dir && !make_dirs(dump_dir))
         return false;
     for (size_t i = 0; i < n; i++) {
-        if (args[i].kind != K2S_ARG_BUFFER || !outputs[i])
+        if ((args[i].kind != K2S_ARG_BUFFER && args[i].kind != K2S_ARG_IMAGE) || !outputs[i])
             continue;
+        if (args[i].kind == K2S_ARG_IMAGE && !dump_dir) {
+            k2s_print_image(stdout, (unsigned)i, &args[i], outputs[i]);
+            continue;
+        }
         if (dump_dir) {
             if (!k2s_dump_buffer(dump_dir, (unsigned)i, outputs[i], args[i].size))
                 return false;

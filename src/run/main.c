@@ -18,12 +18,15 @@ static const char usage[] =
     "               [--offset X[,Y[,Z]]] --arg SPEC ... [--reflect FILE.json] [--time N]\n"
     "               [--device N|NAME] [--dump-dir DIR] [--timeout SECONDS] [--validate]\n"
     "               [--ignore-float-controls] [--no-spirv-val] [--no-size-warnings]\n"
-    "               [--verbose]\n"
+    "               [--verbose] [--png N=FILE]\n"
     "       k2s-run --list-devices\n"
     "SPEC (in kernel argument order):\n"
     "  buffer:TYPE:COUNT[=INIT]  INIT: zeros, fill:V, iota, rand:SEED[:LO:HI], file:PATH\n"
     "  pod:TYPE=V[,V...]         pod:struct=HEX for raw struct bytes\n"
     "  local:BYTES\n"
+    "  image2d:ORDER:TYPE:W,H[=INIT] (also image1d, image1d_buffer, image1d_array,\n"
+    "  image2d_array, image3d), sampler:normalized|unnormalized,ADDRESS,nearest|linear\n"
+    "--png N=FILE writes 2-D image argument N after the run as an RGBA PNG.\n"
     "TYPE: char uchar short ushort int uint long ulong half float double, and vectors\n"
     "      such as float4 or int2 (a 3-vector occupies 4 elements).\n"
     "Prints one line 'arg N: v0 v1 ...' per buffer argument (see corpus/FORMAT.md).\n";
@@ -33,6 +36,8 @@ struct cli {
     const char *dump_dir, *timeout;
     const char **specs;
     size_t nspecs;
+    const char **pngs;
+    size_t npngs;
     bool list_devices, validate, verbose, help, ignore_float_controls, no_spirv_val;
     bool no_size_warnings;
 };
@@ -45,6 +50,7 @@ static bool parse_cli(int argc, char **argv, struct cli *c)
         {"--local", &c->local, NULL, NULL, NULL},
         {"--offset", &c->offset, NULL, NULL, NULL},
         {"--arg", NULL, &c->specs, &c->nspecs, NULL},
+        {"--png", NULL, &c->pngs, &c->npngs, NULL},
         {"--reflect", &c->reflect, NULL, NULL, NULL},
         {"--time", &c->time, NULL, NULL, NULL},
         {"--device", &c->device, NULL, NULL, NULL},
@@ -202,7 +208,8 @@ static bool execute(struct session *s, const struct refl_kernel *k,
                               words, s->args, c->nspecs, plan, (unsigned)runs, timeout,
                               c->verbose};
     if (!vk_run_kernel(&s->host, &req, &s->result) ||
-        !k2s_emit_outputs(s->args, c->nspecs, s->result.outputs, c->dump_dir))
+        !k2s_emit_outputs(s->args, c->nspecs, s->result.outputs, c->dump_dir) ||
+        !k2s_write_pngs(c->pngs, c->npngs, s->args, c->nspecs, s->result.outputs))
         return false;
     if (s->result.timed)
         fprintf(stderr, "time: %.3f us\n", s->result.best_us);

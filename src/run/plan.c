@@ -212,6 +212,11 @@ static enum k2s_arg_kind wanted_spec(enum refl_arg_kind kind)
     case RA_POD_UNIFORM:
     case RA_POD_PUSH: return K2S_ARG_POD;
     case RA_WORKGROUP: return K2S_ARG_LOCAL;
+    case RA_SAMPLED_IMAGE:
+    case RA_STORAGE_IMAGE:
+    case RA_UNIFORM_TEXEL:
+    case RA_STORAGE_TEXEL: return K2S_ARG_IMAGE;
+    case RA_SAMPLER: return K2S_ARG_SAMPLER;
     default: return K2S_ARG_BUFFER;
     }
 }
@@ -238,7 +243,8 @@ static bool check_one(const struct refl_kernel *k, const struct refl_arg *a,
     const char *label = plan_arg_label(k, a->ordinal);
     if (!check_range(k, a))
         return false;
-    static const char *const spec_names[] = {"buffer:", "pod:", "local:"};
+    static const char *const spec_names[] = {"buffer:", "pod:", "local:", "image...:",
+                                             "sampler:"};
     if (a->kind == RA_UNSUPPORTED) {
         k2s_error("%s of kernel '%s' is %s, which k2s-run does not support", label, k->name,
                   a->what ? a->what : "unsupported");
@@ -248,6 +254,13 @@ static bool check_one(const struct refl_kernel *k, const struct refl_arg *a,
     if (spec->kind != want) {
         k2s_error("%s of kernel '%s' is a %s and needs a %s spec, got '%s'", label, k->name,
                   refl_kind_name(a->kind), spec_names[want], spec->text);
+        return false;
+    }
+    bool texel = a->kind == RA_UNIFORM_TEXEL || a->kind == RA_STORAGE_TEXEL;
+    if (want == K2S_ARG_IMAGE && texel != (spec->image.dim == K2S_IMG_1D_BUFFER)) {
+        k2s_error("%s of kernel '%s' is %s, but '%s' is %s", label, k->name,
+                  texel ? "an image1d_buffer" : "not an image1d_buffer", spec->text,
+                  texel ? "not" : "one");
         return false;
     }
     size_t n;

@@ -306,6 +306,9 @@ static const struct {
     {"pod", RA_POD_STORAGE},         {"pod_ubo", RA_POD_UNIFORM},
     {"pod_pushconstant", RA_POD_PUSH}, {"local", RA_WORKGROUP},
     {"pointer_pushconstant", RA_POINTER_PUSH}, {"pointer_ubo", RA_POINTER_UNIFORM},
+    {"ro_image", RA_SAMPLED_IMAGE},  {"wo_image", RA_STORAGE_IMAGE},
+    {"rw_image", RA_STORAGE_IMAGE},  {"sampler", RA_SAMPLER},
+    {"uniform_texel_buffer", RA_UNIFORM_TEXEL}, {"storage_texel_buffer", RA_STORAGE_TEXEL},
 };
 
 static bool read_arg(const struct json *ja, struct refl_kernel *k)
@@ -317,7 +320,7 @@ static bool read_arg(const struct json *ja, struct refl_kernel *k)
         return false;
     }
     a.kind = RA_UNSUPPORTED;
-    a.what = "an image, sampler or other unsupported kind";
+    a.what = "an argument kind k2s-run does not know";
     for (size_t i = 0; i < sizeof arg_kinds / sizeof arg_kinds[0]; i++)
         if (strcmp(kind, arg_kinds[i].name) == 0)
             a.kind = arg_kinds[i].kind;
@@ -370,6 +373,47 @@ static bool read_kernel(const struct json *jk, struct refl_module *r)
     for (size_t i = 0; args && args->type == J_ARRAY && i < args->n; i++)
         if (!read_arg(&args->items[i], k))
             return false;
+    /* "image_info": [{"ordinal": N, "what": "channel_order"|"channel_data_type",
+     * "offset": O, "size": 4}] */
+    const struct json *info = member(jk, "image_info");
+    for (size_t i = 0; info && info->type == J_ARRAY && i < info->n; i++) {
+        const struct json *e = &info->items[i];
+        const char *what = get_str(e, "what");
+        struct refl_image_info ii = {0};
+        if (!what || !get_u32(e, "ordinal", &ii.ordinal) || !get_u32(e, "offset", &ii.offset) ||
+            (strcmp(what, "channel_order") && strcmp(what, "channel_data_type"))) {
+            k2s_error("--reflect: kernel '%s': bad \"image_info\" entry", name);
+            return false;
+        }
+        ii.data_type = strcmp(what, "channel_data_type") == 0;
+        struct refl_image_info *grown =
+            realloc(k->image_info, (k->nimage_info + 1) * sizeof *grown);
+        if (!grown)
+            return false;
+        grown[k->nimage_info++] = ii;
+        k->image_info = grown;
+    }
+    return true;
+}
+
+/* "literal_samplers": [{"set": S, "binding": B, "mask": M}] */
+static bool read_literal_samplers(const struct json *j, struct refl_module *r)
+{
+    for (size_t i = 0; j && j->type == J_ARRAY && i < j->n; i++) {
+        struct refl_literal_sampler ls;
+        if (!get_u32(&j->items[i], "set", &ls.set) ||
+            !get_u32(&j->items[i], "binding", &ls.binding) ||
+            !get_u32(&j->items[i], "mask", &ls.mask)) {
+            k2s_error("--reflect: a literal sampler needs \"set\", \"binding\" and \"mask\"");
+            return false;
+        }
+        struct refl_literal_sampler *grown =
+            realloc(r->samplers, (r->nsamplers + 1) * sizeof *grown);
+        if (!grown)
+            return false;
+        grown[r->nsamplers++] = ls;
+        r->samplers = grown;
+    }
     return true;
 }
 
@@ -491,7 +535,8 @@ static bool read_root(const struct json *root, struct refl_module *r)
             return false;
     return read_spec_constants(member(root, "spec_constants"), r) &&
            read_push_constants(member(root, "push_constants"), r->push) &&
-           read_program_scope(member(root, "program_scope_variables"), r);
+           read_program_scope(member(root, "program_scope_variables"), r) &&
+           read_literal_samplers(member(root, "literal_samplers"), r);
 }
 
 bool refl_from_json(const char *path, struct refl_module *r)

@@ -34,6 +34,9 @@ const char *refl_kind_name(enum refl_arg_kind k)
         [RA_POD_PUSH] = "POD (push constant)", [RA_WORKGROUP] = "local memory",
         [RA_POINTER_PUSH] = "pointer (push constant)",
         [RA_POINTER_UNIFORM] = "pointer (uniform buffer)", [RA_UNSUPPORTED] = "unsupported",
+        [RA_SAMPLED_IMAGE] = "read-only image", [RA_STORAGE_IMAGE] = "writable image",
+        [RA_SAMPLER] = "sampler", [RA_UNIFORM_TEXEL] = "read-only image1d_buffer",
+        [RA_STORAGE_TEXEL] = "writable image1d_buffer",
     };
     return names[k];
 }
@@ -111,6 +114,7 @@ void refl_free(struct refl_module *r)
         free(k->args);
         free(k->name);
         free(k->unsupported);
+        free(k->image_info);
     }
     for (size_t i = 0; i < r->ndata; i++)
         free(r->data[i].bytes);
@@ -118,6 +122,7 @@ void refl_free(struct refl_module *r)
     free(r->data);
     free(r->relocs);
     free(r->unsupported);
+    free(r->samplers);
     memset(r, 0, sizeof *r);
 }
 
@@ -485,6 +490,40 @@ static bool read_reloc(struct reader *rd, const struct spv_inst *in)
     return true;
 }
 
+/* Set, Binding, Mask */
+static bool read_literal_sampler(struct reader *rd, const struct spv_inst *in)
+{
+    uint32_t v[3];
+    if (!operand_u32s(rd, in, 0, 3, v))
+        return false;
+    struct refl_module *r = rd->r;
+    struct refl_literal_sampler *grown = realloc(r->samplers, (r->nsamplers + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    grown[r->nsamplers++] = (struct refl_literal_sampler){v[0], v[1], v[2]};
+    r->samplers = grown;
+    return true;
+}
+
+/* Decl, Ordinal, Offset, Size */
+static bool read_image_info(struct reader *rd, const struct spv_inst *in, bool data_type)
+{
+    struct refl_kernel *k = kernel_by_decl(rd, in);
+    uint32_t v[3];
+    if (!k || !operand_u32s(rd, in, 1, 3, v))
+        return false;
+    if (v[2] != 4) {
+        k2s_error("reflection: image channel information of %u bytes (expected 4)", v[2]);
+        return false;
+    }
+    struct refl_image_info *grown = realloc(k->image_info, (k->nimage_info + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    grown[k->nimage_info++] = (struct refl_image_info){v[0], v[1], data_type};
+    k->image_info = grown;
+    return true;
+}
+
 static bool mark_kernel_unsupported(struct reader *rd, const struct spv_inst *in,
                                     const char *what)
 {
@@ -520,14 +559,15 @@ static bool read_inst(struct reader *rd, const struct spv_inst *in)
     case NonSemanticClspvReflectionArgumentUniform:
         return read_descriptor_arg(rd, in, RA_UNIFORM, NULL);
     case NonSemanticClspvReflectionArgumentSampledImage:
-        return read_descriptor_arg(rd, in, RA_UNSUPPORTED, "a sampled image");
+        return read_descriptor_arg(rd, in, RA_SAMPLED_IMAGE, NULL);
     case NonSemanticClspvReflectionArgumentStorageImage:
-        return read_descriptor_arg(rd, in, RA_UNSUPPORTED, "a storage image");
+        return read_descriptor_arg(rd, in, RA_STORAGE_IMAGE, NULL);
     case NonSemanticClspvReflectionArgumentSampler:
-        return read_descriptor_arg(rd, in, RA_UNSUPPORTED, "a sampler");
+        return read_descriptor_arg(rd, in, RA_SAMPLER, NULL);
     case NonSemanticClspvReflectionArgumentStorageTexelBuffer:
+        return read_descriptor_arg(rd, in, RA_STORAGE_TEXEL, NULL);
     case NonSemanticClspvReflectionArgumentUniformTexelBuffer:
-        return read_descriptor_arg(rd, in, RA_UNSUPPORTED, "a texel buffer");
+        return read_descriptor_arg(rd, in, RA_UNIFORM_TEXEL, NULL);
     case NonSemanticClspvReflectionArgumentPodStorageBuffer:
         return read_pod_descriptor_arg(rd, in, RA_POD_STORAGE);
     case NonSemanticClspvReflectionArgumentPodUniform:
@@ -577,12 +617,11 @@ static bool read_inst(struct reader *rd, const struct spv_inst *in)
     case NonSemanticClspvReflectionPrintfBufferPointerPushConstant:
         return read_printf_buffer(rd, in, true);
     case NonSemanticClspvReflectionPrintfInfo: return true;
-    case NonSemanticClspvReflectionLiteralSampler:
-        if (!r->unsupported)
-            r->unsupported = strdup("literal samplers");
-        return true;
+    case NonSemanticClspvReflectionLiteralSampler: return read_literal_sampler(rd, in);
     case NonSemanticClspvReflectionImageArgumentInfoChannelOrderPushConstant:
+        return read_image_info(rd, in, false);
     case NonSemanticClspvReflectionImageArgumentInfoChannelDataTypePushConstant:
+        return read_image_info(rd, in, true);
     case NonSemanticClspvReflectionImageArgumentInfoChannelOrderUniform:
     case NonSemanticClspvReflectionImageArgumentInfoChannelDataTypeUniform:
         return mark_kernel_unsupported(rd, in, "image channel information");

@@ -19,7 +19,12 @@ enum refl_arg_kind {
     RA_WORKGROUP,
     RA_POINTER_PUSH,    /* physical-storage-buffer address in the push constants */
     RA_POINTER_UNIFORM, /* physical-storage-buffer address in a UBO */
-    RA_UNSUPPORTED,     /* images, samplers, texel buffers */
+    RA_UNSUPPORTED,     /* what k2s-run cannot bind */
+    RA_SAMPLED_IMAGE,   /* read_only image */
+    RA_STORAGE_IMAGE,   /* write_only / read_write image */
+    RA_SAMPLER,
+    RA_UNIFORM_TEXEL,   /* read_only image1d_buffer_t */
+    RA_STORAGE_TEXEL,   /* write_only / read_write image1d_buffer_t */
 };
 
 struct refl_arg {
@@ -61,6 +66,12 @@ struct refl_kernel {
     bool has_push;     /* push[] below overrides the module's (JSON gives them per kernel) */
     struct refl_range push[PC_COUNT];
     uint32_t push_size; /* declared push-constant block size, 0 if unknown */
+    /* Image channel order / data type the host writes into the push constants. */
+    struct refl_image_info {
+        uint32_t ordinal, offset;
+        bool data_type;
+    } *image_info;
+    size_t nimage_info;
 };
 
 /* Module-scope buffers the host must create and bind (constant data, program-scope
@@ -96,7 +107,11 @@ struct refl_module {
     size_t ndata;
     struct refl_reloc *relocs;
     size_t nrelocs;
-    char *unsupported; /* module-level unsupported feature (literal samplers...) */
+    char *unsupported; /* module-level unsupported feature */
+    struct refl_literal_sampler {
+        uint32_t set, binding, mask;
+    } *samplers;
+    size_t nsamplers;
 };
 
 bool refl_from_spirv(const struct spv_module *m, struct refl_module *r, bool verbose);

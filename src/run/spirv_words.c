@@ -218,6 +218,7 @@ struct resource_tables {
     uint32_t *member0;        /* OpTypeStruct: the type of member 0 */
     uint32_t *array_elem;     /* OpTypeArray / OpTypeRuntimeArray: the element type */
     unsigned char *int32;     /* 1: OpTypeInt 32, 2: a vector of those */
+    unsigned char *kind;      /* 1 int, 2 float; OpTypeImage: 4 + its Sampled Type's */
 };
 
 /* Ids index plain arrays; a larger bound is either hostile or absurd for a kernel module. */
@@ -255,7 +256,12 @@ static void note_type(const struct spv_inst *in, struct resource_tables *t, uint
     case SpvOpTypeStruct: t->member0[id] = in->w[2]; break;
     case SpvOpTypeArray:
     case SpvOpTypeRuntimeArray: t->array_elem[id] = in->w[2]; break;
-    case SpvOpTypeInt: t->int32[id] = in->w[2] == 32; break;
+    case SpvOpTypeInt:
+        t->int32[id] = in->w[2] == 32;
+        t->kind[id] = 1;
+        break;
+    case SpvOpTypeFloat: t->kind[id] = 2; break;
+    case SpvOpTypeImage: t->kind[id] = 4 + (in->w[2] < bound ? t->kind[in->w[2]] : 0); break;
     case SpvOpTypeVector:
         if (in->w[2] < bound && t->int32[in->w[2]] == 1)
             t->int32[id] = 2;
@@ -284,7 +290,8 @@ static bool note_resource(const struct spv_inst *in, const struct resource_table
         sc,
         pointee < bound && t->buffer_block[pointee],
         elem && elem < bound ? t->array_stride[array] : 0,
-        elem && elem < bound && t->int32[elem] != 0};
+        elem && elem < bound && t->int32[elem] != 0,
+        pointee < bound && t->kind[pointee] >= 4 ? t->kind[pointee] - 4u : 0};
     return true;
 }
 
@@ -297,9 +304,9 @@ static bool scan_resources(const struct spv_module *m, struct spv_info *info)
     }
     struct resource_tables t = {calloc(bound, 4), calloc(bound, 4), calloc(bound, 4),
                                 calloc(bound, 4), calloc(bound, 1), calloc(bound, 4),
-                                calloc(bound, 4), calloc(bound, 4), calloc(bound, 1)};
+                                calloc(bound, 4), calloc(bound, 4), calloc(bound, 1), calloc(bound, 1)};
     bool ok = t.set && t.binding && t.ptr_class && t.ptr_pointee && t.buffer_block &&
-              t.array_stride && t.member0 && t.array_elem && t.int32;
+              t.array_stride && t.member0 && t.array_elem && t.int32 && t.kind;
     size_t pos = SPV_FIRST_INST;
     struct spv_inst in;
     while (ok && spv_next(m, &pos, &in)) {
@@ -319,6 +326,7 @@ static bool scan_resources(const struct spv_module *m, struct spv_info *info)
     free(t.member0);
     free(t.array_elem);
     free(t.int32);
+    free(t.kind);
     if (!ok)
         k2s_error("out of memory scanning the module");
     return ok;

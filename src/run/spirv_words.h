@@ -57,6 +57,8 @@ struct spv_resource {
     /* T is a 32-bit integer or a vector of them: k2s also declares buffers it views as
      * 32-bit words that way, so the stride need not be the OpenCL element size. */
     bool int32_elements;
+    /* An image variable: its Sampled Type, 1 integer, 2 float; 0 for anything else. */
+    unsigned image_sampled;
 };
 
 struct spv_float_mode {

@@ -314,6 +314,8 @@ static const struct feature_row feature_rows[] = {
     F10(SpvCapabilityFloat64, shaderFloat64),
     F10(SpvCapabilityInt64, shaderInt64),
     F10(SpvCapabilityInt16, shaderInt16),
+    F10(SpvCapabilityStorageImageReadWithoutFormat, shaderStorageImageReadWithoutFormat),
+    F10(SpvCapabilityStorageImageWriteWithoutFormat, shaderStorageImageWriteWithoutFormat),
     ROW(NEED_ROBUST_ACCESS, FS_10, VkPhysicalDeviceFeatures, robustBufferAccess, true),
     F11(SpvCapabilityStorageBuffer16BitAccess, storageBuffer16BitAccess),
     F11(SpvCapabilityUniformAndStorageBuffer16BitAccess, uniformAndStorageBuffer16BitAccess),
@@ -355,6 +357,8 @@ static const struct feature_row feature_rows[] = {
 /* Capabilities that need no device feature (or are checked elsewhere). */
 static const uint32_t free_caps[] = {
     SpvCapabilityMatrix, SpvCapabilityShader,
+    SpvCapabilityImageQuery, SpvCapabilitySampled1D, SpvCapabilityImage1D, /* core Vulkan */
+    SpvCapabilitySampledBuffer, SpvCapabilityImageBuffer,
     SpvCapabilityGroupNonUniform, SpvCapabilityGroupNonUniformVote,
     SpvCapabilityGroupNonUniformArithmetic, SpvCapabilityGroupNonUniformBallot,
     SpvCapabilityGroupNonUniformShuffle, SpvCapabilityGroupNonUniformShuffleRelative,

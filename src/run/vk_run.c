@@ -1,5 +1,6 @@
 /* Buffers, descriptors, push/spec constants, pipelines and dispatches for one kernel. */
 #include "vk_run.h"
+#include "vk_images.h"
 
 #include <math.h>
 #include <spirv/unified1/spirv.h>
@@ -32,6 +33,7 @@ struct binding {
     VkDescriptorType type;
     const struct buf *buf;
     const char *what;
+    const struct vk_image_arg *image; /* images, texel buffers, samplers (vk_images.c) */
 };
 
 struct spec_entry {
@@ -65,6 +67,7 @@ struct run_state {
     VkQueryPool queries;
     VkFence fence;
     bool gpu_timing;
+    struct vk_images images;
 };
 
 static bool vk_ok(VkResult r, const char *what)
@@ -195,7 +198,7 @@ static bool create_arg_buffers(struct run_state *s)
         if (a->kind == K2S_ARG_BUFFER && !buf_create(s, a->bytes, a->size, &s->arg_bufs[i]))
             return false;
     }
-    return true;
+    return vk_images_create(s->h, req->refl, req->kernel, req->args, req->nargs, &s->images);
 }
 
 /* Program-scope variables may hold pointers into their own buffer. */
@@ -320,6 +323,8 @@ static uint64_t push_block_size(const struct run_state *s)
     for (size_t i = 0; i < r->ndata; i++)
         if (r->data[i].kind == RD_POINTER_PUSH)
             grow_push(&size, r->data[i].offset, r->data[i].size);
+    for (size_t i = 0; i < k->nimage_info; i++)
+        grow_push(&size, k->image_info[i].offset, 4);
     return (size + 3) & ~(uint64_t)3; /* push-constant ranges are in 4-byte units */
 }
 
@@ -367,6 +372,15 @@ static bool build_push(struct run_state *s)
     for (size_t i = 0; i < r->ndata; i++)
         if (r->data[i].kind == RD_POINTER_PUSH)
             put_pointer(s->push + r->data[i].offset, r->data[i].size, s->data_bufs[i].address);
+    /* get_image_channel_order / data_type: the CL_* values (clspv's convention). */
+    for (size_t i = 0; i < k->nimage_info; i++) {
+        const struct refl_image_info *ii = &k->image_info[i];
+        if (ii->ordinal >= s->req->nargs || s->req->args[ii->ordinal].kind != K2S_ARG_IMAGE)
+            continue;
+        const struct k2s_image *im = &s->req->args[ii->ordinal].image;
+        uint32_t v = ii->data_type ? k2s_image_cl_type(im->type) : k2s_image_cl_order(im->order);
+        memcpy(s->push + ii->offset, &v, 4);
+    }
     return true;
 }
 
@@ -404,7 +418,7 @@ static bool add_binding(struct run_state *s, uint32_t set, uint32_t binding, VkD
     if (!grown)
         return false;
     s->bindings = grown;
-    grown[s->nbindings++] = (struct binding){set, binding, type, b, what};
+    grown[s->nbindings++] = (struct binding){set, binding, type, b, what, NULL};
     if (set + 1 > s->nsets)
         s->nsets = set + 1;
     return true;
@@ -448,6 +462,23 @@ static bool collect_bindings(struct run_state *s)
         }
         if (!check_range(s, t, b->size, label) || !add_binding(s, a->set, a->binding, t, b, label))
             return false;
+    }
+    for (size_t i = 0; i < k->nargs; i++) {
+        const struct refl_arg *a = &k->args[i];
+        const struct vk_image_arg *x = &s->images.args[a->ordinal];
+        if (!x->type && !x->sampler)
+            continue;
+        char *label = labels[i % 64];
+        snprintf(label, 64, "argument %u", a->ordinal);
+        if (!add_binding(s, a->set, a->binding, x->type, NULL, label))
+            return false;
+        s->bindings[s->nbindings - 1].image = x;
+    }
+    for (size_t i = 0; i < s->images.nliterals; i++) {
+        if (!add_binding(s, r->samplers[i].set, r->samplers[i].binding, VK_DESCRIPTOR_TYPE_SAMPLER,
+                         NULL, "a literal sampler"))
+            return false;
+        s->bindings[s->nbindings - 1].image = &s->images.literals[i];
     }
     for (size_t i = 0; i < s->npods; i++) {
         const struct pod_block *p = &s->pods[i];
@@ -494,8 +525,26 @@ static bool check_resource(struct run_state *s, const struct spv_resource *res)
         return false;
     }
     if ((storage && b->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) ||
-        (uniform && b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER))
+        (uniform && b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER) ||
+        (res->storage_class == SpvStorageClassUniformConstant && b->image)) {
+        const struct k2s_arg *arg = NULL;
+        for (size_t i = 0; i < s->req->kernel->nargs && !arg; i++)
+            if (s->req->kernel->args[i].set == res->set &&
+                s->req->kernel->args[i].binding == res->binding &&
+                s->req->args[s->req->kernel->args[i].ordinal].kind == K2S_ARG_IMAGE)
+                arg = &s->req->args[s->req->kernel->args[i].ordinal];
+        /* read_imagef of an integer image (or read_imagei/ui of a float one): undefined
+         * in OpenCL, and a format Vulkan does not let the shader's image type read. */
+        if (arg && res->image_sampled &&
+            (res->image_sampled == 1) != k2s_image_is_integer(arg->image.type)) {
+            k2s_error("%s ('%s'): the kernel reads or writes it as %s data, but the format is "
+                      "%s (OpenCL leaves that undefined)", b->what, arg->text,
+                      res->image_sampled == 1 ? "integer" : "float",
+                      k2s_image_is_integer(arg->image.type) ? "integer" : "not integer");
+            return false;
+        }
         return true;
+    }
     k2s_error("the shader declares descriptor set %u binding %u (%%%u) as a %s, but the "
               "reflection binds %s (a %s) there", res->set, res->binding, res->var,
               storage ? "storage buffer" : uniform ? "uniform buffer" : "image or sampler",
@@ -569,17 +618,25 @@ static bool create_descriptors(struct run_state *s)
 {
     if (s->nsets == 0)
         return true;
-    uint32_t nstorage = 0, nuniform = 0;
-    for (size_t i = 0; i < s->nbindings; i++)
-        *(s->bindings[i].type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ? &nuniform : &nstorage) += 1;
-    VkDescriptorPoolSize sizes[2] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nstorage ? nstorage : 1},
-        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, nuniform ? nuniform : 1},
+    /* One pool size per descriptor type (buffers, images, texel buffers, samplers). */
+    static const VkDescriptorType types[] = {
+        VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,       VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+        VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,        VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+        VK_DESCRIPTOR_TYPE_SAMPLER,              VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+        VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
     };
+    VkDescriptorPoolSize sizes[7];
+    for (int t = 0; t < 7; t++) {
+        sizes[t] = (VkDescriptorPoolSize){types[t], 0};
+        for (size_t i = 0; i < s->nbindings; i++)
+            sizes[t].descriptorCount += s->bindings[i].type == types[t];
+        if (!sizes[t].descriptorCount)
+            sizes[t].descriptorCount = 1;
+    }
     VkDescriptorPoolCreateInfo pinfo = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
         .maxSets = s->nsets,
-        .poolSizeCount = 2,
+        .poolSizeCount = 7,
         .pPoolSizes = sizes,
     };
     s->sets = calloc(s->nsets, sizeof *s->sets);
@@ -596,6 +653,19 @@ static bool create_descriptors(struct run_state *s)
         return false;
     for (size_t i = 0; i < s->nbindings; i++) {
         const struct binding *b = &s->bindings[i];
+        if (b->image) {
+            VkWriteDescriptorSet w = {
+                .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                .dstSet = s->sets[b->set],
+                .dstBinding = b->binding,
+                .descriptorCount = 1,
+                .descriptorType = b->type,
+                .pImageInfo = &b->image->image_info,
+                .pTexelBufferView = &b->image->texel_view,
+            };
+            vkUpdateDescriptorSets(s->h->device, 1, &w, 0, NULL);
+            continue;
+        }
         VkDescriptorBufferInfo bi = {b->buf->buffer, 0, b->buf->size};
         VkWriteDescriptorSet w = {
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
@@ -860,6 +930,13 @@ static bool read_back(struct run_state *s, struct run_result *res)
     if (!res->outputs)
         return false;
     for (size_t i = 0; i < req->nargs; i++) {
+        if (req->args[i].kind == K2S_ARG_IMAGE) {
+            res->outputs[i] = malloc(req->args[i].size);
+            if (!res->outputs[i] ||
+                !vk_images_read(s->h, &s->images, req->args, i, res->outputs[i]))
+                return false;
+            continue;
+        }
         if (req->args[i].kind != K2S_ARG_BUFFER)
             continue;
         if (!buf_invalidate(s, &s->arg_bufs[i]))
@@ -921,6 +998,7 @@ static void state_destroy(struct run_state *s)
         buf_destroy(s, &s->pods[i].buf);
         free(s->pods[i].bytes);
     }
+    vk_images_destroy(s->h, &s->images);
     free(s->sets);
     free(s->layouts);
     free(s->bindings);

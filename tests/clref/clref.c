@@ -211,6 +211,49 @@ static bool build(struct session *s)
 
 /* ---- arguments ---------------------------------------------------------------------------- */
 
+/* The image's region in clEnqueue{Read,Write}Image terms. */
+static void image_region(const struct k2s_image *im, size_t region[3])
+{
+    region[0] = im->width;
+    region[1] = im->dim == K2S_IMG_1D_ARRAY ? im->layers : im->height;
+    region[2] = im->dim == K2S_IMG_2D_ARRAY ? im->layers : im->depth;
+}
+
+static bool create_image(struct session *s, cl_uint i)
+{
+    const struct k2s_arg *a = &s->args[i];
+    const struct k2s_image *im = &a->image;
+    static const cl_mem_object_type types[] = {
+        [K2S_IMG_1D] = CL_MEM_OBJECT_IMAGE1D,         [K2S_IMG_1D_BUFFER] = CL_MEM_OBJECT_IMAGE1D_BUFFER,
+        [K2S_IMG_1D_ARRAY] = CL_MEM_OBJECT_IMAGE1D_ARRAY, [K2S_IMG_2D] = CL_MEM_OBJECT_IMAGE2D,
+        [K2S_IMG_2D_ARRAY] = CL_MEM_OBJECT_IMAGE2D_ARRAY, [K2S_IMG_3D] = CL_MEM_OBJECT_IMAGE3D,
+    };
+    cl_image_format fmt = {k2s_image_cl_order(im->order), k2s_image_cl_type(im->type)};
+    cl_image_desc desc = {0};
+    desc.image_type = types[im->dim];
+    desc.image_width = im->width;
+    desc.image_height = im->height;
+    desc.image_depth = im->depth;
+    desc.image_array_size = im->layers;
+    cl_int e;
+    if (im->dim == K2S_IMG_1D_BUFFER) {
+        cl_mem buf = clCreateBuffer(s->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, a->size,
+                                    a->bytes, &e);
+        if (!cl_ok(s, e, "clCreateBuffer"))
+            return false;
+        desc.buffer = buf;
+        s->mems[i] = clCreateImage(s->context, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &e);
+    } else {
+        s->mems[i] = clCreateImage(s->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &fmt,
+                                   &desc, a->bytes, &e);
+    }
+    if (e == CL_IMAGE_FORMAT_NOT_SUPPORTED || e == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR) {
+        k2s_error("argument %u ('%s'): the OpenCL device cannot do this image format", i, a->text);
+        return false;
+    }
+    return cl_ok(s, e, "clCreateImage");
+}
+
 static bool set_arg(struct session *s, cl_uint i)
 {
     const struct k2s_arg *a = &s->args[i];
@@ -221,6 +264,21 @@ static bool set_arg(struct session *s, cl_uint i)
         if (!cl_ok(s, e, "clCreateBuffer"))
             return false;
         e = clSetKernelArg(s->kernel, i, sizeof(cl_mem), &s->mems[i]);
+    } else if (a->kind == K2S_ARG_IMAGE) {
+        if (!create_image(s, i))
+            return false;
+        e = clSetKernelArg(s->kernel, i, sizeof(cl_mem), &s->mems[i]);
+    } else if (a->kind == K2S_ARG_SAMPLER) {
+        static const cl_addressing_mode modes[] = {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE,
+                                                   CL_ADDRESS_CLAMP, CL_ADDRESS_REPEAT,
+                                                   CL_ADDRESS_MIRRORED_REPEAT};
+        cl_sampler smp = clCreateSampler(s->context, a->sampler.normalized,
+                                         modes[a->sampler.address],
+                                         a->sampler.linear ? CL_FILTER_LINEAR : CL_FILTER_NEAREST,
+                                         &e);
+        if (!cl_ok(s, e, "clCreateSampler"))
+            return false;
+        e = clSetKernelArg(s->kernel, i, sizeof smp, &smp);
     } else if (a->kind == K2S_ARG_POD) {
         e = clSetKernelArg(s->kernel, i, a->size, a->bytes);
     } else {
@@ -343,6 +401,17 @@ static bool read_back(struct session *s)
     if (!s->outputs)
         return false;
     for (size_t i = 0; i < n; i++) {
+        if (s->args[i].kind == K2S_ARG_IMAGE) {
+            size_t origin[3] = {0, 0, 0}, region[3];
+            image_region(&s->args[i].image, region);
+            s->outputs[i] = malloc(s->args[i].size);
+            if (!s->outputs[i] ||
+                !cl_ok(s, clEnqueueReadImage(s->queue, s->mems[i], CL_TRUE, origin, region, 0, 0,
+                                             s->outputs[i], 0, NULL, NULL),
+                       "clEnqueueReadImage"))
+                return false;
+            continue;
+        }
         if (s->args[i].kind != K2S_ARG_BUFFER)
             continue;
         s->outputs[i] = malloc(s->args[i].size);
