@@ -582,6 +582,8 @@ static bool repair_sampler_filters(k2s_module *m)
       i->ops[2] = SpvSamplerFilterModeNearest;
       n++;
     }
+  if (n)
+    k2s_invalidate_intern(m); /* the interned constants' operands changed */
   return n > 0;
 }
 
