@@ -11,6 +11,7 @@
   X(lower_entry_points, "entry-points", "Kernel entry points → GLCompute; drop Linkage and wrappers") \
   X(lower_math, "math", "OpenCL.std math with OpenCL precision → calls into the linked builtin library") \
   X(inline_calls, "inline", "inline calls that pass pointers or read work-item functions")      \
+  X(promote_pointer_vars, "pointer-vars", "Function variables holding one stored pointer (-O0 spills) → that pointer") \
   X(lower_work_items, "work-items", "work-item functions → Vulkan builtins, push/spec constants") \
   X(choose_pointer_mode, "pointer-mode", "--pointers=auto: physical mode for kernels logical mode cannot express") \
   X(lower_physical_pointers, "physical-pointers", "--pointers=physical: global/constant pointers → PhysicalStorageBuffer64") \

@@ -214,7 +214,7 @@ def run_file(cl, a, tmp):
     recs = []
     spv = os.path.join(tmp, "in.spv")
     bc = os.path.join(tmp, "k.bc")
-    cmd = ["clang-15", "-cc1", "-triple", "spir64", f"-cl-std={a.cl_std}", "-O2",
+    cmd = ["clang-15", "-cc1", "-triple", "spir64", f"-cl-std={a.cl_std}", f"-{a.opt}",
            "-no-opaque-pointers", "-finclude-default-header", "-emit-llvm-bc",
            "-Wno-everything", *shlex.split(a.clang_opts), cl, "-o", bc]
     rc, _, err = sh(cmd, 120)
@@ -282,6 +282,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--env", default="vulkan1.2")
     ap.add_argument("--cl-std", default="CL1.2")
+    ap.add_argument("--opt", default="O2", choices=["O0", "O1", "O2", "O3"])
     ap.add_argument("--clang-opts", default="")
     ap.add_argument("--k2s-opts", default="")
     ap.add_argument("--global", dest="global_size", type=int, default=64)
