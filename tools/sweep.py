@@ -318,7 +318,8 @@ def run_job(a, src_entry, c, envs):
             err = build_asm(src, spv, a.timeout)
         else:
             err = build_cl(src, c, spv, tmp, a.timeout)
-        base = {"id": src_entry["id"], "suite": src_entry["suite"], "config": cname}
+        base = {"id": src_entry["id"], "suite": src_entry["suite"], "config": cname,
+                "k2s": a.commit}
         if err:
             return [dict(base, env="-", cls="frontend", msg=err)]
         if a.keep_modules:
@@ -362,6 +363,14 @@ def run(a):
     a.k2s = os.path.abspath(a.k2s)
     if not os.access(a.k2s, os.X_OK):
         sys.exit(f"sweep: no k2s at {a.k2s} (build first, or pass --k2s)")
+    # Snapshot the translator: a rebuild during a long sweep must not mix two versions.
+    commit = subprocess.run(["git", "-C", str(HERE), "describe", "--always", "--dirty"],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
+    bindir = os.path.join(a.work, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    snap = os.path.join(bindir, f"k2s-{commit}")
+    shutil.copy2(a.k2s, snap)
+    a.k2s, a.commit = snap, commit
     combos, envs = parse_configs(a.configs)
     missing = {c["clang"] for c in combos if not shutil.which(f"llvm-spirv-{c['clang']}")
                or not shutil.which(f"clang-{c['clang']}")}
@@ -446,7 +455,9 @@ def report(a):
     commit = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     classes = ["ok", "refused", "internal", "invalid", "crash", "timeout"]
-    out = [f"k2s commit {commit}; {len(recs)} records from {a.work}/{a.results}", ""]
+    used = sorted({r.get("k2s", "?") for r in recs})
+    out = [f"k2s {', '.join(used)} (checkout now at {commit}); {len(recs)} records from "
+           f"{a.results}", ""]
     # Per suite x env.
     out.append("| suite | env | modules | " + " | ".join(classes) + " | ok % |")
     out.append("|---|---|---|" + "---|" * len(classes) + "---|")
