@@ -180,6 +180,8 @@ static bool convert_models(k2s_module *m)
       break;
     case SpvExecutionModeContractionOff:
     case SpvExecutionModeLocalSizeHint:
+    case SpvExecutionModeLocalSizeHintId:
+    case SpvExecutionModeSubgroupsPerWorkgroupId:
     case SpvExecutionModeVecTypeHint:
     case SpvExecutionModeInitializer:
     case SpvExecutionModeFinalizer:
