@@ -366,6 +366,8 @@ def run(a):
     # Snapshot the translator: a rebuild during a long sweep must not mix two versions.
     commit = subprocess.run(["git", "-C", str(HERE), "describe", "--always", "--dirty"],
                             capture_output=True, text=True).stdout.strip() or "unknown"
+    if a.label:
+        commit = a.label
     bindir = os.path.join(a.work, "bin")
     os.makedirs(bindir, exist_ok=True)
     snap = os.path.join(bindir, f"k2s-{commit}")
@@ -541,6 +543,9 @@ def main():
     r.add_argument("--suite", default="", help="only these suites (comma list)")
     r.add_argument("--configs", default="",
                    help="subset, e.g. 'clang=15 triple=spir64 opt=O2,O0 g=0 spv=def env=vulkan1.2'")
+    r.add_argument("--label", default="",
+                   help="name of the k2s build in the records (default: the checkout's "
+                        "`git describe`, right only for the checkout's own build)")
     r.add_argument("--config-sample", type=int, default=0,
                    help="K configs per source, chosen at random from the selected ones (0: all)")
     r.add_argument("--timeout", type=int, default=60)
