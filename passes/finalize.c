@@ -62,9 +62,12 @@ static bool strip_decorations(k2s_module *m, uint32_t version)
   bool changed = false;
   k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION]) {
     uint32_t d = UINT32_MAX;
-    if ((i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId) && i->n_ops >= 2)
+    if ((i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId ||
+         i->opcode == SpvOpDecorateString) &&
+        i->n_ops >= 2)
       d = i->ops[1];
-    else if (i->opcode == SpvOpMemberDecorate && i->n_ops >= 3)
+    else if ((i->opcode == SpvOpMemberDecorate || i->opcode == SpvOpMemberDecorateString) &&
+             i->n_ops >= 3)
       d = i->ops[2];
     if (d != UINT32_MAX && kernel_only_decoration(d, version)) {
       k2s_list_remove(&m->sec[K2S_SEC_ANNOTATION], i);

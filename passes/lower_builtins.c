@@ -1936,7 +1936,10 @@ static bool lower_instr(lower *c, k2s_instr *i)
     k2s_error(m, i, "unknown OpenCL.std instruction %u", op);
     return false;
   }
-  if (i->n_ops - 2 < set->insts[op].n_operands) {
+  uint32_t required = 0; /* optional ('?') and variadic ('*') operands may be absent */
+  for (uint32_t k = 0; k < set->insts[op].n_operands; k++)
+    required += set->insts[op].operands[k].quantifier == K2S_Q_ONE;
+  if (i->n_ops - 2 < required) {
     k2s_error(m, i, "the OpenCL builtin %s has too few operands", set->insts[op].name);
     return false;
   }

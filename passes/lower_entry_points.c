@@ -272,6 +272,8 @@ static bool convert_models(k2s_module *m)
     case SpvExecutionModeLocalSize: break;
     case SpvExecutionModeContractionOff:
     case SpvExecutionModeLocalSizeHint:
+    case SpvExecutionModeLocalSizeHintId:
+    case SpvExecutionModeSubgroupsPerWorkgroupId:
     case SpvExecutionModeVecTypeHint:
     case SpvExecutionModeInitializer:
     case SpvExecutionModeFinalizer:

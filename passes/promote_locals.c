@@ -47,10 +47,18 @@ typedef struct promote {
   bool changed;
 } promote;
 
+/* An instruction that only describes (OpenCL.DebugInfo.100 DebugDeclare and
+ * DebugValue, any NonSemantic.* set): it may name a variable without keeping
+ * it in memory, and goes with it. */
 static bool is_debug_ext(k2s_module *m, const k2s_instr *i)
 {
-  return i->opcode == SpvOpExtInst && i->n_ops >= 1 && i->ops[0] < m->id_cap && m->ext_set &&
-         m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_DEBUGINFO_100;
+  if (i->opcode != SpvOpExtInst || i->n_ops < 1 || i->ops[0] >= m->id_cap)
+    return false;
+  if (m->ext_set && m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_DEBUGINFO_100)
+    return true;
+  k2s_instr *imp = k2s_def(m, i->ops[0]);
+  const char *name = imp && imp->opcode == SpvOpExtInstImport ? k2s_string_operand(imp, 0) : NULL;
+  return name && strncmp(name, "NonSemantic.", 12) == 0;
 }
 
 /* Memory-operand mask of a load (ops[1]) or store (ops[2]). */
