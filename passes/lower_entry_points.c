@@ -287,27 +287,9 @@ static bool convert_models(k2s_module *m)
   return changed;
 }
 
-/* A module without a kernel is a library for linking (clang emits one for a
- * file of plain functions): Vulkan has no linkage, and a compute module needs
- * an entry point, so there is nothing to translate it into. */
-static bool has_kernel(k2s_module *m)
-{
-  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
-    if (e->n_ops >= 1 && e->ops[0] == SpvExecutionModelKernel)
-      return true;
-  return false;
-}
-
 bool k2s_lower_entry_points(k2s_module *m, const k2s_options *o)
 {
   (void)o;
-  if (!has_kernel(m)) {
-    k2s_error(m, NULL,
-              "the module has no kernel (no OpEntryPoint Kernel; it only defines functions): a "
-              "library module cannot be a Vulkan compute module (link it into the module of "
-              "its kernels first, e.g. with spirv-link)");
-    return false;
-  }
   bool changed = unwrap_entry_points(m);
   changed |= drop_linkage(m);
   changed |= remove_dead_functions(m);
