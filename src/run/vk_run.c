@@ -824,6 +824,7 @@ static bool read_back(struct run_state *s, struct run_result *res)
     res->outputs = calloc(req->nargs ? req->nargs : 1, sizeof *res->outputs);
     if (!res->outputs)
         return false;
+    double start = now_us(), bytes = 0;
     for (size_t i = 0; i < req->nargs; i++) {
         if (req->args[i].kind != K2S_ARG_BUFFER)
             continue;
@@ -834,7 +835,12 @@ static bool read_back(struct run_state *s, struct run_result *res)
         }
         if (!vk_download(s->h, s->arg_bufs[i].buffer, res->outputs[i], req->args[i].size))
             return false;
+        bytes += (double)req->args[i].size;
     }
+    double us = now_us() - start;
+    if (req->verbose)
+        fprintf(stderr, "%s: read back %.0f bytes in %.0f us (%.0f MB/s)\n", k2s_prog(), bytes,
+                us, us > 0 ? bytes / us : 0.0);
     return true;
 }
 
