@@ -134,16 +134,18 @@ TIME_RE = re.compile(r"^time: min=([0-9.]+) median=([0-9.]+) max=([0-9.]+) us", 
 
 
 def timed(cmd, timeout):
+    """Runs one host; returns ((min, median, max) µs or None, error, wall s, info lines)."""
     t0 = time.time()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, "timeout", time.time() - t0
+        return None, "timeout", time.time() - t0, []
+    info = [l for l in p.stderr.splitlines() if "using" in l or "read back" in l]
     m = TIME_RE.search(p.stderr)
     if p.returncode or not m:
         return None, (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1], \
-            time.time() - t0
-    return tuple(float(x) for x in m.groups()), None, time.time() - t0
+            time.time() - t0, info
+    return tuple(float(x) for x in m.groups()), None, time.time() - t0, info
 
 
 def dtype_of(spec):
@@ -254,9 +256,13 @@ def run(a):
                 continue
             dd = os.path.join(work, tool, name)
             os.makedirs(dd, exist_ok=True)
-            full = cmd + argv + ["--time", str(a.runs), "--dump-dir", dd]
-            t, err, wall = timed(full, a.timeout)
+            full = cmd + argv + ["--time", str(a.runs), "--dump-dir", dd, "--verbose"]
+            t, err, wall, info = timed(full, a.timeout)
             log.write(f"{name} {tool}: {' '.join(full)}\n  -> {t} {err or ''} ({wall:.1f}s)\n")
+            if info:
+                log.write("  " + "\n  ".join(info) + "\n")
+                if tool == "cl" and not res.get("cl_device"):
+                    res["cl_device"] = info[0]
             log.flush()
             res[tool] = t
             res[tool + "_err"] = err
@@ -287,7 +293,9 @@ def report(meta, devices, rows, out, runs):
              "after 3 warm-ups; times are medians in µs; ratio = OpenCL time / k2s time "
              "(> 1: k2s faster)",
              f"measured peaks: copy {peak_bw:.0f} GB/s, fma_peak {peak_fl:.0f} GFLOP/s"
-             if peak_bw and peak_fl else "measured peaks: n/a", "",
+             if peak_bw and peak_fl else "measured peaks: n/a",
+             "Vulkan: " + next((l.strip() for l in devices.splitlines() if "*" in l), "?"),
+             "OpenCL: " + next((r["cl_device"] for r in rows if r.get("cl_device")), "?"), "",
              "| kernel | k2s µs | OpenCL µs | ratio | k2s rate | OpenCL rate | k2s % of peak "
              "| --math=native µs | outputs |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---|"]

@@ -15,9 +15,13 @@ prepare)
   ;;
 run)
   . tools/device/setup.sh
+  # Only NVIDIA's OpenCL: an image's other ICDs (a CPU OpenCL) must not become platform 0.
+  [ -f /etc/OpenCL/vendors/nvidia.icd ] && export OCL_ICD_VENDORS=/etc/OpenCL/vendors/nvidia.icd
   OUT=${OUT:-/tmp/gpu-bench-out}
   mkdir -p "$OUT"
   {
+    ls /etc/OpenCL/vendors/ /usr/share/vulkan/icd.d/ /etc/vulkan/icd.d/ 2>&1
+    .gpu-bench/bin/k2s-run --list-devices 2>&1
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv 2>&1
     git log -1 --oneline 2>&1
     n=$((1 << 26)) # 64 Mi floats: 256 MiB a buffer
