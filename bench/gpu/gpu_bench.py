@@ -251,7 +251,8 @@ def run(a):
                 ("vk", [os.path.join(d, "bin", "k2s-run"), os.path.join(d, "k2s.spv")]),
                 ("vk_native", [os.path.join(d, "bin", "k2s-run"),
                                os.path.join(d, "k2s-native.spv")]),
-                ("cl", [os.path.join(d, "bin", "k2s-clref"), os.path.join(d, "kernels.cl")])):
+                ("cl", [os.path.join(d, "bin", "k2s-clref"), os.path.join(d, "kernels.cl")] +
+                 (["--platform", a.cl_platform] if a.cl_platform else []))):
             if tool == "vk_native" and kind != "math" and name != "nbody":
                 continue
             dd = os.path.join(work, tool, name)
@@ -342,6 +343,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--small", action="store_true", help="small sizes (a CPU check)")
     ap.add_argument("--only", help="comma-separated case names")
+    ap.add_argument("--cl-platform", help="k2s-clref --platform (index or name, e.g. NVIDIA)")
     a = ap.parse_args()
     prepare(a) if a.what == "prepare" else run(a)
 

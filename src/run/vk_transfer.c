@@ -1,12 +1,27 @@
 /* Staging buffers and copy commands between host memory and k2s-run's device-local buffers
- * (see vk_transfer.h). Each transfer is one submission on the kernel's queue, waited for
- * with a fence; a staging buffer lives only for its transfer. */
+ * (see vk_transfer.h). A transfer goes through one staging buffer of at most STAGING_CHUNK
+ * bytes, a chunk at a time: each chunk is one submission on the kernel's queue, waited for
+ * with a fence (host memory the driver must pin costs time per byte, so a large buffer does
+ * not get a staging buffer of its own size). The staging buffer lives only for its transfer. */
 #include "vk_transfer.h"
 
 #include "argspec.h"
 
 #include <stdint.h>
 #include <string.h>
+
+#include <stdlib.h>
+
+#define STAGING_CHUNK ((size_t)32 << 20)
+
+/* K2S_RUN_STAGING_CHUNK=BYTES (a multiple of 4) overrides the chunk size, so that the tests
+ * can cross chunk boundaries with small buffers. */
+static size_t chunk_size(void)
+{
+  const char *env = getenv("K2S_RUN_STAGING_CHUNK");
+  unsigned long long v = env ? strtoull(env, NULL, 10) : 0;
+  return v >= 4 && v % 4 == 0 ? (size_t)v : STAGING_CHUNK;
+}
 
 struct staging {
   VkBuffer buffer;
@@ -121,14 +136,16 @@ static bool staging_create(struct vk_host *h, size_t size, bool readback, struct
 /* Records one copy and a barrier making its writes visible to `dst_stage`/`dst_access`,
  * submits it and waits. */
 static bool copy_and_wait(struct vk_host *h, struct staging *st, VkBuffer src, VkBuffer dst,
-                          size_t size, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
+                          const VkBufferCopy *region, VkPipelineStageFlags dst_stage,
+                          VkAccessFlags dst_access)
 {
   VkCommandBufferBeginInfo binfo = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-  if (!ok(vkBeginCommandBuffer(st->cmd, &binfo), "vkBeginCommandBuffer"))
+  if (!ok(vkResetCommandPool(h->device, st->pool, 0), "vkResetCommandPool") ||
+      !ok(vkResetFences(h->device, 1, &st->fence), "vkResetFences") ||
+      !ok(vkBeginCommandBuffer(st->cmd, &binfo), "vkBeginCommandBuffer"))
     return false;
-  VkBufferCopy region = {0, 0, size};
-  vkCmdCopyBuffer(st->cmd, src, dst, 1, &region);
+  vkCmdCopyBuffer(st->cmd, src, dst, 1, region);
   VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                              .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                              .dstAccessMask = dst_access};
@@ -145,17 +162,21 @@ static bool copy_and_wait(struct vk_host *h, struct staging *st, VkBuffer src, V
 bool vk_upload(struct vk_host *h, VkBuffer dst, const void *data, size_t size, size_t total)
 {
   struct staging st;
-  bool done = staging_create(h, total, false, &st);
-  if (done) {
-    if (data)
-      memcpy(st.map, data, size);
-    else
-      size = 0;
-    memset((unsigned char *)st.map + size, 0, total - size);
+  size_t chunk = total < chunk_size() ? total : chunk_size();
+  bool done = staging_create(h, chunk, false, &st);
+  if (!data)
+    size = 0;
+  for (size_t off = 0; done && off < total; off += chunk) {
+    size_t n = total - off < chunk ? total - off : chunk;
+    size_t have = off < size ? (size - off < n ? size - off : n) : 0;
+    if (have)
+      memcpy(st.map, (const unsigned char *)data + off, have);
+    memset((unsigned char *)st.map + have, 0, n - have);
     VkMappedMemoryRange r = {
         .sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = st.memory, .size = VK_WHOLE_SIZE};
+    VkBufferCopy region = {0, off, n};
     done = (st.coherent || ok(vkFlushMappedMemoryRanges(h->device, 1, &r), "flush")) &&
-           copy_and_wait(h, &st, st.buffer, dst, total, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+           copy_and_wait(h, &st, st.buffer, dst, &region, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                              VK_ACCESS_UNIFORM_READ_BIT);
   }
@@ -166,15 +187,18 @@ bool vk_upload(struct vk_host *h, VkBuffer dst, const void *data, size_t size, s
 bool vk_download(struct vk_host *h, VkBuffer src, void *data, size_t size)
 {
   struct staging st;
-  bool done = staging_create(h, size, true, &st) &&
-              copy_and_wait(h, &st, src, st.buffer, size ? size : 1, VK_PIPELINE_STAGE_HOST_BIT,
-                            VK_ACCESS_HOST_READ_BIT);
-  if (done) {
+  size_t chunk = size < chunk_size() ? (size ? size : 1) : chunk_size();
+  bool done = staging_create(h, chunk, true, &st);
+  for (size_t off = 0; done && off < size; off += chunk) {
+    size_t n = size - off < chunk ? size - off : chunk;
+    VkBufferCopy region = {off, 0, n};
     VkMappedMemoryRange r = {
         .sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = st.memory, .size = VK_WHOLE_SIZE};
-    done = st.coherent || ok(vkInvalidateMappedMemoryRanges(h->device, 1, &r), "invalidate");
+    done = copy_and_wait(h, &st, src, st.buffer, &region, VK_PIPELINE_STAGE_HOST_BIT,
+                         VK_ACCESS_HOST_READ_BIT) &&
+           (st.coherent || ok(vkInvalidateMappedMemoryRanges(h->device, 1, &r), "invalidate"));
     if (done)
-      memcpy(data, st.map, size);
+      memcpy((unsigned char *)data + off, st.map, n);
   }
   staging_free(h, &st);
   return done;

@@ -18,7 +18,7 @@
 static const char usage[] =
     "usage: k2s-clref KERNEL.cl --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]]\n"
     "                 [--offset X[,Y[,Z]]] --arg SPEC ... [--build-options \"...\"]\n"
-    "                 [--platform N] [--device N] [--dump-dir DIR] [--time N] [--verbose]\n"
+    "                 [--platform N|NAME] [--device N] [--dump-dir DIR] [--time N] [--verbose]\n"
     "Same --arg language and output as k2s-run (see corpus/FORMAT.md).\n"
     "--time N: after the run whose results are printed, 3 untimed and N timed runs, timed\n"
     "by OpenCL event profiling (the same time: lines as k2s-run).\n"
@@ -133,6 +133,26 @@ static bool parse_index(const char *what, const char *text, cl_uint count, cl_ui
 
 /* ---- setup -------------------------------------------------------------------------------- */
 
+/* --platform N, or a name: the first platform whose name or vendor contains it (a machine
+ * may have several ICDs, e.g. a CPU OpenCL beside the GPU's, in no fixed order). */
+static bool pick_platform(const char *want, const cl_platform_id *platforms, cl_uint n,
+                          cl_uint *index)
+{
+    if (!want || (*want >= '0' && *want <= '9'))
+        return parse_index("--platform", want, n, index);
+    for (cl_uint i = 0; i < n; i++) {
+        char name[256] = "", vendor[256] = "";
+        clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        clGetPlatformInfo(platforms[i], CL_PLATFORM_VENDOR, sizeof vendor, vendor, NULL);
+        if (strstr(name, want) || strstr(vendor, want)) {
+            *index = i;
+            return true;
+        }
+    }
+    k2s_error("--platform %s: no OpenCL platform's name or vendor contains it", want);
+    return false;
+}
+
 static bool pick_device(struct session *s)
 {
     cl_platform_id platforms[16], platform;
@@ -143,7 +163,7 @@ static bool pick_device(struct session *s)
         k2s_error("no OpenCL platform found (is an ICD such as PoCL installed?)");
         return false;
     }
-    if (!parse_index("--platform", s->cli.platform, np < 16 ? np : 16, &pi))
+    if (!pick_platform(s->cli.platform, platforms, np < 16 ? np : 16, &pi))
         return false;
     platform = platforms[pi];
     e = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 16, devices, &nd);

@@ -35,7 +35,8 @@ run)
     cmp "$d/arg0.bin" "$d/arg1.bin" && echo "copy 256 MiB: output equals input"
     rm -rf "$d"
   } 2>&1 | tee "$OUT/io.txt"
-  python3 bench/gpu/gpu_bench.py run --dir .gpu-bench --out "$OUT" ${GPU_BENCH_FLAGS:-}
+  python3 bench/gpu/gpu_bench.py run --dir .gpu-bench --out "$OUT" --cl-platform NVIDIA \
+    ${GPU_BENCH_FLAGS:-}
   ;;
 *)
   sed -n 2,9p "$0"
