@@ -225,7 +225,7 @@ def compare(spec_list, da, db, tol):
         big = (np.abs(y) >= 1e-3) & ~both_nan  # relative differences of values near 0 say little
         r = diff[big] / np.abs(y[big].astype(np.float64))
         worst = max(worst, float(np.max(r)) if r.size else 0.0)
-    return True, f"max rel diff {worst:.1e} (|ref| >= 1e-3)" if tol else "exact"
+    return True, f"max rel diff {worst:.1e} (where abs(ref) >= 1e-3)" if tol else "exact"
 
 
 def run(a):
