@@ -80,7 +80,8 @@ kernel void wide_math(global const float8 *a, global const float8 *b, global flo
     size_t i = get_global_id(0);
     float8 x = a[i], y = b[i];
     float8 f = fract(x * 7.0f, o + 4 * i + 2);
-    o[4 * i] = fmax(x, y) + mad(x, y, 1.0f);
+    /* mad may be fused or not: 11-bit operands make the product exact, so both agree. */
+    o[4 * i] = fmax(x, y) + mad(rint(x * 1024.0f) / 1024.0f, rint(y * 1024.0f) / 1024.0f, 1.0f);
     o[4 * i + 1] = clamp(x, -0.5f, y);
     o[4 * i + 3] = f + bitselect(x, y, as_float8(ia[i]));
     long8 p = la[i];

@@ -1769,7 +1769,15 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
     return glsl2(c, K2S_GLSL_STD_450_NMin, glsl2(c, K2S_GLSL_STD_450_NMax, x, y), z);
   case K2S_OPENCL_STD_maxmag: return lower_mag(c, true, x, y);
   case K2S_OPENCL_STD_minmag: return lower_mag(c, false, x, y);
-  case K2S_OPENCL_STD_mad: return f_add(c, f_mul(c, x, y), z);
+  /* OpenCL leaves mad's rounding open (one or two roundings); GLSL Fma has
+   * exactly that latitude in Vulkan ("inherited from OpFMul followed by
+   * OpFAdd"), and the no-contraction pass leaves an OpExtInst alone, so the
+   * driver may fuse it. clang writes a*b+c as mad under OpenCL's default
+   * FP_CONTRACT ON; with FP_CONTRACT OFF it stays OpFMul + OpFAdd. */
+  case K2S_OPENCL_STD_mad: {
+    uint32_t args[3] = {x, y, z};
+    return glsl(c, K2S_GLSL_STD_450_Fma, t, args, 3);
+  }
   case K2S_OPENCL_STD_fma: {
     /* Vulkan does not require Fma to be fused (its precision is that of a
      * multiply then an add); OpenCL wants one rounding. The math pass's

@@ -56,6 +56,33 @@ static uint32_t elem_pointer(arg_ctx *c, uint32_t var, uint32_t sc, uint32_t ele
   return k2s_emit(&c->b, SpvOpAccessChain, ptr, ops, in_struct ? 3 : 2);
 }
 
+/* Whether the producer gave parameter `param` FuncParamAttr `attr` (llvm-spirv writes
+ * LLVM's readonly as NoWrite, noalias (restrict) as NoAlias, nocapture as NoCapture). */
+static bool has_param_attr(k2s_module *m, uint32_t param, uint32_t attr)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
+    if (i->opcode == SpvOpDecorate && i->n_ops >= 3 && i->ops[0] == param &&
+        i->ops[1] == SpvDecorationFuncParamAttr && i->ops[2] == attr)
+      return true;
+  return false;
+}
+
+/* Memory hints for a storage buffer from its parameter's attributes. NonWritable when the
+ * kernel never writes through the pointer or a copy of it (NoWrite with NoCapture: a
+ * captured pointer could be written through after being loaded back, which the pointers
+ * pass would turn into a store through this variable). Restrict for restrict (NoAlias):
+ * OpenCL's restrict promises that no other argument reaches the object during the kernel,
+ * which is what Vulkan's Restrict on a variable asks. */
+static void memory_hints(arg_ctx *c, const k2s_instr *p, uint32_t var)
+{
+  k2s_module *m = c->m;
+  if (has_param_attr(m, p->result, SpvFunctionParameterAttributeNoWrite) &&
+      has_param_attr(m, p->result, SpvFunctionParameterAttributeNoCapture))
+    k2s_decorate(m, var, SpvDecorationNonWritable, NULL, 0);
+  if (has_param_attr(m, p->result, SpvFunctionParameterAttributeNoAlias))
+    k2s_decorate(m, var, SpvDecorationRestrict, NULL, 0);
+}
+
 static bool lower_buffer(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t elem, bool constant)
 {
   k2s_module *m = c->m;
@@ -87,6 +114,8 @@ static bool lower_buffer(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t ele
   uint32_t var = k2s_global_variable(m, k2s_type_pointer(m, sc, st), sc, 0);
   k2s_set_name(m, var, a->name);
   bind(c, var, &a->set, &a->binding);
+  if (!ubo)
+    memory_hints(c, p, var);
   a->kind = ubo ? K2S_ARG_BUFFER_UBO : K2S_ARG_BUFFER;
   a->elem_size = (uint32_t)es;
   k2s_replace_all_uses(m, p->result, elem_pointer(c, var, sc, elem, true));

@@ -107,6 +107,11 @@ bool k2s_parse_cli(int argc, char **argv, const struct k2s_option *opts, size_t 
 bool k2s_parse_args(const char **specs, size_t n, struct k2s_arg **out);
 void k2s_free_args(struct k2s_arg *args, size_t n);
 
+/* --time N: prints "time: MIN us" and "time: min=A median=B max=C us runs=N warmup=W
+ * clock=CLOCK" (timing.c). */
+bool k2s_report_times(FILE *out, const double *us, unsigned n, unsigned warmup,
+                      const char *clock);
+
 /* Prints (or dumps into `dump_dir`) every buffer argument's read-back bytes. */
 bool k2s_emit_outputs(const struct k2s_arg *args, size_t n, unsigned char *const *outputs,
                       const char *dump_dir);

@@ -211,9 +211,9 @@ static bool execute(struct session *s, const struct refl_kernel *k,
         !k2s_emit_outputs(s->args, c->nspecs, s->result.outputs, c->dump_dir) ||
         !k2s_write_pngs(c->pngs, c->npngs, s->args, c->nspecs, s->result.outputs))
         return false;
-    if (s->result.timed)
-        fprintf(stderr, "time: %.3f us\n", s->result.best_us);
-    return true;
+    return !s->result.timed ||
+           k2s_report_times(stderr, s->result.times_us, s->result.ntimes, s->result.warmup,
+                            s->result.gpu_clock ? "gpu" : "host");
 }
 
 static bool run(struct session *s)

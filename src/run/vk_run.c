@@ -2,6 +2,8 @@
 #include "vk_run.h"
 #include "vk_images.h"
 
+#include "vk_transfer.h"
+
 #include <math.h>
 #include <spirv/unified1/spirv.h>
 #include <stdio.h>
@@ -13,10 +15,8 @@
 struct buf {
     VkBuffer buffer;
     VkDeviceMemory memory;
-    void *map;
     VkDeviceSize size;
     VkDeviceAddress address;
-    bool coherent;
 };
 
 /* A clustered POD (or pointer) block bound as one storage/uniform buffer. */
@@ -80,29 +80,7 @@ static bool vk_ok(VkResult r, const char *what)
 
 /* ---- buffers -------------------------------------------------------------------------------- */
 
-/* Host-visible memory keeps the tool simple; prefer coherent and device-local when offered. */
-static bool memory_type(const struct vk_host *h, uint32_t bits, uint32_t *index, bool *coherent)
-{
-    static const VkMemoryPropertyFlags prefs[] = {
-        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
-            VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
-    };
-    for (size_t p = 0; p < 3; p++) {
-        for (uint32_t i = 0; i < h->memory.memoryTypeCount; i++) {
-            VkMemoryPropertyFlags f = h->memory.memoryTypes[i].propertyFlags;
-            if ((bits & (1u << i)) && (f & prefs[p]) == prefs[p]) {
-                *index = i;
-                *coherent = f & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-                return true;
-            }
-        }
-    }
-    k2s_error("device has no host-visible memory type for buffers");
-    return false;
-}
-
+/* Buffers live in device-local memory; data moves through staging copies (vk_transfer.c). */
 static bool buf_alloc(struct run_state *s, VkDeviceSize size, struct buf *b)
 {
     const struct vk_host *h = s->h;
@@ -127,10 +105,9 @@ static bool buf_alloc(struct run_state *s, VkDeviceSize size, struct buf *b)
         .pNext = h->buffer_device_address ? &flags : NULL,
         .allocationSize = req.size,
     };
-    if (!memory_type(h, req.memoryTypeBits, &alloc.memoryTypeIndex, &b->coherent) ||
+    if (!vk_device_memory_type(h, req.memoryTypeBits, &alloc.memoryTypeIndex) ||
         !vk_ok(vkAllocateMemory(h->device, &alloc, NULL, &b->memory), "vkAllocateMemory") ||
-        !vk_ok(vkBindBufferMemory(h->device, b->buffer, b->memory, 0), "vkBindBufferMemory") ||
-        !vk_ok(vkMapMemory(h->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map), "vkMapMemory"))
+        !vk_ok(vkBindBufferMemory(h->device, b->buffer, b->memory, 0), "vkBindBufferMemory"))
         return false;
     b->size = size;
     if (h->buffer_device_address) {
@@ -141,32 +118,14 @@ static bool buf_alloc(struct run_state *s, VkDeviceSize size, struct buf *b)
     return true;
 }
 
-static bool buf_flush(struct run_state *s, const struct buf *b)
-{
-    VkMappedMemoryRange r = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
-                             .memory = b->memory, .size = VK_WHOLE_SIZE};
-    return b->coherent || vk_ok(vkFlushMappedMemoryRanges(s->h->device, 1, &r), "flush");
-}
-
-static bool buf_invalidate(struct run_state *s, const struct buf *b)
-{
-    VkMappedMemoryRange r = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
-                             .memory = b->memory, .size = VK_WHOLE_SIZE};
-    return b->coherent || vk_ok(vkInvalidateMappedMemoryRanges(s->h->device, 1, &r), "invalidate");
-}
-
 /* Sizes are padded to 16 bytes so that a translator widening narrow element accesses to
  * 32-bit words never reads past the end of a small buffer. */
 static VkDeviceSize padded(size_t size) { return ((VkDeviceSize)size + 15) & ~(VkDeviceSize)15; }
 
 static bool buf_create(struct run_state *s, const void *init, size_t size, struct buf *b)
 {
-    if (!buf_alloc(s, padded(size ? size : 1), b))
-        return false;
-    memset(b->map, 0, (size_t)b->size);
-    if (init)
-        memcpy(b->map, init, size);
-    return buf_flush(s, b);
+    return buf_alloc(s, padded(size ? size : 1), b) &&
+           vk_upload(s->h, b->buffer, init, size, (size_t)b->size);
 }
 
 static void buf_destroy(struct run_state *s, struct buf *b)
@@ -201,22 +160,30 @@ static bool create_arg_buffers(struct run_state *s)
     return vk_images_create(s->h, req->refl, req->kernel, req->args, req->nargs, &s->images);
 }
 
-/* Program-scope variables may hold pointers into their own buffer. */
+/* Program-scope variables may hold pointers into their own buffer: the initial bytes get
+ * the buffer's addresses before they are uploaded. */
 static bool apply_relocations(struct run_state *s, struct refl_data *d, struct buf *b)
 {
     const struct refl_module *r = s->req->refl;
+    unsigned char *bytes = malloc(d->nbytes ? d->nbytes : 1);
+    if (!bytes)
+        return false;
+    if (d->nbytes)
+        memcpy(bytes, d->bytes, d->nbytes);
     for (size_t i = 0; i < r->nrelocs; i++) {
         const struct refl_reloc *rl = &r->relocs[i];
         uint32_t size = rl->pointer_size;
         if ((size != 4 && size != 8) || rl->object_offset > d->nbytes ||
             d->nbytes - rl->object_offset < size) {
             k2s_error("reflection: program-scope relocation out of range");
+            free(bytes);
             return false;
         }
-        put_pointer((unsigned char *)b->map + rl->object_offset, size,
-                    b->address + rl->pointer_offset);
+        put_pointer(bytes + rl->object_offset, size, b->address + rl->pointer_offset);
     }
-    return buf_flush(s, b);
+    bool uploaded = vk_upload(s->h, b->buffer, bytes, d->nbytes, (size_t)b->size);
+    free(bytes);
+    return uploaded;
 }
 
 static bool create_data_buffers(struct run_state *s)
@@ -866,12 +833,15 @@ static bool record(struct run_state *s)
     record_dispatches(s);
     if (s->gpu_timing)
         vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->queries, 1);
-    /* Make the shader's writes visible to the host's reads of the mapped memory. */
+    /* Make the shader's writes visible to the read-back copies and to the next run. */
     VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
-                               .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+                               .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT |
+                                                VK_ACCESS_SHADER_READ_BIT |
+                                                VK_ACCESS_SHADER_WRITE_BIT};
     vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, NULL, 0, NULL);
+                         VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                         1, &barrier, 0, NULL, 0, NULL);
     return vk_ok(vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
 }
 
@@ -929,6 +899,7 @@ static bool read_back(struct run_state *s, struct run_result *res)
     res->outputs = calloc(req->nargs ? req->nargs : 1, sizeof *res->outputs);
     if (!res->outputs)
         return false;
+    double start = now_us(), bytes = 0;
     for (size_t i = 0; i < req->nargs; i++) {
         if (req->args[i].kind == K2S_ARG_IMAGE) {
             res->outputs[i] = malloc(req->args[i].size);
@@ -939,31 +910,52 @@ static bool read_back(struct run_state *s, struct run_result *res)
         }
         if (req->args[i].kind != K2S_ARG_BUFFER)
             continue;
-        if (!buf_invalidate(s, &s->arg_bufs[i]))
-            return false;
-        res->outputs[i] = malloc(req->args[i].size);
+        res->outputs[i] = malloc(req->args[i].size ? req->args[i].size : 1);
         if (!res->outputs[i]) {
             k2s_error("out of memory reading back argument %zu", i);
             return false;
         }
-        memcpy(res->outputs[i], s->arg_bufs[i].map, req->args[i].size);
+        if (!vk_download(s->h, s->arg_bufs[i].buffer, res->outputs[i], req->args[i].size))
+            return false;
+        bytes += (double)req->args[i].size;
     }
+    double us = now_us() - start;
+    if (req->verbose)
+        fprintf(stderr, "%s: read back %.0f bytes in %.0f us (%.0f MB/s)\n", k2s_prog(), bytes,
+                us, us > 0 ? bytes / us : 0.0);
     return true;
 }
+
+/* The first run gives the results; with --time N, K2S_RUN_WARMUP more untimed runs (the
+ * driver's and the caches' first-use costs), then N timed ones. */
+#define K2S_RUN_WARMUP 3
 
 static bool run_all(struct run_state *s, struct run_result *res)
 {
     if (!submit_and_wait(s) || !read_back(s, res))
         return false;
-    res->timed = s->req->time_runs > 0;
+    unsigned n = s->req->time_runs;
+    if (!n)
+        return true;
+    res->times_us = calloc(n, sizeof *res->times_us);
+    if (!res->times_us)
+        return false;
+    for (unsigned i = 0; i < K2S_RUN_WARMUP; i++)
+        if (!submit_and_wait(s))
+            return false;
     res->best_us = INFINITY;
-    for (unsigned i = 0; i < s->req->time_runs; i++) {
+    for (unsigned i = 0; i < n; i++) {
         double us;
         if (!timed_run(s, &us))
             return false;
+        res->times_us[i] = us;
         if (us < res->best_us)
             res->best_us = us;
     }
+    res->ntimes = n;
+    res->warmup = K2S_RUN_WARMUP;
+    res->gpu_clock = s->gpu_timing;
+    res->timed = true;
     return true;
 }
 
@@ -1031,4 +1023,6 @@ void run_result_free(struct run_result *res, size_t nargs)
         free(res->outputs[i]);
     free(res->outputs);
     res->outputs = NULL;
+    free(res->times_us);
+    res->times_us = NULL;
 }

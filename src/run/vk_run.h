@@ -28,6 +28,9 @@ struct run_result {
     unsigned char **outputs; /* per argument: read-back bytes of buffers, else NULL */
     bool timed;
     double best_us;
+    double *times_us; /* the N timed runs of --time N, in run order */
+    unsigned ntimes, warmup;
+    bool gpu_clock;   /* times from GPU timestamps (else the host's clock) */
 };
 
 bool vk_run_kernel(struct vk_host *h, const struct run_request *req, struct run_result *res);

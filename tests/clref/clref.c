@@ -18,13 +18,15 @@
 static const char usage[] =
     "usage: k2s-clref KERNEL.cl --kernel NAME --global X[,Y[,Z]] [--local X[,Y[,Z]]]\n"
     "                 [--offset X[,Y[,Z]]] --arg SPEC ... [--build-options \"...\"]\n"
-    "                 [--platform N] [--device N] [--dump-dir DIR] [--verbose]\n"
+    "                 [--platform N|NAME] [--device N] [--dump-dir DIR] [--time N] [--verbose]\n"
     "Same --arg language and output as k2s-run (see corpus/FORMAT.md).\n"
+    "--time N: after the run whose results are printed, 3 untimed and N timed runs, timed\n"
+    "by OpenCL event profiling (the same time: lines as k2s-run).\n"
     "Exit status 3: this OpenCL implementation cannot run the case.\n";
 
 struct cli {
     const char *input, *kernel, *global, *local, *offset, *build_options, *platform, *device;
-    const char *dump_dir;
+    const char *dump_dir, *time;
     const char **specs;
     size_t nspecs;
     bool verbose, help;
@@ -41,6 +43,8 @@ struct session {
     cl_kernel kernel;
     cl_mem *mems;
     unsigned char **outputs;
+    unsigned time_runs; /* --time N */
+    size_t nd_dims, nd_global[3], nd_local[3], nd_offset[3];
     int status; /* exit status when a step fails */
 };
 
@@ -102,6 +106,7 @@ static bool parse_cli(int argc, char **argv, struct cli *c)
         {"--platform", &c->platform, NULL, NULL, NULL},
         {"--device", &c->device, NULL, NULL, NULL},
         {"--dump-dir", &c->dump_dir, NULL, NULL, NULL},
+        {"--time", &c->time, NULL, NULL, NULL},
         {"--verbose", NULL, NULL, NULL, &c->verbose},
         {"-v", NULL, NULL, NULL, &c->verbose},
         {"--help", NULL, NULL, NULL, &c->help},
@@ -128,6 +133,26 @@ static bool parse_index(const char *what, const char *text, cl_uint count, cl_ui
 
 /* ---- setup -------------------------------------------------------------------------------- */
 
+/* --platform N, or a name: the first platform whose name or vendor contains it (a machine
+ * may have several ICDs, e.g. a CPU OpenCL beside the GPU's, in no fixed order). */
+static bool pick_platform(const char *want, const cl_platform_id *platforms, cl_uint n,
+                          cl_uint *index)
+{
+    if (!want || (*want >= '0' && *want <= '9'))
+        return parse_index("--platform", want, n, index);
+    for (cl_uint i = 0; i < n; i++) {
+        char name[256] = "", vendor[256] = "";
+        clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        clGetPlatformInfo(platforms[i], CL_PLATFORM_VENDOR, sizeof vendor, vendor, NULL);
+        if (strstr(name, want) || strstr(vendor, want)) {
+            *index = i;
+            return true;
+        }
+    }
+    k2s_error("--platform %s: no OpenCL platform's name or vendor contains it", want);
+    return false;
+}
+
 static bool pick_device(struct session *s)
 {
     cl_platform_id platforms[16], platform;
@@ -138,7 +163,7 @@ static bool pick_device(struct session *s)
         k2s_error("no OpenCL platform found (is an ICD such as PoCL installed?)");
         return false;
     }
-    if (!parse_index("--platform", s->cli.platform, np < 16 ? np : 16, &pi))
+    if (!pick_platform(s->cli.platform, platforms, np < 16 ? np : 16, &pi))
         return false;
     platform = platforms[pi];
     e = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 16, devices, &nd);
@@ -186,7 +211,8 @@ static bool build(struct session *s)
     s->context = clCreateContext(NULL, 1, &s->device, NULL, NULL, &e);
     if (!cl_ok(s, e, "clCreateContext"))
         return false;
-    s->queue = clCreateCommandQueue(s->context, s->device, 0, &e);
+    s->queue = clCreateCommandQueue(s->context, s->device,
+                                    s->time_runs ? CL_QUEUE_PROFILING_ENABLE : 0, &e);
     if (!cl_ok(s, e, "clCreateCommandQueue"))
         return false;
     const char *src = s->source;
@@ -390,8 +416,68 @@ static bool run(struct session *s)
         s->status = EXIT_UNSUPPORTED;
         return false;
     }
+    s->nd_dims = dims;
+    memcpy(s->nd_global, g, sizeof g);
+    memcpy(s->nd_local, l, sizeof l);
+    memcpy(s->nd_offset, o, sizeof o);
     cl_int e = clEnqueueNDRangeKernel(s->queue, s->kernel, dims, o, g, l, 0, NULL, NULL);
     return cl_ok(s, e, "clEnqueueNDRangeKernel") && cl_ok(s, clFinish(s->queue), "clFinish");
+}
+
+/* ---- --time N ------------------------------------------------------------------------------- */
+
+#define CLREF_WARMUP 3
+
+/* One more run of the same NDRange; *us: its START-to-END time from event profiling. */
+static bool timed_run(struct session *s, double *us)
+{
+    cl_event ev;
+    cl_int e = clEnqueueNDRangeKernel(s->queue, s->kernel, (cl_uint)s->nd_dims, s->nd_offset,
+                                      s->nd_global, s->nd_local, 0, NULL, us ? &ev : NULL);
+    if (!cl_ok(s, e, "clEnqueueNDRangeKernel") || !cl_ok(s, clFinish(s->queue), "clFinish"))
+        return false;
+    if (!us)
+        return true;
+    cl_ulong start = 0, end = 0;
+    bool got = cl_ok(s, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
+                                                &start, NULL),
+                     "clGetEventProfilingInfo") &&
+               cl_ok(s, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                                NULL),
+                     "clGetEventProfilingInfo");
+    clReleaseEvent(ev);
+    *us = (double)(end - start) / 1e3;
+    return got;
+}
+
+static bool time_runs(struct session *s)
+{
+    unsigned n = s->time_runs;
+    if (!n)
+        return true;
+    double *us = calloc(n, sizeof *us);
+    bool ok = us != NULL;
+    for (unsigned i = 0; ok && i < CLREF_WARMUP; i++)
+        ok = timed_run(s, NULL);
+    for (unsigned i = 0; ok && i < n; i++)
+        ok = timed_run(s, &us[i]);
+    ok = ok && k2s_report_times(stderr, us, n, CLREF_WARMUP, "opencl-event");
+    free(us);
+    return ok;
+}
+
+static bool parse_time(struct session *s)
+{
+    if (!s->cli.time)
+        return true;
+    char *end;
+    unsigned long n = strtoul(s->cli.time, &end, 10);
+    if (*end != '\0' || end == s->cli.time || n < 1 || n > 1000000) {
+        k2s_error("--time: '%s' is not a number of runs from 1 to 1000000", s->cli.time);
+        return false;
+    }
+    s->time_runs = (unsigned)n;
+    return true;
 }
 
 static bool read_back(struct session *s)
@@ -461,9 +547,10 @@ static int start(struct session *s, int argc, char **argv)
         return 2;
     }
     s->status = 1;
-    bool ok = k2s_parse_args(s->cli.specs, s->cli.nspecs, &s->args) && pick_device(s) &&
-              build(s) && set_args(s) && run(s) && read_back(s) &&
-              k2s_emit_outputs(s->args, s->cli.nspecs, s->outputs, s->cli.dump_dir);
+    bool ok = parse_time(s) && k2s_parse_args(s->cli.specs, s->cli.nspecs, &s->args) &&
+              pick_device(s) && build(s) && set_args(s) && run(s) && read_back(s) &&
+              k2s_emit_outputs(s->args, s->cli.nspecs, s->outputs, s->cli.dump_dir) &&
+              time_runs(s);
     return ok ? 0 : s->status;
 }
 

@@ -10,6 +10,7 @@ Format (one case per "== NAME" header):
                              unless 'stdout-empty' is given)
     stderr-has: TEXT         stderr must contain TEXT
     stderr-lacks: TEXT       stderr must not contain TEXT
+    env: NAME=VALUE          set in the tool's environment (repeatable)
     requires: validation     skip the case unless the Vulkan validation layer is installed
     requires: device         skip the case unless `k2s-run --list-devices` finds a device
     requires: opencl         skip the case unless an OpenCL ICD is registered
@@ -32,7 +33,7 @@ def parse_cases(path):
                 continue
             if line.startswith("== "):
                 cur = {"name": line[3:].strip(), "exit": 0, "stdout": None,
-                       "stderr": [], "stderr_lacks": [], "requires": [], "run": None}
+                       "stderr": [], "stderr_lacks": [], "requires": [], "run": None, "env": {}}
                 cases.append(cur)
                 continue
             key, sep, value = line.partition(":")
@@ -51,6 +52,9 @@ def parse_cases(path):
                 cur["stderr"].append(value)
             elif key == "stderr-lacks":
                 cur["stderr_lacks"].append(value)
+            elif key == "env":
+                name, _, val = value.partition("=")
+                cur["env"][name.strip()] = val
             elif key == "requires":
                 cur["requires"].append(value.strip())
             else:
@@ -144,7 +148,8 @@ def main():
         ran += 1
         try:
             argv = resolve(case["run"], tools, opts.data_dir or ["."])
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=120,
+                                  env={**os.environ, **case["env"]})
         except (KeyError, OSError, subprocess.TimeoutExpired) as e:
             print(f"FAIL {case['name']}: {e}")
             failed += 1

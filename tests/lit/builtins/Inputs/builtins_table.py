@@ -72,8 +72,8 @@ B = {
     "fclamp": "GLSL NMin(NMax(x, lo), hi)",
     "maxmag": "compare |x| and |y|, fmax on a tie or NaN (exact)",
     "minmag": "compare |x| and |y|, fmin on a tie or NaN (exact)",
-    "mad": "OpFMul + OpFAdd: OpenCL allows a correctly rounded fma or a correctly rounded "
-           "multiply then add, and Vulkan gives one of the two (it may fuse)",
+    "mad": "GLSL Fma: OpenCL allows one rounding or two, and Vulkan's Fma has the same "
+           "latitude (the driver may fuse it; no NoContraction)",
     "fdim": "x - y, or +0 when x <= y (NaN propagates); one rounding",
     "sign": "±1.0, ±0 kept, 0 for NaN, by compares and selects",
     "step": "compare + select of 0.0 / 1.0",
