@@ -23,6 +23,9 @@ static void usage(FILE *f)
       "  --no-float-controls                           no VK_KHR_shader_float_controls: NaN, inf\n"
       "                                                and -0 may then be optimised away\n"
       "  --denorm-preserve                             the device has shaderDenormPreserveFloat*\n"
+      "  --no-int64-atomics                            no shaderBuffer/SharedInt64Atomics\n"
+      "  --float-atomics=add,min-max|none              the device has float atomic add / min-max\n"
+      "                                                (default none: compare-exchange loops)\n"
       "Kernel interface (clspv-compatible; one or two leading dashes):\n"
       "  -pod-ubo | -pod-pushconstant                  where POD arguments go (default SSBO)\n"
       "  -cluster-pod-kernel-args=0|1                  one binding for all PODs (default 1)\n"
@@ -141,6 +144,23 @@ static bool opt_flag(const char *arg, const char *name)
     return false;
   const char *a = arg[1] == '-' ? arg + 2 : arg + 1;
   return strcmp(a, name) == 0;
+}
+
+/* --float-atomics=LIST: add, min-max (or none). */
+static bool parse_float_atomics(const char *v, k2s_options *o)
+{
+  o->float_atomic_add = o->float_atomic_min_max = false;
+  while (*v) {
+    size_t n = strcspn(v, ",");
+    if (n == 3 && strncmp(v, "add", 3) == 0)
+      o->float_atomic_add = true;
+    else if (n == 7 && strncmp(v, "min-max", 7) == 0)
+      o->float_atomic_min_max = true;
+    else if (!(n == 4 && strncmp(v, "none", 4) == 0))
+      return false;
+    v += n + (v[n] == ',');
+  }
+  return true;
 }
 
 static void print_diags(const k2s_result *r, bool verbose)
@@ -270,6 +290,12 @@ int main(int argc, char **argv)
       o.missing_features |= K2S_FEATURE_STORAGE8;
     } else if (opt_flag(a, "no-16bit-storage")) {
       o.missing_features |= K2S_FEATURE_STORAGE16;
+    } else if (opt_flag(a, "no-int64-atomics")) {
+      o.missing_features |= K2S_FEATURE_INT64_ATOMICS;
+    } else if ((v = opt_value(a, "float-atomics"))) {
+      if (!parse_float_atomics(v, &o))
+        return fail_usage("--float-atomics takes a comma-separated list of add, min-max or "
+                          "none, not '%s'", v);
     } else if (opt_flag(a, "no-float-controls")) {
       o.missing_features |= K2S_FEATURE_FLOAT_CONTROLS;
     } else if (opt_flag(a, "denorm-preserve")) {

@@ -89,6 +89,24 @@ int k2s_input_spv_env(uint32_t version)
   }
 }
 
+/* The environment to validate an input module in. Workaround: spirv-val's OpenCL
+ * environments reject the Int64Atomics capability, which cl_khr_int64_base_atomics
+ * allows in OpenCL (llvm-spirv 15 declares it for atom_* on long); such a module
+ * is checked in the universal environment of its version instead, which still
+ * checks every instruction, only not the OpenCL capability list. */
+int k2s_input_spv_env_of(const k2s_module *m)
+{
+  if (k2s_has_capability(m, SpvCapabilityInt64Atomics)) {
+    switch ((m->version >> 8) & 0xff) {
+    case 0: return SPV_ENV_UNIVERSAL_1_0;
+    case 1: return SPV_ENV_UNIVERSAL_1_1;
+    case 2: return SPV_ENV_UNIVERSAL_1_2;
+    default: break;
+    }
+  }
+  return k2s_input_spv_env(m->version);
+}
+
 int k2s_target_spv_env(k2s_target_env e)
 {
   switch (e) {

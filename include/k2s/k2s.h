@@ -64,6 +64,8 @@ enum k2s_feature {
   K2S_FEATURE_STORAGE16 = 1u << 6, /* 16-bit storage buffer access */
   /* VK_KHR_shader_float_controls with shaderSignedZeroInfNanPreserveFloat16/32/64 */
   K2S_FEATURE_FLOAT_CONTROLS = 1u << 7,
+  /* VK_KHR_shader_atomic_int64 (shaderBufferInt64Atomics, shaderSharedInt64Atomics) */
+  K2S_FEATURE_INT64_ATOMICS = 1u << 16,
 };
 
 typedef struct k2s_options {
@@ -95,6 +97,11 @@ typedef struct k2s_options {
   /* --denorm-preserve: the device has shaderDenormPreserveFloat16/32/64 for the
    * float widths the module uses (DenormPreserve execution modes are emitted). */
   bool denorm_preserve;
+  /* --float-atomics=add,min-max: the device has VK_EXT_shader_atomic_float (add) and
+   * VK_EXT_shader_atomic_float2 (min/max) for the widths and memories the module uses;
+   * otherwise float atomic add/min/max become compare-exchange loops. */
+  bool float_atomic_add;
+  bool float_atomic_min_max;
 } k2s_options;
 
 typedef struct k2s_diagnostic {
