@@ -27,9 +27,9 @@ kernel void atom64_global(global long *res, global const long *in)
         old = seen;
         seen = atom_cmpxchg(&res[12], old, old + (v >> 3));
     } while (seen != old);
-    // The returned old value must be a 64-bit one: count the increments that saw a
-    // value above 2^32 (res[13] starts at 2^32 - 8, so all but the first 8 do).
-    if ((ulong)atom_inc((global ulong *)&res[13]) >= 0x100000000UL)
+    // The returned old value must be a 64-bit one: res[13] goes up by 2^32 per
+    // work-item, so exactly half of the 1024 see a high word of 512 or more.
+    if ((atom_add(&res[13], 0x100000000L) >> 32) >= 512)
         atom_inc(&res[14]);
 }
 
