@@ -24,6 +24,14 @@ static bool is_float_rmw(uint16_t op)
   return op == SpvOpAtomicFAddEXT || op == SpvOpAtomicFMinEXT || op == SpvOpAtomicFMaxEXT;
 }
 
+/* Diagnostics about a new instruction (a later pass refusing the loop's atomic)
+ * point at the input's atomic it came from, as clones do. */
+static uint32_t from(k2s_module *m, uint32_t id, const k2s_instr *orig)
+{
+  k2s_def(m, id)->offset = orig->offset;
+  return id;
+}
+
 /* A pointer to an integer of the pointee's width, in the pointer's storage class. */
 static uint32_t int_view(k2s_builder *b, uint32_t ptr, uint32_t itype)
 {
@@ -39,9 +47,9 @@ static void float_loop(k2s_module *m, k2s_instr *i)
   uint32_t I = k2s_type_int(m, k2s_type_width(m, T), false);
   k2s_block *pre = i->block;
   k2s_builder b = {m, k2s_before(i)};
-  uint32_t ip = int_view(&b, ptr, I);
+  uint32_t ip = from(m, int_view(&b, ptr, I), i);
   uint32_t relaxed = k2s_const_uint32(m, 0);
-  uint32_t first = k2s_b_atomic_load(&b, I, ip, scope, relaxed);
+  uint32_t first = from(m, k2s_b_atomic_load(&b, I, ip, scope, relaxed), i);
 
   k2s_block *rest = k2s_split_block(m, i, k2s_new_id(m));
   k2s_block *head = k2s_block_new(m, pre->func, k2s_new_id(m));
@@ -68,6 +76,7 @@ static void float_loop(k2s_module *m, k2s_instr *i)
   k2s_instr *x = k2s_emit_instr(&b, SpvOpAtomicCompareExchange, I, cas, 6);
   m->def[x->result] = NULL;
   x->result = seen;
+  x->offset = i->offset;
   k2s_set_def(m, seen, x);
   uint32_t done = k2s_b_iequal(&b, k2s_type_bool(m), seen, cur);
   uint32_t br[3] = {done, rest->label->result, hl};
@@ -81,9 +90,9 @@ static void flag_test_and_set(k2s_module *m, k2s_instr *i)
 {
   k2s_builder b = {m, k2s_before(i)};
   uint32_t I = k2s_type_int(m, 32, false);
-  uint32_t ptr = int_view(&b, i->ops[0], I);
+  uint32_t ptr = from(m, int_view(&b, i->ops[0], I), i);
   uint32_t ops[4] = {ptr, i->ops[1], i->ops[2], k2s_const_int(m, I, 1)};
-  uint32_t old = k2s_emit(&b, SpvOpAtomicExchange, I, ops, 4);
+  uint32_t old = from(m, k2s_emit(&b, SpvOpAtomicExchange, I, ops, 4), i);
   uint32_t set = k2s_b_inot_equal(&b, i->type, old, k2s_const_int(m, I, 0));
   k2s_replace_all_uses(m, i->result, set);
   k2s_instr_delete(m, i);
@@ -93,8 +102,10 @@ static void flag_clear(k2s_module *m, k2s_instr *i)
 {
   k2s_builder b = {m, k2s_before(i)};
   uint32_t I = k2s_type_int(m, 32, false);
-  uint32_t ops[4] = {int_view(&b, i->ops[0], I), i->ops[1], i->ops[2], k2s_const_int(m, I, 0)};
-  k2s_emit(&b, SpvOpAtomicStore, 0, ops, 4);
+  uint32_t ops[4] = {from(m, int_view(&b, i->ops[0], I), i), i->ops[1], i->ops[2],
+                     k2s_const_int(m, I, 0)};
+  k2s_instr *st = k2s_emit_instr(&b, SpvOpAtomicStore, 0, ops, 4);
+  st->offset = i->offset;
   k2s_instr_delete(m, i);
 }
 
