@@ -239,14 +239,18 @@ bool k2s_lower_async_copies(k2s_module *m, const k2s_options *o)
 {
   (void)o;
   ac_ctx c = {m, 0, 0, 0};
-  k2s_instr *mm = m->sec[K2S_SEC_MEMORY_MODEL].first;
-  bool wide = !mm || mm->n_ops < 1 || mm->ops[0] != SpvAddressingModelPhysical32;
-  c.index_type = k2s_type_int(m, wide ? 64 : 32, false);
   bool changed = false;
   k2s_foreach_function(f, m)
     for (k2s_block *blk = f->first; blk; blk = blk->next)
       k2s_foreach_instr_safe(i, &blk->body) {
         if (i->opcode == SpvOpGroupAsyncCopy && i->n_ops == 6) {
+          if (!c.index_type) {
+            /* size_t, as the module's builtins have it (made only when needed: a
+             * pass that changes nothing must not add a type). */
+            k2s_instr *mm = m->sec[K2S_SEC_MEMORY_MODEL].first;
+            bool wide = !mm || mm->n_ops < 1 || mm->ops[0] != SpvAddressingModelPhysical32;
+            c.index_type = k2s_type_int(m, wide ? 64 : 32, false);
+          }
           if (!lower_copy(&c, i))
             return true;
           changed = true;
