@@ -424,6 +424,17 @@ struct k2s_reflection {
   uint32_t psv_size;
 };
 
+/* Vulkan device features the module's atomics need (src/atomic_features.c): a
+ * bit set of enum k2s_atomic_feature, each named by k2s_atomic_feature_name(). */
+enum k2s_atomic_feature {
+  K2S_ATOMIC_INT64_BUFFER, /* the shared-memory feature of each is the next bit */
+  K2S_ATOMIC_F16_ADD_BUFFER = 2,
+  K2S_ATOMIC_F16_MINMAX_BUFFER = 8,
+  K2S_ATOMIC_FEATURE_COUNT = 14
+};
+uint32_t k2s_atomic_features(k2s_module *m);
+const char *k2s_atomic_feature_name(uint32_t feature);
+
 k2s_reflection *k2s_refl(k2s_module *m); /* created on first use */
 k2s_refl_kernel *k2s_refl_kernel_of(k2s_module *m, uint32_t func);
 k2s_refl_kernel *k2s_refl_add_kernel(k2s_module *m, uint32_t func, const char *name);
