@@ -2,7 +2,7 @@
 // directions (global → local, local → global), scalar and vector element types (incl. a
 // 3-lane vector and 8-byte / 1-byte elements), copies chained through the event argument,
 // wait_group_events on one and on two events, prefetch and the mem_fence family, in 1-D
-// and 2-D work-groups. Every kernel reads back what the copies wrote, so a copy loop
+// and 2-D work-groups; 8- and 16-lane vectors too. Every kernel reads back what the copies wrote, so a copy loop
 // that skips elements, misses a barrier or applies the stride to the wrong side shows.
 
 #define ROUND_TRIP(NAME, T, OP)                                                             \
@@ -30,6 +30,8 @@ ROUND_TRIP(copy_ulong, ulong, FLIP)
 ROUND_TRIP(copy_uchar, uchar, FLIP)
 ROUND_TRIP(copy_short2, short2, FLIP)
 ROUND_TRIP(copy_double2, double2, TWICE)
+ROUND_TRIP(copy_float8, float8, TWICE)
+ROUND_TRIP(copy_char16, char16, FLIP)
 
 // Strided: gather every `stride`-th element of a global row into local memory, then
 // scatter the local row back with another stride (2-D groups: the rows of a tile).
