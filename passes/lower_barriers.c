@@ -105,11 +105,21 @@ static bool atomic_role(const k2s_instr *in, uint32_t word, enum atomic_role *ro
 }
 
 /* Vulkan allows no Invocation scope on an atomic: the narrowest it has is
- * Subgroup, which is at least as strong (memory_scope_work_item). */
-static uint32_t map_atomic_scope(uint32_t s)
+ * Subgroup, which is at least as strong (memory_scope_work_item). An atomic on
+ * buffer memory gets Device scope at least. Workaround: llvm-spirv 15 gives the
+ * OpenCL 1.x atomic_* / atom_* functions Workgroup scope even on global memory,
+ * where OpenCL makes them atomic for the whole device; with Workgroup scope a
+ * Vulkan driver may make them atomic only within a work-group (NVIDIA's
+ * group-scope atomics). C11 atomics with a narrower scope lose nothing by it. */
+static uint32_t map_atomic_scope(uint32_t s, uint32_t sc)
 {
   s = s == SpvScopeCrossDevice ? SpvScopeDevice : s;
-  return s == SpvScopeInvocation ? SpvScopeSubgroup : s;
+  s = s == SpvScopeInvocation ? SpvScopeSubgroup : s;
+  bool buffer = sc == SpvStorageClassStorageBuffer || sc == SpvStorageClassPhysicalStorageBuffer ||
+                sc == SpvStorageClassUniform;
+  if (buffer && (s == SpvScopeWorkgroup || s == SpvScopeSubgroup))
+    s = SpvScopeDevice;
+  return s;
 }
 
 static uint32_t map_scope(uint32_t s)
@@ -140,7 +150,7 @@ static bool visit(void *ud, const k2s_instr *in, const k2s_operand *op)
   if (atomic_role(in, op->word, &role)) {
     k2s_instr *pt = k2s_def(m, k2s_type_of(m, in->ops[0]));
     uint32_t sc = pt && pt->opcode == SpvOpTypePointer ? pt->ops[0] : 0;
-    nv = op->kind == K2S_OK_ID_SCOPE ? map_atomic_scope((uint32_t)v)
+    nv = op->kind == K2S_OK_ID_SCOPE ? map_atomic_scope((uint32_t)v, sc)
                                      : map_atomic_semantics((uint32_t)v, role, sc);
   } else {
     nv = op->kind == K2S_OK_ID_SCOPE ? map_scope((uint32_t)v) : map_semantics((uint32_t)v);
