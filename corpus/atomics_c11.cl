@@ -160,3 +160,26 @@ kernel void c11_local(global atomic_int *a, global atomic_uint *out)
         atomic_fetch_add(&out[0], (uint)atomic_load(&l[7]));
     }
 }
+
+// Ordered compare-exchange loops (seq_cst, acq_rel / acquire) and a fence inside a loop
+// that work-items leave at different iterations. Correct on Vulkan's rules, but lavapipe
+// loses work-items here (docs/atomics.md, "lavapipe bug"): listed in
+// tests/e2e/known_failures.txt for lavapipe; meant for the GPU run.
+kernel void c11_ordered_loops(global atomic_int *a, global atomic_long *b)
+{
+    int v = (int)get_global_id(0) * 37 - 1000;
+    int old = atomic_load_explicit(&a[0], memory_order_acquire);
+    while (!atomic_compare_exchange_strong_explicit(&a[0], &old, old + v, memory_order_seq_cst,
+                                                    memory_order_relaxed))
+        ;
+    old = atomic_load_explicit(&a[1], memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(&a[1], &old, old ^ (v << 3),
+                                                  memory_order_acq_rel, memory_order_acquire,
+                                                  memory_scope_device)) {
+        atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, memory_scope_device);
+    }
+    long lold = atomic_load(&b[0]);
+    while (!atomic_compare_exchange_weak(&b[0], &lold, lold + ((long)v << 20)))
+        ;
+    atomic_fetch_add(&a[2], v);
+}
