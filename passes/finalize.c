@@ -153,11 +153,17 @@ static void atomic_caps(caps *c, const k2s_instr *i)
   if (t->opcode != SpvOpTypeFloat)
     return;
   if (i->opcode == SpvOpAtomicFAddEXT)
-    need(c, w == 64 ? SpvCapabilityAtomicFloat64AddEXT
-            : w == 16 ? SpvCapabilityAtomicFloat16AddEXT : SpvCapabilityAtomicFloat32AddEXT, i);
+    need(c,
+         w == 64   ? SpvCapabilityAtomicFloat64AddEXT
+         : w == 16 ? SpvCapabilityAtomicFloat16AddEXT
+                   : SpvCapabilityAtomicFloat32AddEXT,
+         i);
   else if (i->opcode == SpvOpAtomicFMinEXT || i->opcode == SpvOpAtomicFMaxEXT)
-    need(c, w == 64 ? SpvCapabilityAtomicFloat64MinMaxEXT
-            : w == 16 ? SpvCapabilityAtomicFloat16MinMaxEXT : SpvCapabilityAtomicFloat32MinMaxEXT, i);
+    need(c,
+         w == 64   ? SpvCapabilityAtomicFloat64MinMaxEXT
+         : w == 16 ? SpvCapabilityAtomicFloat16MinMaxEXT
+                   : SpvCapabilityAtomicFloat32MinMaxEXT,
+         i);
 }
 
 static void instr_caps(caps *c, const k2s_instr *i)

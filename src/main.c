@@ -295,7 +295,8 @@ int main(int argc, char **argv)
     } else if ((v = opt_value(a, "float-atomics"))) {
       if (!parse_float_atomics(v, &o))
         return fail_usage("--float-atomics takes a comma-separated list of add, min-max or "
-                          "none, not '%s'", v);
+                          "none, not '%s'",
+                          v);
     } else if (opt_flag(a, "no-float-controls")) {
       o.missing_features |= K2S_FEATURE_FLOAT_CONTROLS;
     } else if (opt_flag(a, "denorm-preserve")) {
