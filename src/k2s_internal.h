@@ -495,6 +495,7 @@ extern const size_t k2s_pipeline_length;
 int k2s_target_spv_env(k2s_target_env e);
 int k2s_input_spv_env(uint32_t version);
 int k2s_input_spv_env_of(const k2s_module *m); /* with the OpenCL env workarounds */
+int k2s_input_spv_env_words(const uint32_t *w, size_t n); /* the same, from words */
 int k2s_parse_pass_list(k2s_module *m, const char *spec, const k2s_pass_info ***out);
 bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **list, int n,
                     int validate_env);
