@@ -69,6 +69,16 @@ static bool suspicious(k2s_module *m)
       if (is_pointer(m, i->type) && !is_pointer(m, k2s_type_of(m, i->ops[0])))
         return true;
       break;
+    case SpvOpAtomicLoad:
+    case SpvOpAtomicCompareExchange: {
+      /* A 64-bit atomic through a cast pointer (the compare-exchange loop of a
+       * double atomic, passes/lower_atomics.c): logical mode needs a 64-bit
+       * view of that memory, which a root re-typed as words does not have. */
+      k2s_instr *src = i->n_ops >= 1 ? k2s_def(m, i->ops[0]) : NULL;
+      if (src && src->opcode == SpvOpBitcast && k2s_type_width(m, i->type) == 64)
+        return true;
+      break;
+    }
     case SpvOpCopyMemorySized: {
       uint64_t v;
       if (i->n_ops >= 3 && !k2s_const_value(m, i->ops[2], &v))

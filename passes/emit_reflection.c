@@ -395,6 +395,17 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
                   "\"size\": %u, \"data\": \"%s\"}",
                   r->psv_set, r->psv_binding, r->psv_size, psv_hex(m, r));
   json_subgroups(m, r, &sb);
+  uint32_t features = k2s_atomic_features(m);
+  if (features) {
+    k2s_sb_puts(&sb, ",\n  \"device_features\": [");
+    first = true;
+    for (uint32_t f = 0; f < K2S_ATOMIC_FEATURE_COUNT; f++)
+      if (features & (1u << f)) {
+        k2s_sb_printf(&sb, "%s\"%s\"", first ? "" : ", ", k2s_atomic_feature_name(f));
+        first = false;
+      }
+    k2s_sb_puts(&sb, "]");
+  }
   k2s_sb_puts(&sb, "\n}\n");
   return sb.data;
 }

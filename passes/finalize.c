@@ -165,6 +165,55 @@ static void image_caps(caps *c, const k2s_instr *i)
          i);
 }
 
+/* The grammar cannot say that an atomic's capability depends on its type:
+ * 64-bit integer atomics need Int64Atomics, float add/min/max the
+ * SPV_EXT_shader_atomic_float_add/_min_max capability of their width. */
+static void atomic_caps(caps *c, const k2s_instr *i)
+{
+  uint32_t type;
+  switch (i->opcode) {
+  case SpvOpAtomicStore: type = i->n_ops >= 4 ? k2s_type_of(c->m, i->ops[3]) : 0; break;
+  case SpvOpAtomicLoad:
+  case SpvOpAtomicExchange:
+  case SpvOpAtomicCompareExchange:
+  case SpvOpAtomicIIncrement:
+  case SpvOpAtomicIDecrement:
+  case SpvOpAtomicIAdd:
+  case SpvOpAtomicISub:
+  case SpvOpAtomicSMin:
+  case SpvOpAtomicUMin:
+  case SpvOpAtomicSMax:
+  case SpvOpAtomicUMax:
+  case SpvOpAtomicAnd:
+  case SpvOpAtomicOr:
+  case SpvOpAtomicXor:
+  case SpvOpAtomicFAddEXT:
+  case SpvOpAtomicFMinEXT:
+  case SpvOpAtomicFMaxEXT: type = i->type; break;
+  default: return;
+  }
+  k2s_instr *t = type ? k2s_def(c->m, type) : NULL;
+  if (!t || t->n_ops < 1)
+    return;
+  uint32_t w = t->ops[0];
+  if (t->opcode == SpvOpTypeInt && w == 64)
+    need(c, SpvCapabilityInt64Atomics, i);
+  if (t->opcode != SpvOpTypeFloat)
+    return;
+  if (i->opcode == SpvOpAtomicFAddEXT)
+    need(c,
+         w == 64   ? SpvCapabilityAtomicFloat64AddEXT
+         : w == 16 ? SpvCapabilityAtomicFloat16AddEXT
+                   : SpvCapabilityAtomicFloat32AddEXT,
+         i);
+  else if (i->opcode == SpvOpAtomicFMinEXT || i->opcode == SpvOpAtomicFMaxEXT)
+    need(c,
+         w == 64   ? SpvCapabilityAtomicFloat64MinMaxEXT
+         : w == 16 ? SpvCapabilityAtomicFloat16MinMaxEXT
+                   : SpvCapabilityAtomicFloat32MinMaxEXT,
+         i);
+}
+
 static void instr_caps(caps *c, const k2s_instr *i)
 {
   k2s_module *m = c->m;
@@ -174,6 +223,11 @@ static void instr_caps(caps *c, const k2s_instr *i)
   if (info && info->n_caps && !satisfied(c, info->caps, info->n_caps))
     need(c, first_shader_capability(info->caps, info->n_caps), i);
   image_caps(c, i);
+  /* Float atomics: atomic_caps picks the capability of the width. */
+  if (info && info->n_caps && !satisfied(c, info->caps, info->n_caps) &&
+      i->opcode != SpvOpAtomicFAddEXT && i->opcode != SpvOpAtomicFMinEXT &&
+      i->opcode != SpvOpAtomicFMaxEXT)
+    need(c, info->caps[0], i);
   if (i->opcode == SpvOpTypeInt && i->n_ops >= 1) {
     if (i->ops[0] == 8)
       need(c, SpvCapabilityInt8, i);
@@ -190,6 +244,7 @@ static void instr_caps(caps *c, const k2s_instr *i)
     need(c, SpvCapabilityVector16, i);
   }
   k2s_walk_operands(m, i, operand_caps, c);
+  atomic_caps(c, i);
 }
 
 /* 8/16-bit types inside interface blocks need the storage capabilities. */
@@ -366,6 +421,9 @@ static bool check_missing_features(caps *c, const k2s_options *o)
       {K2S_FEATURE_INT8, SpvCapabilityInt8, "8-bit integers", "--no-int8"},
       {K2S_FEATURE_INT16, SpvCapabilityInt16, "16-bit integers", "--no-int16"},
       {K2S_FEATURE_INT64, SpvCapabilityInt64, "64-bit integers", "--no-int64"},
+      {K2S_FEATURE_INT64_ATOMICS, SpvCapabilityInt64Atomics,
+       "64-bit integer atomics (shaderBufferInt64Atomics/shaderSharedInt64Atomics)",
+       "--no-int64-atomics"},
       {K2S_FEATURE_FLOAT16, SpvCapabilityFloat16, "half-precision arithmetic", "--no-fp16"},
       {K2S_FEATURE_FLOAT64, SpvCapabilityFloat64, "double precision", "--no-fp64"},
       {K2S_FEATURE_STORAGE8, SpvCapabilityStorageBuffer8BitAccess, "8-bit buffer access",

@@ -7,8 +7,10 @@
  * AcquireRelease, which is what OpenCL's barrier/fence orderings need;
  * CrossWorkgroupMemory (global memory) becomes UniformMemory, which covers
  * storage buffers; a barrier that names storage classes but no ordering gets
- * AcquireRelease so the fence still orders memory. Works from the operand
- * kinds in the grammar, so new opcodes are covered. No options.
+ * AcquireRelease so the fence still orders memory. Atomics get what Vulkan
+ * allows for their kind of access (see map_atomic_semantics; docs/builtins.md
+ * says what each memory_order becomes). Works from the operand kinds in the
+ * grammar, so new opcodes are covered. No options.
  */
 #include "k2s_internal.h"
 
@@ -35,6 +37,91 @@ static uint32_t map_semantics(uint32_t s)
   return storage | order;
 }
 
+/* An atomic's semantics: the same mapping, then what Vulkan allows for each
+ * kind of access (no Release on a load or on a compare-exchange's Unequal
+ * semantics, no Acquire on a store) and, where an ordering remains without a
+ * storage class (OpenCL C 2.0's atomic_*_explicit), the storage class of the
+ * pointer, whose memory the ordering is about. A relaxed atomic names no
+ * storage class (it orders nothing). */
+enum atomic_role { ROLE_RMW, ROLE_LOAD, ROLE_STORE };
+
+static uint32_t class_bit(uint32_t sc)
+{
+  switch (sc) {
+  case SpvStorageClassWorkgroup: return SpvMemorySemanticsWorkgroupMemoryMask;
+  case SpvStorageClassStorageBuffer:
+  case SpvStorageClassPhysicalStorageBuffer:
+  case SpvStorageClassUniform: return SpvMemorySemanticsUniformMemoryMask;
+  case SpvStorageClassImage: return SpvMemorySemanticsImageMemoryMask;
+  default: return 0;
+  }
+}
+
+static uint32_t map_atomic_semantics(uint32_t s, enum atomic_role role, uint32_t sc)
+{
+  uint32_t v = map_semantics(s);
+  uint32_t order = v & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
+                        SpvMemorySemanticsAcquireReleaseMask);
+  uint32_t storage = v & ~order;
+  if (!(s & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
+             SpvMemorySemanticsAcquireReleaseMask | SpvMemorySemanticsSequentiallyConsistentMask)))
+    return 0;
+  if (role == ROLE_LOAD && order)
+    order = order == SpvMemorySemanticsReleaseMask ? 0 : SpvMemorySemanticsAcquireMask;
+  if (role == ROLE_STORE && order)
+    order = order == SpvMemorySemanticsAcquireMask ? 0 : SpvMemorySemanticsReleaseMask;
+  if (!order)
+    return 0;
+  if (!storage)
+    storage = class_bit(sc);
+  return storage ? storage | order : 0;
+}
+
+/* The role of semantics operand `word` of atomic `in`; false if not an atomic. */
+static bool atomic_role(const k2s_instr *in, uint32_t word, enum atomic_role *role)
+{
+  switch (in->opcode) {
+  case SpvOpAtomicLoad: *role = ROLE_LOAD; return true;
+  case SpvOpAtomicStore: *role = ROLE_STORE; return true;
+  case SpvOpAtomicCompareExchange:
+  case SpvOpAtomicCompareExchangeWeak: *role = word == 3 ? ROLE_LOAD : ROLE_RMW; return true;
+  case SpvOpAtomicExchange:
+  case SpvOpAtomicIIncrement:
+  case SpvOpAtomicIDecrement:
+  case SpvOpAtomicIAdd:
+  case SpvOpAtomicISub:
+  case SpvOpAtomicSMin:
+  case SpvOpAtomicUMin:
+  case SpvOpAtomicSMax:
+  case SpvOpAtomicUMax:
+  case SpvOpAtomicAnd:
+  case SpvOpAtomicOr:
+  case SpvOpAtomicXor:
+  case SpvOpAtomicFAddEXT:
+  case SpvOpAtomicFMinEXT:
+  case SpvOpAtomicFMaxEXT: *role = ROLE_RMW; return true;
+  default: return false;
+  }
+}
+
+/* Vulkan allows no Invocation scope on an atomic: the narrowest it has is
+ * Subgroup, which is at least as strong (memory_scope_work_item). An atomic on
+ * buffer memory gets Device scope at least. Workaround: llvm-spirv 15 gives the
+ * OpenCL 1.x atomic_* / atom_* functions Workgroup scope even on global memory,
+ * where OpenCL makes them atomic for the whole device; with Workgroup scope a
+ * Vulkan driver may make them atomic only within a work-group (NVIDIA's
+ * group-scope atomics). C11 atomics with a narrower scope lose nothing by it. */
+static uint32_t map_atomic_scope(uint32_t s, uint32_t sc)
+{
+  s = s == SpvScopeCrossDevice ? SpvScopeDevice : s;
+  s = s == SpvScopeInvocation ? SpvScopeSubgroup : s;
+  bool buffer = sc == SpvStorageClassStorageBuffer || sc == SpvStorageClassPhysicalStorageBuffer ||
+                sc == SpvStorageClassUniform;
+  if (buffer && (s == SpvScopeWorkgroup || s == SpvScopeSubgroup))
+    s = SpvScopeDevice;
+  return s;
+}
+
 static uint32_t map_scope(uint32_t s)
 {
   return s == SpvScopeCrossDevice ? SpvScopeDevice : s;
@@ -58,7 +145,16 @@ static bool visit(void *ud, const k2s_instr *in, const k2s_operand *op)
                      "constants here");
     return false;
   }
-  uint32_t nv = op->kind == K2S_OK_ID_SCOPE ? map_scope((uint32_t)v) : map_semantics((uint32_t)v);
+  enum atomic_role role;
+  uint32_t nv;
+  if (atomic_role(in, op->word, &role)) {
+    k2s_instr *pt = k2s_def(m, k2s_type_of(m, in->ops[0]));
+    uint32_t sc = pt && pt->opcode == SpvOpTypePointer ? pt->ops[0] : 0;
+    nv = op->kind == K2S_OK_ID_SCOPE ? map_atomic_scope((uint32_t)v, sc)
+                                     : map_atomic_semantics((uint32_t)v, role, sc);
+  } else {
+    nv = op->kind == K2S_OK_ID_SCOPE ? map_scope((uint32_t)v) : map_semantics((uint32_t)v);
+  }
   if (nv != v) {
     ((k2s_instr *)in)->ops[op->word] = k2s_const_uint32(m, nv);
     c->changed = true;

@@ -1702,6 +1702,23 @@ static bool dynamic_copy(ptr_ctx *c, k2s_instr *i)
   return i->opcode == SpvOpCopyMemorySized && i->n_ops >= 3 && !const_sval(c->m, i->ops[2], &size);
 }
 
+/* A copy into an array of 64-bit scalars (clang -O2 turns `l[0] = 0; l[1] = 0;`
+ * into a memcpy from a byte constant) goes by those elements, so that the
+ * array stays typed: a 32-bit word view could not hold its 64-bit atomics. */
+static uint32_t wide_elements(ptr_ctx *c, const pval *dst, int64_t size)
+{
+  k2s_module *m = c->m;
+  if (dst->n != 1 || !dst->a[0].root)
+    return 0;
+  k2s_instr *t = def_type(m, c->roots[dst->a[0].root].type);
+  while (t && (t->opcode == SpvOpTypeArray || t->opcode == SpvOpTypeRuntimeArray))
+    t = def_type(m, t->ops[0]);
+  if (!t || (t->opcode != SpvOpTypeInt && t->opcode != SpvOpTypeFloat) || t->ops[0] != 64 ||
+      size % 8 != 0 || !lin_divisible(dst->a[0].off, 8))
+    return 0;
+  return k2s_type_array(m, t->result, k2s_const_uint32(m, (uint32_t)(size / 8)));
+}
+
 static uint32_t copy_type(ptr_ctx *c, k2s_instr *i, const pval *dst, const pval *src)
 {
   k2s_module *m = c->m;
@@ -1719,6 +1736,9 @@ static uint32_t copy_type(ptr_ctx *c, k2s_instr *i, const pval *dst, const pval 
   /* A type with padding would copy its members only; memcpy copies every byte
    * (PoCL does, and the host may read them), so such a copy goes by words or
    * bytes, which re-types the struct roots it touches as words. */
+  uint32_t wide = wide_elements(c, dst, size);
+  if (wide)
+    return wide;
   uint32_t hints[4] = {dst->hint, src->hint, dst->pointee, src->pointee};
   for (int k = 0; k < 4; k++)
     if (hints[k] && cl_size(m, hints[k]) == (uint64_t)size && !k2s_cl_has_padding(m, hints[k]))

@@ -452,6 +452,17 @@ struct k2s_reflection {
   uint32_t n_samplers;
 };
 
+/* Vulkan device features the module's atomics need (src/atomic_features.c): a
+ * bit set of enum k2s_atomic_feature, each named by k2s_atomic_feature_name(). */
+enum k2s_atomic_feature {
+  K2S_ATOMIC_INT64_BUFFER, /* the shared-memory feature of each is the next bit */
+  K2S_ATOMIC_F16_ADD_BUFFER = 2,
+  K2S_ATOMIC_F16_MINMAX_BUFFER = 8,
+  K2S_ATOMIC_FEATURE_COUNT = 14
+};
+uint32_t k2s_atomic_features(k2s_module *m);
+const char *k2s_atomic_feature_name(uint32_t feature);
+
 k2s_reflection *k2s_refl(k2s_module *m); /* created on first use */
 k2s_refl_kernel *k2s_refl_kernel_of(k2s_module *m, uint32_t func);
 k2s_refl_kernel *k2s_refl_add_kernel(k2s_module *m, uint32_t func, const char *name);
@@ -511,6 +522,8 @@ extern const k2s_pass_info k2s_pipeline[];
 extern const size_t k2s_pipeline_length;
 int k2s_target_spv_env(k2s_target_env e);
 int k2s_input_spv_env(uint32_t version);
+int k2s_input_spv_env_of(const k2s_module *m); /* with the OpenCL env workarounds */
+int k2s_input_spv_env_words(const uint32_t *w, size_t n); /* the same, from words */
 int k2s_parse_pass_list(k2s_module *m, const char *spec, const k2s_pass_info ***out);
 bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **list, int n,
                     int validate_env);

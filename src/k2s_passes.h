@@ -14,7 +14,9 @@
   X(lower_math, "math", "OpenCL.std math with OpenCL precision → calls into the linked builtin library") \
   X(inline_calls, "inline", "inline calls that pass pointers or read work-item functions")      \
   X(promote_locals, "promote-locals", "Function variables only loaded and stored whole → SSA values (mem2reg)") \
+  X(lower_async_copies, "async-copies", "async_work_group_copy/strided_copy, wait_group_events → copy loops and barriers") \
   X(lower_work_items, "work-items", "work-item functions → Vulkan builtins, push/spec constants") \
+  X(lower_atomics, "atomics", "flag, weak-exchange and float atomics → exchanges, compare-exchange loops") \
   X(choose_pointer_mode, "pointer-mode", "--pointers=auto: physical mode for kernels logical mode cannot express") \
   X(lower_physical_pointers, "physical-pointers", "--pointers=physical: global/constant pointers → PhysicalStorageBuffer64") \
   X(lower_kernel_args, "kernel-args", "kernel parameters → buffers, PODs, workgroup arrays")      \

@@ -25,6 +25,9 @@ static void usage(FILE *f)
       "  --denorm-preserve                             the device has shaderDenormPreserveFloat*\n"
       "  --no-subgroups                                no subgroup vote/arithmetic/shuffle ops:\n"
       "                                                work-group functions use memory only\n"
+      "  --no-int64-atomics                            no shaderBuffer/SharedInt64Atomics\n"
+      "  --float-atomics=add,min-max|none              the device has float atomic add / min-max\n"
+      "                                                (default none: compare-exchange loops)\n"
       "Kernel interface (clspv-compatible; one or two leading dashes):\n"
       "  -pod-ubo | -pod-pushconstant                  where POD arguments go (default SSBO)\n"
       "  -cluster-pod-kernel-args=0|1                  one binding for all PODs (default 1)\n"
@@ -210,6 +213,9 @@ static const char *const option_names[] = {"help",
                                            "fp16",
                                            "fp64",
                                            "cl-std",
+                                           "no-subgroups",
+                                           "no-int64-atomics",
+                                           "float-atomics",
                                            NULL};
 
 static size_t edit_distance(const char *a, const char *b)
@@ -307,6 +313,23 @@ static bool spirv_magic(const unsigned char *b, size_t n)
 {
   return n >= 4 && ((b[0] == 0x03 && b[1] == 0x02 && b[2] == 0x23 && b[3] == 0x07) ||
                     (b[0] == 0x07 && b[1] == 0x23 && b[2] == 0x02 && b[3] == 0x03));
+}
+
+/* --float-atomics=LIST: add, min-max (or none). */
+static bool parse_float_atomics(const char *v, k2s_options *o)
+{
+  o->float_atomic_add = o->float_atomic_min_max = false;
+  while (*v) {
+    size_t n = strcspn(v, ",");
+    if (n == 3 && strncmp(v, "add", 3) == 0)
+      o->float_atomic_add = true;
+    else if (n == 7 && strncmp(v, "min-max", 7) == 0)
+      o->float_atomic_min_max = true;
+    else if (!(n == 4 && strncmp(v, "none", 4) == 0))
+      return false;
+    v += n + (v[n] == ',');
+  }
+  return true;
 }
 
 static void print_diags(const k2s_result *r, bool verbose)
@@ -451,6 +474,13 @@ int main(int argc, char **argv)
       o.missing_features |= K2S_FEATURE_STORAGE8;
     } else if (opt_flag(a, "no-16bit-storage")) {
       o.missing_features |= K2S_FEATURE_STORAGE16;
+    } else if (opt_flag(a, "no-int64-atomics")) {
+      o.missing_features |= K2S_FEATURE_INT64_ATOMICS;
+    } else if ((v = opt_value(a, "float-atomics"))) {
+      if (!parse_float_atomics(v, &o))
+        return fail_usage("--float-atomics takes a comma-separated list of add, min-max or "
+                          "none, not '%s'",
+                          v);
     } else if (opt_flag(a, "no-float-controls")) {
       o.missing_features |= K2S_FEATURE_FLOAT_CONTROLS;
     } else if (opt_flag(a, "no-subgroups")) {

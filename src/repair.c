@@ -19,6 +19,8 @@
  *   - Function-storage OpVariables after the start of the entry block
  *     (llvm-spirv 15 emits the temporary of a memcpy of a private struct
  *     where the copy is);
+ *   - OpAtomicCompareExchangeWeak in SPIR-V 1.4+ modules, where it no longer
+ *     exists (llvm-spirv 15 emits it for atomic_compare_exchange_weak);
  *   - merge hints spirv-val rejects: k2s_repair_drop_merges(), called by
  *     translate.c only when validation fails on a module that has them
  *     (structurize recomputes them in any case).
@@ -551,6 +553,40 @@ static bool hoist_variables(k2s_module *m, k2s_arena *a, k2s_function *f)
   return true;
 }
 
+/* ---- weak compare-exchange in SPIR-V 1.4+ ------------------------------------ */
+
+/* llvm-spirv 15 emits OpAtomicCompareExchangeWeak (atomic_compare_exchange_weak)
+ * also when it writes SPIR-V 1.4, where that opcode no longer exists; the strong
+ * exchange it was an alias of has the same operands and meaning. */
+static bool repair_weak_exchange(k2s_module *m)
+{
+  if (m->version < 0x00010400)
+    return false;
+  uint32_t n = 0;
+  k2s_instr *first = NULL;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        if (i->opcode == SpvOpAtomicCompareExchangeWeak) {
+          if (!first)
+            first = i;
+          n++;
+        }
+  if (!n)
+    return false;
+  k2s_warn(m, first,
+           "repaired input: %u OpAtomicCompareExchangeWeak in a SPIR-V 1.4+ module (llvm-spirv "
+           "15 emits the opcode SPIR-V 1.4 removed); now OpAtomicCompareExchange, which it was "
+           "an alias of",
+           n);
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        if (i->opcode == SpvOpAtomicCompareExchangeWeak)
+          i->opcode = SpvOpAtomicCompareExchange;
+  return true;
+}
+
 /* ---- merge hints ----------------------------------------------------------- */
 
 uint32_t k2s_repair_drop_merges(k2s_module *m);
@@ -583,6 +619,7 @@ bool k2s_repair_input(k2s_module *m)
   }
   changed |= repair_builtin_dims(m, &scratch);
   changed |= repair_interfaces(m, &scratch);
+  changed |= repair_weak_exchange(m);
   changed |= k2s_repair_debug_info(m); /* last: it validates what it keeps */
   k2s_arena_free(&scratch);
   return changed;

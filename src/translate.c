@@ -323,7 +323,7 @@ k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_option
     k2s_module_free(m);
     return finish(r, K2S_ERROR_INPUT);
   }
-  int in_env = k2s_input_spv_env(m->version);
+  int in_env = k2s_input_spv_env_of(m);
   const k2s_pass_info **list;
   int n = k2s_parse_pass_list(m, opts->passes, &list);
   if (n < 0) {

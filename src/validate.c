@@ -105,6 +105,39 @@ int k2s_input_core_env(uint32_t version)
   }
 }
 
+/* The environment to validate an input module in. Workaround: spirv-val's OpenCL
+ * environments reject the Int64Atomics capability, which cl_khr_int64_base_atomics
+ * allows in OpenCL (llvm-spirv 15 declares it for atom_* on long); such a module
+ * is checked in the universal environment of its version instead, which still
+ * checks every instruction, only not the OpenCL capability list. */
+static int input_env(uint32_t version, bool int64_atomics)
+{
+  if (int64_atomics && ((version >> 8) & 0xff) <= 2)
+    return k2s_input_core_env(version);
+  return k2s_input_spv_env(version);
+}
+
+int k2s_input_spv_env_of(const k2s_module *m)
+{
+  return input_env(m->version, k2s_has_capability(m, SpvCapabilityInt64Atomics));
+}
+
+/* The same for a module in words (host byte order), e.g. a translator's output. */
+int k2s_input_spv_env_words(const uint32_t *w, size_t n)
+{
+  if (n < 5)
+    return k2s_input_spv_env(0);
+  bool int64_atomics = false;
+  for (size_t i = 5; i < n;) {
+    uint32_t len = w[i] >> 16, op = w[i] & 0xffff;
+    if (op != SpvOpCapability || len < 2 || i + len > n)
+      break;
+    int64_atomics |= w[i + 1] == SpvCapabilityInt64Atomics;
+    i += len;
+  }
+  return input_env(w[1], int64_atomics);
+}
+
 int k2s_target_spv_env(k2s_target_env e)
 {
   switch (e) {

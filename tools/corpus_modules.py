@@ -2,8 +2,8 @@
 """Build every SPIR-V module the project can produce from corpus/.
 
 For each corpus/NAME.cl, the build configurations are the distinct
-(triple, cl-std, clang -D options) tuples named by the sections of
-corpus/NAME.spec (defaults: spir64, CL1.2, no options). Each configuration is
+(triple, cl-std, clang -D options, llvm-spirv options) tuples named by the sections
+of corpus/NAME.spec (defaults: spir64, CL1.2, no options). Each configuration is
 compiled with clang-15 + llvm-spirv-15 twice: llvm-spirv's default output
 (SPIR-V 1.4 when wrap flags are present) and --spirv-max-version=1.3.
 
@@ -25,11 +25,11 @@ LLVM_SPIRV = os.environ.get("LLVM_SPIRV", "llvm-spirv-15")
 
 
 def spec_configs(spec_path):
-    """Distinct (triple, std, clang-options) tuples of a .spec file."""
+    """Distinct (triple, std, clang-options, llvm-spirv-options) tuples of a .spec file."""
     configs = []
     text = spec_path.read_text() if spec_path.exists() else ""
     for section in text.split("\n---"):
-        triple, std, opts = "spir64", "CL1.2", ""
+        triple, std, opts, lspv = "spir64", "CL1.2", "", ""
         for line in section.splitlines():
             line = line.strip()
             if line.startswith("triple:"):
@@ -38,19 +38,23 @@ def spec_configs(spec_path):
                 std = line.split(":", 1)[1].strip()
             elif line.startswith("clang:"):
                 opts = line.split(":", 1)[1].strip()
-        if (triple, std, opts) not in configs:
-            configs.append((triple, std, opts))
-    return configs or [("spir64", "CL1.2", "")]
+            elif line.startswith("llvm-spirv:"):
+                lspv = line.split(":", 1)[1].strip()
+        if (triple, std, opts, lspv) not in configs:
+            configs.append((triple, std, opts, lspv))
+    return configs or [("spir64", "CL1.2", "", "")]
 
 
-def config_tag(triple, std, opts):
+def config_tag(triple, std, opts, lspv=""):
     tag = f"{triple}.{std.replace('.', '')}"
     if opts:
         tag += "." + hashlib.sha1(opts.encode()).hexdigest()[:8]
+    if lspv:
+        tag += "." + hashlib.sha1(lspv.encode()).hexdigest()[:8]
     return tag
 
 
-def build_one(cl, triple, std, opts, max13, out):
+def build_one(cl, triple, std, opts, lspv, max13, out):
     with tempfile.TemporaryDirectory() as tmp:
         bc = pathlib.Path(tmp) / "k.bc"
         cmd = [CLANG, "-cc1", "-triple", triple, f"-cl-std={std}", "-O2",
@@ -59,7 +63,7 @@ def build_one(cl, triple, std, opts, max13, out):
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
             return f"clang failed: {' '.join(cmd)}\n{r.stderr}"
-        cmd = [LLVM_SPIRV, str(bc), "-o", str(out)]
+        cmd = [LLVM_SPIRV, *lspv.split(), str(bc), "-o", str(out)]
         if max13:
             cmd.insert(1, "--spirv-max-version=1.3")
         r = subprocess.run(cmd, capture_output=True, text=True)
@@ -79,10 +83,11 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     jobs = []
     for cl in sorted(pathlib.Path(a.corpus).glob("*.cl")):
-        for triple, std, opts in spec_configs(cl.with_suffix(".spec")):
+        for triple, std, opts, lspv in spec_configs(cl.with_suffix(".spec")):
             for max13 in (False, True):
-                name = f"{cl.stem}.{config_tag(triple, std, opts)}.{'v13' if max13 else 'vdef'}.spv"
-                jobs.append((cl, triple, std, opts, max13, out / name))
+                tag = config_tag(triple, std, opts, lspv)
+                name = f"{cl.stem}.{tag}.{'v13' if max13 else 'vdef'}.spv"
+                jobs.append((cl, triple, std, opts, lspv, max13, out / name))
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         for job, err in zip(jobs, ex.map(lambda j: build_one(*j), jobs)):

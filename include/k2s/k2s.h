@@ -91,6 +91,8 @@ enum k2s_feature {
    * (VkPhysicalDeviceSubgroupProperties::supportedOperations); Vulkan 1.1's
    * basic subgroup builtins are always there. */
   K2S_FEATURE_SUBGROUP_OPS = 1u << 16,
+  /* VK_KHR_shader_atomic_int64 (shaderBufferInt64Atomics, shaderSharedInt64Atomics) */
+  K2S_FEATURE_INT64_ATOMICS = 1u << 17,
 };
 
 typedef struct k2s_options {
@@ -122,6 +124,11 @@ typedef struct k2s_options {
   /* --denorm-preserve: the device has shaderDenormPreserveFloat16/32/64 for the
    * float widths the module uses (DenormPreserve execution modes are emitted). */
   bool denorm_preserve;
+  /* --float-atomics=add,min-max: the device has VK_EXT_shader_atomic_float (add) and
+   * VK_EXT_shader_atomic_float2 (min/max) for the widths and memories the module uses;
+   * otherwise float atomic add/min/max become compare-exchange loops. */
+  bool float_atomic_add;
+  bool float_atomic_min_max;
 } k2s_options;
 
 typedef struct k2s_diagnostic {

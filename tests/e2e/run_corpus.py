@@ -24,7 +24,7 @@ CL_STDS = {"CL1.2", "CL2.0", "CL3.0"}
 TRIPLES = {"spir64", "spir"}
 SINGLE_KEYS = {"kernel", "global", "local", "offset", "compare", "ulp", "cl-std", "clang",
                "k2s", "triple", "cl-build", "envs", "k2s-run", "denorms", "reference",
-               "ref-global"}
+               "ref-global", "llvm-spirv"}
 EXIT_NO_REFERENCE = 3  # k2s-clref: this OpenCL implementation cannot run the case
 TOOL_TIMEOUT = 300
 FLOAT_FORMATS = {"half": "<e", "float": "<f", "double": "<d"}
@@ -366,7 +366,8 @@ class Driver:
         """OpenCL C -> SPIR-V, cached by source, options and compiler flags."""
         src = open(cl_path, "rb").read()
         key = digest(src, run["triple"], run["cl-std"], run.get("clang", ""),
-                     self.o.clang, self.o.llvm_spirv, self.o.llvm_spirv_flags, self.o.clang_flags)
+                     self.o.clang, self.o.llvm_spirv, self.o.llvm_spirv_flags, self.o.clang_flags,
+                     *([run["llvm-spirv"]] if "llvm-spirv" in run else []))
         base = os.path.basename(cl_path)[:-3]
         spv = os.path.join(self.o.build_dir, "spv", f"{base}-{key}.spv")
         with self.lock_for(spv):
@@ -381,7 +382,8 @@ class Driver:
             if rc != 0:
                 return None, tool_failure("clang", err, rc)
             tmp = spv + ".tmp"
-            cmd = [self.o.llvm_spirv, *shlex.split(self.o.llvm_spirv_flags), bc, "-o", tmp]
+            cmd = [self.o.llvm_spirv, *shlex.split(self.o.llvm_spirv_flags),
+                   *shlex.split(run.get("llvm-spirv", "")), bc, "-o", tmp]
             rc, _, err = run_tool(cmd)
             if rc != 0:
                 return None, tool_failure("llvm-spirv", err, rc)

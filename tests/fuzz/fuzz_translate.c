@@ -70,7 +70,7 @@ static void check_result(const uint32_t *in, size_t n_in, k2s_status s, k2s_resu
   if (native[0] != 0x07230203u)
     fail("the output does not start with the SPIR-V magic number");
   if (env < 0)
-    env = k2s_input_spv_env(native[1]);
+    env = k2s_input_spv_env_words(native, n_out);
   k2s_arena a = {0};
   char *msg = k2s_validate_words(&a, native, n_out, env, NULL);
   if (msg) {
