@@ -143,6 +143,8 @@ struct k2s_module {
   k2s_diag_node *diags, *diags_last;
   size_t n_diags;
   bool failed;
+  bool ids_exhausted;   /* k2s_new_id has reported running out of ids */
+  uint32_t input_bound; /* the id bound the input module declared */
   const char *pass; /* the pass running now, for diagnostics */
   k2s_strbuf *log;  /* --print-after / --time-passes output */
 

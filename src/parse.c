@@ -73,6 +73,7 @@ static bool check_header(parser *p)
   /* Size the id tables once; the bound is trusted only after the check above. */
   k2s_set_def(m, bound - 1, NULL);
   m->bound = bound;
+  m->input_bound = bound;
   p->fwd_pointer = k2s_alloc(&m->arena, bound);
   return true;
 }
