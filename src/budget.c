@@ -97,6 +97,13 @@ void k2s_budget_charge(int64_t bytes, jmp_buf *arena_escape)
   k2s_budget_check_time(arena_escape);
 }
 
+void k2s_budget_rethrow(void)
+{
+  k2s_budget *b = budget_now;
+  if (b && b->exceeded && b->escape)
+    longjmp(*b->escape, 1);
+}
+
 void k2s_budget_check_time(jmp_buf *escape)
 {
   k2s_budget *b = budget_now;

@@ -369,6 +369,7 @@ uint32_t k2s_new_id(k2s_module *m)
    * loop); the module has failed and is never written. */
   uint32_t id = m->bound++;
   grow_ids(m, m->bound);
+  k2s_budget_tick();
   return id;
 }
 

@@ -313,6 +313,7 @@ k2s_module *k2s_parse(const uint32_t *words, size_t n_words, k2s_parse_error *er
   if (setjmp(oom)) {
     snprintf(err->message, sizeof(err->message), "out of memory while parsing");
     k2s_module_free(m);
+    k2s_budget_rethrow(); /* the translation's budget, not this parse, ran out */
     return NULL;
   }
   parser p = {.m = m, .w = words, .n = n_words, .err = err, .section = 0};

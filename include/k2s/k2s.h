@@ -95,6 +95,12 @@ typedef struct k2s_options {
   /* --denorm-preserve: the device has shaderDenormPreserveFloat16/32/64 for the
    * float widths the module uses (DenormPreserve execution modes are emitted). */
   bool denorm_preserve;
+
+  /* Resource budget the library checks (a clear error when exceeded).
+   * max_memory_mb: 0 = automatic (3/4 of physical memory or of the process's
+   * RLIMIT_AS/RLIMIT_DATA); max_seconds: 0 = none. Default: automatic, 3600 s. */
+  uint32_t max_memory_mb;
+  uint32_t max_seconds;
 } k2s_options;
 
 typedef struct k2s_diagnostic {
