@@ -1,6 +1,7 @@
 /* k2s-run: runs one kernel of a k2s-translated Vulkan compute module and prints its
  * buffer arguments, following docs/runtime-abi.md. */
 #include "argspec.h"
+#include "guard.h"
 #include "module_check.h"
 #include "plan.h"
 #include "reflection.h"
@@ -266,6 +267,7 @@ int main(int argc, char **argv)
         free(s.cli.specs);
         return 2;
     }
+    k2s_run_guard(); /* a crash in the driver becomes a message (guard.c) */
     bool ok = run(&s);
     session_free(&s);
     if (ok && vk_validation_errors()) {
