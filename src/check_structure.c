@@ -132,8 +132,9 @@ static bool check_type(k2s_module *m, const k2s_instr *i)
     if (i->n_ops < 2 || !is_type(m, i->ops[0]) || opcode_of(m, i->ops[0]) == SpvOpTypeVoid)
       return fail(m, i, "an array's element type must be a non-void type");
     const k2s_instr *len = def_of(m, i->ops[1]);
-    if (!len || (len->opcode != SpvOpConstant && len->opcode != SpvOpSpecConstant &&
-                 len->opcode != SpvOpSpecConstantOp) ||
+    if (!len ||
+        (len->opcode != SpvOpConstant && len->opcode != SpvOpSpecConstant &&
+         len->opcode != SpvOpSpecConstantOp) ||
         opcode_of(m, len->type) != SpvOpTypeInt)
       return fail(m, i, "an array's length must be an integer constant");
     uint64_t v;
@@ -168,8 +169,9 @@ static bool check_type(k2s_module *m, const k2s_instr *i)
   case SpvOpTypeFunction:
     for (uint32_t k = 0; k < i->n_ops; k++)
       if (!is_type(m, i->ops[k]) || (k > 0 && opcode_of(m, i->ops[k]) == SpvOpTypeVoid))
-        return fail(m, i, "a function type's return and parameter types must be types "
-                          "(parameters not void)");
+        return fail(m, i,
+                    "a function type's return and parameter types must be types "
+                    "(parameters not void)");
     return true;
   default: return true;
   }
@@ -243,8 +245,7 @@ static bool check_block(const check *c, k2s_block *b)
                 "a block must end in a branch, return, OpKill or OpUnreachable (this block "
                 "has no terminator)");
   bool past_phis = false;
-  k2s_foreach_instr(i, &b->body)
-  {
+  k2s_foreach_instr(i, &b->body) {
     if (i != last && is_terminator(i->opcode))
       return fail(m, i, "a terminator must be the last instruction of its block");
     if ((i->opcode == SpvOpSelectionMerge || i->opcode == SpvOpLoopMerge) && i->next != last)
@@ -298,8 +299,9 @@ static bool check_block(const check *c, k2s_block *b)
         return fail(m, i, "OpFunctionCall must name a function of the module");
       const k2s_instr *ft = def_of(m, callee->def->ops[1]);
       if (ft && i->n_ops - 1 != ft->n_ops - 1)
-        return fail(m, i, "OpFunctionCall passes a different number of arguments than the "
-                          "function takes");
+        return fail(m, i,
+                    "OpFunctionCall passes a different number of arguments than the "
+                    "function takes");
       break;
     }
     case SpvOpExtInst:
@@ -326,8 +328,7 @@ static bool check_function(const check *c, k2s_function *f)
   if (ft->n_ops < 1 || ft->ops[0] != fd->type)
     return fail(m, fd, "OpFunction's result type must be its function type's return type");
   uint32_t k = 1;
-  k2s_foreach_instr(p, &f->head)
-  {
+  k2s_foreach_instr(p, &f->head) {
     if (p->opcode != SpvOpFunctionParameter)
       continue;
     if (k >= ft->n_ops || p->type != ft->ops[k])
@@ -344,8 +345,7 @@ static bool check_function(const check *c, k2s_function *f)
 
 bool k2s_check_structure(k2s_module *m)
 {
-  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
-  {
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL]) {
     if (i->type && !is_type(m, i->type))
       return fail(m, i, "the result type is not a type");
     if (!check_type(m, i) || !check_constant(m, i))
@@ -355,15 +355,13 @@ bool k2s_check_structure(k2s_module *m)
   }
   check c = {m, k2s_alloc(&m->arena, (size_t)m->bound * sizeof(uint32_t)), 0};
   uint32_t ord = 0;
-  k2s_foreach_function(f, m)
-  {
+  k2s_foreach_function(f, m) {
     ord++;
     for (k2s_block *b = f->first; b; b = b->next)
       if (b->label && b->label->result < m->bound)
         c.label_fn[b->label->result] = ord;
   }
-  k2s_foreach_function(f, m)
-  {
+  k2s_foreach_function(f, m) {
     c.cur_fn++;
     if (!check_function(&c, f))
       return false;
