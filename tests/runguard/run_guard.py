@@ -4,6 +4,11 @@
 - An out-of-bounds `local` access (lavapipe has no bounds checks on Workgroup
   memory and dies with SIGSEGV) ends in k2s-run's message and exit status 3,
   not a bare signal; the same kernel in bounds prints its result.
+- A JSON reflection from another build of the kernel (-pod-pushconstant)
+  contradicts the module's embedded reflection: an error, not wrong numbers;
+  the matching JSON runs.
+- A buffer whose elements are larger than the kernel's (buffer:double for a
+  float*) is an error, not reinterpreted data.
 
 usage: run_guard.py K2S K2S_RUN
 """
@@ -50,6 +55,40 @@ def main():
             print(f"FAIL out-of-bounds local access: exit {r.returncode}\n{r.stdout}{r.stderr}")
         else:
             print("ok   out-of-bounds local access: message and exit 3")
+        add_cl = os.path.join(tmp, "add.cl")
+        with open(add_cl, "w") as f:
+            f.write("kernel void add(global float *a, global const float *b, float c)"
+                    " { size_t i = get_global_id(0); a[i] = b[i] + c * a[i]; }\n")
+        add = os.path.join(tmp, "add.spv")
+        compile_cl(add_cl, add, tmp)
+        out = {}
+        for name, opts in (("ssbo", []), ("push", ["-pod-pushconstant"])):
+            out[name] = (os.path.join(tmp, f"add.{name}.spv"), os.path.join(tmp, f"add.{name}.json"))
+            subprocess.run([k2s, add, "-o", out[name][0], f"--reflect={out[name][1]}", *opts],
+                           check=True)
+        args = ["--kernel", "add", "--global", "4", "--arg", "buffer:float:4=iota",
+                "--arg", "buffer:float:4=iota", "--arg", "pod:float=2"]
+        r = subprocess.run([k2s_run, out["ssbo"][0], "--reflect", out["ssbo"][1], *args],
+                           capture_output=True, text=True, timeout=120)
+        if r.returncode != 0 or not r.stdout.startswith("arg 0: 0 3 6 9"):
+            failed += 1
+            print(f"FAIL matching JSON reflection: exit {r.returncode}\n{r.stdout}{r.stderr}")
+        else:
+            print("ok   matching JSON reflection")
+        r = subprocess.run([k2s_run, out["ssbo"][0], "--reflect", out["push"][1], *args],
+                           capture_output=True, text=True, timeout=120)
+        if r.returncode == 0 or r.stdout or "contradicts the module's embedded reflection: kernel 'add': argument 2's kind" not in r.stderr:
+            failed += 1
+            print(f"FAIL contradicting JSON reflection: exit {r.returncode}\n{r.stdout}{r.stderr}")
+        else:
+            print("ok   contradicting JSON reflection refused")
+        r = subprocess.run([k2s_run, out["ssbo"][0], *args[:5], "buffer:double:4=iota", *args[6:]],
+                           capture_output=True, text=True, timeout=120)
+        if r.returncode == 0 or r.stdout or "gives 8-byte elements" not in r.stderr:
+            failed += 1
+            print(f"FAIL buffer:double for float*: exit {r.returncode}\n{r.stdout}{r.stderr}")
+        else:
+            print("ok   buffer:double for a float* refused")
     print(f"{failed} failed")
     return 1 if failed else 0
 
