@@ -318,27 +318,20 @@ static uint32_t buffer_elem_size(const struct refl_arg *a, const struct spv_modu
 }
 
 /* The spec's element type against the kernel's (its byte size, which is what the
- * reflection tells): elements larger than the kernel's, or that straddle them, can only
- * be a mistake (buffer:double for a float*); smaller ones may be a deliberate view (a
- * struct of ints) and get a warning, except char/uchar (raw bytes). */
+ * reflection tells). A different size is often deliberate (a uchar* byte view of float
+ * data, a struct copied as ints), so it is a warning, never silent; char/uchar specs are
+ * raw bytes and say nothing. */
 static bool check_elem_type(const struct refl_kernel *k, const struct refl_arg *a,
                             const struct k2s_arg *spec, uint32_t es, bool quiet)
 {
     size_t ss = k2s_type_size(spec->type);
-    if (!ss || ss == es)
+    if (!ss || ss == es || quiet || spec->type.scalar == K2S_CHAR ||
+        spec->type.scalar == K2S_UCHAR)
         return true;
-    if (ss > es || es % ss != 0) {
-        k2s_error("%s of kernel '%s' points to %u-byte elements, but '%s' gives %zu-byte "
-                  "elements: the kernel would read and write them reinterpreted (give the "
-                  "buffer the kernel's element type)",
-                  plan_arg_label(k, a->ordinal), k->name, es, spec->text, ss);
-        return false;
-    }
-    if (!quiet && spec->type.scalar != K2S_CHAR && spec->type.scalar != K2S_UCHAR)
-        k2s_warn("%s of kernel '%s' points to %u-byte elements; '%s' fills them with "
-                 "%zu-byte values, which the kernel sees reinterpreted (--no-size-warnings "
-                 "silences this)",
-                 plan_arg_label(k, a->ordinal), k->name, es, spec->text, ss);
+    k2s_warn("%s of kernel '%s' points to %u-byte elements, but '%s' gives %zu-byte "
+             "elements, which the kernel sees reinterpreted (--no-size-warnings silences "
+             "this)",
+             plan_arg_label(k, a->ordinal), k->name, es, spec->text, ss);
     return true;
 }
 

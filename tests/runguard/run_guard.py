@@ -7,8 +7,8 @@
 - A JSON reflection from another build of the kernel (-pod-pushconstant)
   contradicts the module's embedded reflection: an error, not wrong numbers;
   the matching JSON runs.
-- A buffer whose elements are larger than the kernel's (buffer:double for a
-  float*) is an error, not reinterpreted data.
+- A buffer whose elements differ in size from the kernel's (buffer:double for
+  a float*) is reinterpreted with a warning, never silently.
 
 usage: run_guard.py K2S K2S_RUN
 """
@@ -84,11 +84,11 @@ def main():
             print("ok   contradicting JSON reflection refused")
         r = subprocess.run([k2s_run, out["ssbo"][0], *args[:5], "buffer:double:4=iota", *args[6:]],
                            capture_output=True, text=True, timeout=120)
-        if r.returncode == 0 or r.stdout or "gives 8-byte elements" not in r.stderr:
+        if r.returncode != 0 or "warning: argument 0 ('a') of kernel 'add' points to 4-byte elements, but 'buffer:double:4=iota' gives 8-byte elements" not in r.stderr:
             failed += 1
             print(f"FAIL buffer:double for float*: exit {r.returncode}\n{r.stdout}{r.stderr}")
         else:
-            print("ok   buffer:double for a float* refused")
+            print("ok   buffer:double for a float*: warned")
     print(f"{failed} failed")
     return 1 if failed else 0
 
