@@ -1692,6 +1692,58 @@ static bool double_needs_int64(uint32_t op)
   }
 }
 
+/* Whether the i-th value operand (0-based) of OpenCL.std op must be a float
+ * scalar or vector (-1: no rule here). The expansions below read float bit
+ * layouts and integer semantics from these operands' types; spirv-val checks
+ * them, but under --no-validate-input an integer operand of remquo made
+ * mantissa_rem loop forever. */
+static int wants_float(uint32_t op, uint32_t k)
+{
+  switch (op) {
+  case K2S_OPENCL_STD_nan: return k == 0 ? 0 : -1;
+  case K2S_OPENCL_STD_ldexp:
+  case K2S_OPENCL_STD_pown:
+  case K2S_OPENCL_STD_rootn:
+  case K2S_OPENCL_STD_frexp:
+  case K2S_OPENCL_STD_modf:
+  case K2S_OPENCL_STD_fract:
+  case K2S_OPENCL_STD_sincos:
+  case K2S_OPENCL_STD_lgamma_r: return k == 0 ? 1 : -1;
+  case K2S_OPENCL_STD_remquo: return k < 2 ? 1 : -1;
+  default: break;
+  }
+  if (op <= K2S_OPENCL_STD_fast_normalize)
+    return k < 3 ? 1 : -1;
+  if ((op >= K2S_OPENCL_STD_s_abs && op <= K2S_OPENCL_STD_u_mul24) ||
+      (op >= K2S_OPENCL_STD_u_abs && op <= K2S_OPENCL_STD_u_mad_hi))
+    return k < 3 ? 0 : -1;
+  return -1;
+}
+
+static bool scalar_is(lower *c, uint32_t t, uint16_t opcode)
+{
+  k2s_instr *s = k2s_def(c->m, k2s_scalar_type(c->m, t));
+  return s && s->opcode == opcode;
+}
+
+/* The operands' types fit what the expansion of op assumes (see wants_float). */
+static bool operand_types_fit(lower *c, k2s_instr *i, uint32_t op)
+{
+  const char *name = k2s_extinst_sets[K2S_EXT_OPENCL_STD].insts[op].name;
+  for (uint32_t k = 0; k + 2 < i->n_ops; k++) {
+    int f = wants_float(op, k);
+    if (f < 0)
+      continue;
+    uint32_t t = type_of(c, i->ops[2 + k]);
+    if (!scalar_is(c, t, f ? SpvOpTypeFloat : SpvOpTypeInt)) {
+      k2s_error(c->m, i, "the OpenCL builtin %s needs %s operand %u; this one is not (the input "
+                "is not valid OpenCL SPIR-V)", name, f ? "a floating-point" : "an integer", k + 1);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* Lowers c->at; returns the value replacing its result, NO_VALUE when it has
  * none, or 0 when it cannot be lowered (an error has been reported). */
 static uint32_t lower_opencl(lower *c, uint32_t op)
@@ -1951,6 +2003,8 @@ static bool lower_instr(lower *c, k2s_instr *i)
     k2s_error(m, i, "the OpenCL builtin %s has too few operands", set->insts[op].name);
     return false;
   }
+  if (!operand_types_fit(c, i, op))
+    return false;
   c->at = i;
   c->b = (k2s_builder){m, k2s_before(i)};
   c->first_new = m->bound;
@@ -2012,6 +2066,13 @@ static bool lower_relational(lower *c, k2s_instr *i)
            ? 2u
            : 1u))
     return false;
+  /* These read float bit layouts (IsNormal shifts by the mantissa width). */
+  if (!scalar_is(c, type_of(c, i->ops[0]), SpvOpTypeFloat) ||
+      (i->n_ops > 1 && !scalar_is(c, type_of(c, i->ops[1]), SpvOpTypeFloat))) {
+    k2s_error(c->m, i, "%s needs floating-point operands (the input is not valid OpenCL SPIR-V)",
+              k2s_opcode_name(i->opcode));
+    return false;
+  }
   c->at = i;
   c->b = (k2s_builder){c->m, k2s_before(i)};
   c->first_new = c->m->bound;

@@ -28,6 +28,7 @@ void *k2s_alloc(k2s_arena *a, size_t size)
   k2s_arena_chunk *c = a->head;
   if (!c || c->size - c->used < size) {
     size_t cap = size > K2S_CHUNK_SIZE ? size : K2S_CHUNK_SIZE;
+    k2s_budget_charge((int64_t)(sizeof(*c) + cap), a->oom);
     c = malloc(sizeof(*c) + cap);
     if (!c) {
       out_of_memory(a);
@@ -94,6 +95,7 @@ void k2s_arena_free(k2s_arena *a)
   k2s_arena_chunk *c = a->head;
   while (c) {
     k2s_arena_chunk *n = c->next;
+    k2s_budget_charge(-(int64_t)(sizeof(*c) + c->size), NULL);
     free(c);
     c = n;
   }

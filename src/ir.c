@@ -357,13 +357,19 @@ static void grow_ids(k2s_module *m, uint32_t need)
 
 uint32_t k2s_new_id(k2s_module *m)
 {
-  if (m->bound >= K2S_ID_LIMIT) {
-    if (!m->failed)
-      k2s_error(m, NULL, "the module needs more ids than SPIR-V allows (%u)", K2S_ID_LIMIT);
-    return m->bound - 1; /* keeps callers safe; the translation has failed */
+  if (m->bound >= K2S_ID_LIMIT && !m->ids_exhausted) {
+    m->ids_exhausted = true;
+    k2s_error(m, NULL,
+              "the translated module needs more ids than SPIR-V allows (its id bound may not "
+              "exceed %u; the input's bound is already %u)",
+              K2S_ID_LIMIT, m->input_bound);
   }
+  /* Past the limit, ids stay unique (never an existing id: a caller that
+   * interns a type or constant would otherwise alias two definitions and
+   * loop); the module has failed and is never written. */
   uint32_t id = m->bound++;
   grow_ids(m, m->bound);
+  k2s_budget_tick();
   return id;
 }
 

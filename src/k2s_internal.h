@@ -31,6 +31,30 @@ char *k2s_sprintf(k2s_arena *a, const char *fmt, ...) __attribute__((format(prin
 char *k2s_vsprintf(k2s_arena *a, const char *fmt, va_list ap);
 void k2s_arena_free(k2s_arena *a);
 
+/* The resource budget of one translation (src/budget.c): arena bytes and
+ * time, checked by the library; exceeding it unwinds to the escape point. */
+enum { K2S_BUDGET_MEMORY = 1, K2S_BUDGET_TIME = 2 };
+typedef struct k2s_budget {
+  uint64_t limit_bytes, used_bytes, peak_bytes, limit_bytes_asked;
+  uint32_t limit_seconds, limit_seconds_asked; /* 0: none */
+  double start;
+  unsigned ticks;
+  int exceeded; /* 0 or K2S_BUDGET_* */
+  jmp_buf *escape;
+  struct k2s_budget *outer;
+} k2s_budget;
+void k2s_budget_begin(k2s_budget *b, const k2s_options *o, jmp_buf *escape);
+void k2s_budget_end(k2s_budget *b);
+void k2s_budget_set_escape(jmp_buf *escape);
+/* Arena chunks: bytes > 0 allocated (may unwind to arena_escape, else the
+ * budget's escape), < 0 freed. */
+void k2s_budget_charge(int64_t bytes, jmp_buf *arena_escape);
+void k2s_budget_check_time(jmp_buf *escape);
+/* After a local out-of-memory recovery: unwind on if the budget ran out. */
+void k2s_budget_rethrow(void);
+void k2s_budget_tick(void); /* cheap; checks the time now and then */
+char *k2s_budget_message(k2s_arena *a, const k2s_budget *b);
+
 /* A growable string in an arena. */
 typedef struct k2s_strbuf {
   k2s_arena *arena;
@@ -143,6 +167,8 @@ struct k2s_module {
   k2s_diag_node *diags, *diags_last;
   size_t n_diags;
   bool failed;
+  bool ids_exhausted;   /* k2s_new_id has reported running out of ids */
+  uint32_t input_bound; /* the id bound the input module declared */
   const char *pass; /* the pass running now, for diagnostics */
   k2s_strbuf *log;  /* --print-after / --time-passes output */
 
@@ -253,6 +279,8 @@ typedef struct k2s_parse_error {
   char message[1024];
 } k2s_parse_error;
 
+/* The structure the passes rely on (src/check_structure.c); false after an error. */
+bool k2s_check_structure(k2s_module *m);
 /* Returns NULL and fills *err on failure. */
 k2s_module *k2s_parse(const uint32_t *words, size_t n_words, k2s_parse_error *err);
 /* Serialize; the result lives in the module's arena. */

@@ -1,12 +1,14 @@
 /* k2s: the command-line translator. Exit 0 on success, 1 when translation
  * fails (unsupported or internal), 2 for usage errors and bad input. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "k2s/k2s.h"
+#include "output_files.h"
 
 enum { EXIT_TRANSLATION = 1, EXIT_USAGE = 2 };
 
@@ -44,6 +46,9 @@ static void usage(FILE *f)
       "Value options take --opt=V or --opt V. clspv spellings: -cl-native-math\n"
       "(--math=native), -physical-storage-buffers (--pointers=physical), -fp64=0\n"
       "(--no-fp64), -fp16=0 (--no-fp16), -descriptormap FILE; -cl-std= is ignored.\n"
+      "Resources (a clear error when exceeded):\n"
+      "  --max-memory=MB                               (default 0: 3/4 of RAM or of the ulimit)\n"
+      "  --max-time=SECONDS                            (default 3600; 0 for none)\n"
       "Pipeline:\n"
       "  --passes=a,b,c|none  --print-after=PASS|all  --time-passes\n"
       "  --validate-after-each  --no-validate-input  --no-validate-output\n"
@@ -117,28 +122,6 @@ static bool looks_like_text(const unsigned char *b, size_t n)
     i += more;
   }
   return k > 0;
-}
-
-static bool write_file(const char *path, const void *data, size_t len)
-{
-  if (strcmp(path, "-") == 0)
-    return fwrite(data, 1, len, stdout) == len && fflush(stdout) == 0;
-  /* Write beside the target and rename, so a failure never leaves a partial file. */
-  size_t pl = strlen(path);
-  char *tmp = malloc(pl + 16);
-  if (!tmp)
-    return false;
-  snprintf(tmp, pl + 16, "%s.tmp%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  bool ok = f && fwrite(data, 1, len, f) == len;
-  if (f && fclose(f) != 0)
-    ok = false;
-  if (ok && rename(tmp, path) != 0)
-    ok = false;
-  if (!ok)
-    remove(tmp);
-  free(tmp);
-  return ok;
 }
 
 static const char *opt_value(const char *arg, const char *name)
@@ -216,6 +199,8 @@ static const char *const option_names[] = {"help",
                                            "no-subgroups",
                                            "no-int64-atomics",
                                            "float-atomics",
+                                           "max-memory",
+                                           "max-time",
                                            NULL};
 
 static size_t edit_distance(const char *a, const char *b)
@@ -487,6 +472,17 @@ int main(int argc, char **argv)
       o.missing_features |= K2S_FEATURE_SUBGROUP_OPS;
     } else if (opt_flag(a, "denorm-preserve")) {
       o.denorm_preserve = true;
+    } else if ((v = opt_value(a, "max-memory")) || (v = opt_value(a, "max-time"))) {
+      char *end;
+      unsigned long n = strtoul(v, &end, 10);
+      if (*end || !*v || *v == '-' || n > UINT32_MAX)
+        return fail_usage("bad resource budget '%s' (a whole number: MB for --max-memory, "
+                          "seconds for --max-time, 0 for automatic/none)",
+                          a);
+      if (strncmp(a + (a[1] == '-' ? 2 : 1), "max-memory", 10) == 0)
+        o.max_memory_mb = (uint32_t)n;
+      else
+        o.max_seconds = (uint32_t)n;
     } else if (a[0] == '-' && a[1] != 0) {
       return unknown_option(a);
     } else if (!input) {
@@ -554,15 +550,21 @@ int main(int argc, char **argv)
       fprintf(stderr, "k2s: error: no reflection was produced (the pipeline that ran does "
                       "not include the kernel-interface passes)\n");
       rc = EXIT_TRANSLATION;
-    } else if (!write_file(output, out, n * 4)) {
-      fprintf(stderr, "k2s: error: cannot write '%s': %s\n", output, strerror(errno));
-      rc = EXIT_TRANSLATION;
-    } else if (reflect && !write_file(reflect, json, strlen(json))) {
-      fprintf(stderr, "k2s: error: cannot write '%s': %s\n", reflect, strerror(errno));
-      rc = EXIT_TRANSLATION;
-    } else if (dmap && !write_file(dmap, csv, strlen(csv))) {
-      fprintf(stderr, "k2s: error: cannot write '%s': %s\n", dmap, strerror(errno));
-      rc = EXIT_TRANSLATION;
+    } else {
+      /* All outputs or none (src/output_files.c). */
+      k2s_output outs[3] = {{.what = "-o", .path = output, .data = out, .len = n * 4}};
+      int n_outs = 1;
+      if (reflect)
+        outs[n_outs++] = (k2s_output){.what = "--reflect", .path = reflect, .data = json,
+                                      .len = strlen(json)};
+      if (dmap)
+        outs[n_outs++] = (k2s_output){.what = "--descriptormap", .path = dmap, .data = csv,
+                                      .len = strlen(csv)};
+      char err[PATH_MAX + 256];
+      if (!k2s_write_outputs(outs, n_outs, err, sizeof err)) {
+        fprintf(stderr, "k2s: error: %s\n", err);
+        rc = EXIT_TRANSLATION;
+      }
     }
   }
   k2s_result_free(r);

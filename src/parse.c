@@ -73,6 +73,7 @@ static bool check_header(parser *p)
   /* Size the id tables once; the bound is trusted only after the check above. */
   k2s_set_def(m, bound - 1, NULL);
   m->bound = bound;
+  m->input_bound = bound;
   p->fwd_pointer = k2s_alloc(&m->arena, bound);
   return true;
 }
@@ -312,6 +313,7 @@ k2s_module *k2s_parse(const uint32_t *words, size_t n_words, k2s_parse_error *er
   if (setjmp(oom)) {
     snprintf(err->message, sizeof(err->message), "out of memory while parsing");
     k2s_module_free(m);
+    k2s_budget_rethrow(); /* the translation's budget, not this parse, ran out */
     return NULL;
   }
   parser p = {.m = m, .w = words, .n = n_words, .err = err, .section = 0};

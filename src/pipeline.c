@@ -94,6 +94,7 @@ bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **l
 #ifndef NDEBUG
     uint64_t before = k2s_hash_module(m);
 #endif
+    k2s_budget_check_time(NULL);
     double t0 = now_ms();
     bool changed = p->run(m, o);
     double t1 = now_ms();

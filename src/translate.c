@@ -25,6 +25,7 @@ void k2s_options_init(k2s_options *o)
   o->pod_mode = K2S_POD_SSBO;
   o->cluster_pod_args = true;
   o->max_push_constant_size = 128;
+  o->max_seconds = 3600;
 }
 
 static void add_diag(k2s_result *r, k2s_severity sev, const char *pass, int64_t off,
@@ -278,8 +279,30 @@ static k2s_status finish(k2s_result *r, k2s_status s)
   return s;
 }
 
+/* A diagnostic that needs no allocation, for when the arena itself failed. */
+static k2s_diagnostic out_of_memory_diag = {K2S_ERROR, NULL, -1,
+                                            "out of memory (the system refused an allocation)"};
+
+static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_options *user_opts,
+                            k2s_result **out, k2s_budget *budget);
+
 k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_options *user_opts,
                          k2s_result **out)
+{
+  k2s_options o;
+  if (user_opts)
+    o = *user_opts;
+  else
+    k2s_options_init(&o);
+  k2s_budget budget;
+  k2s_budget_begin(&budget, &o, NULL);
+  k2s_status s = translate(words, n_words, &o, out, &budget);
+  k2s_budget_end(&budget);
+  return s;
+}
+
+static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_options *user_opts,
+                            k2s_result **out, k2s_budget *budget)
 {
   k2s_options defaults;
   if (user_opts)
@@ -296,8 +319,24 @@ k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_option
   if (setjmp(oom)) {
     r->arena.oom = NULL;
     r->words = NULL;
+    if (budget->exceeded) {
+      /* The budget let go of its limit: this allocation succeeds unless
+       * the system is really out of memory. */
+      jmp_buf again;
+      r->arena.oom = &again;
+      k2s_budget_set_escape(&again);
+      if (!setjmp(again))
+        add_diag(r, K2S_ERROR, NULL, -1, k2s_budget_message(&r->arena, budget));
+      r->arena.oom = NULL;
+      k2s_budget_set_escape(NULL);
+    }
+    if (!r->n_diags) {
+      r->diags = &out_of_memory_diag;
+      r->n_diags = 1;
+    }
     return finish(r, K2S_ERROR_TRANSLATION);
   }
+  k2s_budget_set_escape(&oom);
 
   k2s_parse_error perr;
   k2s_module *m = k2s_parse(words, n_words, &perr);
@@ -311,8 +350,11 @@ k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_option
   k2s_strbuf log = {.arena = &m->arena};
   m->log = &log;
   volatile k2s_status status = K2S_OK;
+  k2s_budget_set_escape(&moom);
   if (setjmp(moom)) {
-    add_diag(r, K2S_ERROR, m->pass, -1, "out of memory");
+    k2s_budget_set_escape(&oom);
+    add_diag(r, K2S_ERROR, m->pass, -1,
+             budget->exceeded ? k2s_budget_message(&r->arena, budget) : "out of memory");
     status = K2S_ERROR_TRANSLATION;
     goto done;
   }
@@ -333,6 +375,10 @@ k2s_status k2s_translate(const uint32_t *words, size_t n_words, const k2s_option
   /* Repair the producer's known mistakes first (src/repair.c), so that the
    * validator checks everything else. An empty pipeline (--passes=none) is
    * the identity: nothing is repaired, the input is validated as it is. */
+  if (n > 0 && !k2s_check_structure(m)) {
+    status = K2S_ERROR_INPUT;
+    goto done;
+  }
   bool repaired = n > 0 && k2s_repair_input(m);
   if (opts->validate_input) {
     int64_t off;

@@ -4,20 +4,24 @@
 
 #include "k2s_internal.h"
 
+/* The writer walks the module once to count (and, for the hash, to fold)
+ * the words, then once more to store them into one exact allocation: the
+ * module arena never frees, and a doubling buffer left about twice the
+ * module's size behind per write (debug builds hash the module twice per
+ * pass; a 10 MB module grew to 1 GB). */
 typedef struct writer {
-  k2s_module *m;
-  uint32_t *w;
-  size_t n, cap;
+  uint32_t *w; /* NULL: count and hash only */
+  size_t n;
+  uint64_t hash;
 } writer;
 
 static void put(writer *wr, uint32_t v)
 {
-  if (wr->n == wr->cap) {
-    size_t cap = wr->cap ? wr->cap * 2 : 1024;
-    wr->w = k2s_realloc_array(&wr->m->arena, wr->w, wr->n, cap, sizeof(uint32_t));
-    wr->cap = cap;
-  }
-  wr->w[wr->n++] = v;
+  if (wr->w)
+    wr->w[wr->n] = v;
+  else
+    wr->hash = (wr->hash ^ v) * 0x100000001b3ull;
+  wr->n++;
 }
 
 static void put_instr(writer *wr, const k2s_instr *i)
@@ -47,27 +51,34 @@ static uint32_t bswap32(uint32_t v)
   return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
 }
 
-uint32_t *k2s_write_native(k2s_module *m, size_t *n_words)
+static void walk(writer *wr, const k2s_module *m)
 {
-  writer wr = {.m = m};
-  put(&wr, 0x07230203u);
-  put(&wr, m->version);
-  put(&wr, m->generator);
-  put(&wr, m->bound);
-  put(&wr, m->schema);
+  put(wr, 0x07230203u);
+  put(wr, m->version);
+  put(wr, m->generator);
+  put(wr, m->bound);
+  put(wr, m->schema);
   for (int s = 0; s < K2S_SEC_COUNT; s++)
-    put_list(&wr, &m->sec[s]);
+    put_list(wr, &m->sec[s]);
   k2s_foreach_function(f, m) {
-    put_instr(&wr, f->def);
-    put_list(&wr, &f->head);
+    put_instr(wr, f->def);
+    put_list(wr, &f->head);
     k2s_foreach_block(b, f) {
-      put_instr(&wr, b->label);
-      put_list(&wr, &b->body);
+      put_instr(wr, b->label);
+      put_list(wr, &b->body);
     }
     if (f->end)
-      put_instr(&wr, f->end);
+      put_instr(wr, f->end);
   }
-  put_list(&wr, &m->tail);
+  put_list(wr, &m->tail);
+}
+
+uint32_t *k2s_write_native(k2s_module *m, size_t *n_words)
+{
+  writer count = {0};
+  walk(&count, m);
+  writer wr = {.w = k2s_alloc(&m->arena, count.n * sizeof(uint32_t))};
+  walk(&wr, m);
   *n_words = wr.n;
   return wr.w;
 }
@@ -83,14 +94,9 @@ uint32_t *k2s_write(k2s_module *m, size_t *n_words)
 
 uint64_t k2s_hash_module(k2s_module *m)
 {
-  /* FNV-1a over the serialized words: cheap, and any change shows. The
-   * words are allocated in the arena; hashing is for debug builds only. */
-  size_t n;
-  uint32_t *w = k2s_write_native(m, &n);
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; i++) {
-    h ^= w[i];
-    h *= 0x100000001b3ull;
-  }
-  return h;
+  /* FNV-1a over the serialized words, folded while walking: nothing is
+   * allocated (hashing is for debug builds only). */
+  writer wr = {.hash = 0xcbf29ce484222325ull};
+  walk(&wr, m);
+  return wr.hash;
 }

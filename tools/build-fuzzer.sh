@@ -20,5 +20,6 @@ if [ -z "$(ls -A "$B/fuzz-seeds")" ]; then
   python3 tools/corpus_modules.py "$B/fuzz-seeds" >/dev/null
   python3 tools/spv_swap.py "$B/fuzz-seeds"/*.spv
   cp tests/fuzz/regressions/* "$B/fuzz-seeds/" 2>/dev/null || true
+  python3 tools/fuzz_seed_options.py "$B/fuzz-seeds" >/dev/null
 fi
 echo "$B/tests/fuzz/fuzz_translate"

@@ -129,6 +129,12 @@ typedef struct k2s_options {
    * otherwise float atomic add/min/max become compare-exchange loops. */
   bool float_atomic_add;
   bool float_atomic_min_max;
+
+  /* Resource budget the library checks (a clear error when exceeded).
+   * max_memory_mb: 0 = automatic (3/4 of physical memory or of the process's
+   * RLIMIT_AS/RLIMIT_DATA); max_seconds: 0 = none. Default: automatic, 3600 s. */
+  uint32_t max_memory_mb;
+  uint32_t max_seconds;
 } k2s_options;
 
 typedef struct k2s_diagnostic {

@@ -1,9 +1,11 @@
 /* k2s-run: runs one kernel of a k2s-translated Vulkan compute module and prints its
  * buffer arguments, following docs/runtime-abi.md. */
 #include "argspec.h"
+#include "guard.h"
 #include "module_check.h"
 #include "plan.h"
 #include "reflection.h"
+#include "refl_cross.h"
 #include "spirv_words.h"
 #include "vk_host.h"
 #include "vk_run.h"
@@ -18,7 +20,7 @@ static const char usage[] =
     "               [--offset X[,Y[,Z]]] --arg SPEC ... [--reflect FILE.json] [--time N]\n"
     "               [--device N|NAME] [--dump-dir DIR] [--timeout SECONDS] [--validate]\n"
     "               [--ignore-float-controls] [--no-spirv-val] [--no-size-warnings]\n"
-    "               [--verbose] [--png N=FILE]\n"
+    "               [--verbose] [--png N=FILE] [--no-reflect-check]\n"
     "       k2s-run --list-devices\n"
     "SPEC (in kernel argument order):\n"
     "  buffer:TYPE:COUNT[=INIT]  INIT: zeros, fill:V, iota, rand:SEED[:LO:HI], file:PATH\n"
@@ -40,6 +42,7 @@ struct cli {
     size_t npngs;
     bool list_devices, validate, verbose, help, ignore_float_controls, no_spirv_val;
     bool no_size_warnings;
+    bool no_reflect_check; /* trust --reflect over the embedded reflection (refl_cross.c) */
 };
 
 static bool parse_cli(int argc, char **argv, struct cli *c)
@@ -61,6 +64,7 @@ static bool parse_cli(int argc, char **argv, struct cli *c)
         {"--ignore-float-controls", NULL, NULL, NULL, &c->ignore_float_controls},
         {"--no-spirv-val", NULL, NULL, NULL, &c->no_spirv_val},
         {"--no-size-warnings", NULL, NULL, NULL, &c->no_size_warnings},
+        {"--no-reflect-check", NULL, NULL, NULL, &c->no_reflect_check},
         {"--verbose", NULL, NULL, NULL, &c->verbose},
         {"-v", NULL, NULL, NULL, &c->verbose},
         {"--help", NULL, NULL, NULL, &c->help},
@@ -113,7 +117,9 @@ static bool load_module(struct session *s)
         return false;
     }
     if (s->cli.reflect)
-        return refl_from_json(s->cli.reflect, &s->refl);
+        return refl_from_json(s->cli.reflect, &s->refl) &&
+               (s->cli.no_reflect_check ||
+                refl_cross_check(&s->module, &s->refl, s->cli.reflect));
     return refl_from_spirv(&s->module, &s->refl, s->cli.verbose);
 }
 
@@ -273,6 +279,7 @@ int main(int argc, char **argv)
         free(s.cli.specs);
         return 2;
     }
+    k2s_run_guard(); /* a crash in the driver becomes a message (guard.c) */
     bool ok = run(&s);
     session_free(&s);
     if (ok && vk_validation_errors()) {

@@ -330,6 +330,24 @@ static uint32_t buffer_elem_size(const struct refl_arg *a, const struct spv_modu
     return 0;
 }
 
+/* The spec's element type against the kernel's (its byte size, which is what the
+ * reflection tells). A different size is often deliberate (a uchar* byte view of float
+ * data, a struct copied as ints), so it is a warning, never silent; char/uchar specs are
+ * raw bytes and say nothing. */
+static bool check_elem_type(const struct refl_kernel *k, const struct refl_arg *a,
+                            const struct k2s_arg *spec, uint32_t es, bool quiet)
+{
+    size_t ss = k2s_type_size(spec->type);
+    if (!ss || ss == es || quiet || spec->type.scalar == K2S_CHAR ||
+        spec->type.scalar == K2S_UCHAR)
+        return true;
+    k2s_warn("%s of kernel '%s' points to %u-byte elements, but '%s' gives %zu-byte "
+             "elements, which the kernel sees reinterpreted (--no-size-warnings silences "
+             "this)",
+             plan_arg_label(k, a->ordinal), k->name, es, spec->text, ss);
+    return true;
+}
+
 bool plan_check_buffer_sizes(const struct plan *p, const struct refl_kernel *k,
                              const struct spv_module *m, const struct spv_info *info,
                              const struct spv_entry *entry, const struct k2s_arg *args,
@@ -349,6 +367,8 @@ bool plan_check_buffer_sizes(const struct plan *p, const struct refl_kernel *k,
                       spec->size == 1 ? "" : "s");
             return false;
         }
+        if (es && !check_elem_type(k, a, spec, es, quiet))
+            return false;
         /* Unknown element size: judge by the spec's own element count. */
         uint64_t elems = es ? spec->size / es : spec->count;
         if (!quiet && elems < items)

@@ -2,10 +2,17 @@
  * libFuzzer target: bytes → k2s_translate() → checks.
  *
  * Each input runs twice: the default pipeline, and --passes=none (parse →
- * write). An input whose length is not a multiple of 4 uses its last byte to
- * pick other options for the first run (target env, POD placement, ...), so
- * the fuzzer explores the option space too; the ragged tail is not part of
- * the module. The properties checked, beyond "no crash, no sanitizer report":
+ * write). An input whose length is not a multiple of 4 uses its ragged tail
+ * (1 to 3 bytes, not part of the module) to pick the options of the first
+ * run, so the fuzzer explores the option space too:
+ *   byte 0: target env, POD placement, POD clustering, constant args in UBOs,
+ *           distinct descriptor sets, --validate-after-each;
+ *   byte 1: --pointers (auto/logical/physical), --math=native,
+ *           -cl-fast-relaxed-math, -cl-denorms-are-zero, --scalar-block-layout,
+ *           --denorm-preserve, --no-validate-input;
+ *   byte 2: the device features the target lacks (--no-int8 ... --no-float-controls).
+ * tools/fuzz_seed_options.py writes each seed module under several such tails.
+ * The properties checked, beyond "no crash, no sanitizer report":
  *   - a result always comes back, with a status that matches its words;
  *   - a failure carries at least one error diagnostic with a message, and no words;
  *   - a success gives a module that spirv-val accepts (checked again here,
@@ -92,8 +99,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
   k2s_options o;
   k2s_options_init(&o);
-  if (size % 4) {
-    uint8_t t = data[size - 1];
+  size_t tail = size % 4;
+  if (tail >= 1) {
+    uint8_t t = data[n * 4];
     o.target_env = (k2s_target_env)(t % 3);
     o.pod_mode = (k2s_pod_mode)((t >> 2) % 3);
     o.cluster_pod_args = !(t & 0x10);
@@ -101,6 +109,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.distinct_kernel_sets = t & 0x40;
     o.validate_after_each = t & 0x80;
   }
+  if (tail >= 2) {
+    uint8_t t = data[n * 4 + 1];
+    o.pointers = (k2s_pointer_mode)(t % 3);
+    o.math = (t & 0x04) ? K2S_MATH_NATIVE : K2S_MATH_PRECISE;
+    o.fast_relaxed_math = t & 0x08;
+    o.denorms_are_zero = t & 0x10;
+    o.scalar_block_layout = t & 0x20;
+    o.denorm_preserve = t & 0x40;
+    o.validate_input = !(t & 0x80);
+  }
+  if (tail >= 3)
+    o.missing_features = data[n * 4 + 2];
+  /* Bounded runs: a slow input is a finding of its own (libFuzzer -timeout),
+   * but a huge allocation must end in the budget's clear error. */
+  o.max_memory_mb = 2048;
   k2s_result *r = NULL;
   k2s_status s = k2s_translate(words, n, &o, &r);
   check_result(words, n, s, r, false, k2s_target_spv_env(o.target_env));

@@ -1,0 +1,370 @@
+/*
+ * A light structural check of the input, run before the input repair and the
+ * passes: the facts every pass relies on without checking them again. spirv-val
+ * checks all of this and much more, but --no-validate-input skips it, and the
+ * passes then met, for example, a block without a terminator (a NULL
+ * dereference when a call was split), an integer of width 7 (a division by
+ * zero in the data layout) or a vector of 17 lanes (a 16-entry array
+ * overrun). Here each becomes a clear error naming the instruction.
+ *
+ * Checked: scalar widths and vector shapes; that every result type, pointee,
+ * member, element and parameter names a type; arrays' lengths are integer
+ * constants; functions agree with their OpTypeFunction; every block ends in
+ * exactly one terminator with phis first and a merge instruction only before
+ * it; branch targets are labels of the same function; calls name functions
+ * with the right number of arguments; OpExtInst names an OpExtInstImport.
+ * Not checked: operand value types (the passes that need them check them).
+ */
+#include "k2s_internal.h"
+
+static bool is_type_op(uint16_t op)
+{
+  switch (op) {
+  case SpvOpTypeVoid:
+  case SpvOpTypeBool:
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat:
+  case SpvOpTypeVector:
+  case SpvOpTypeMatrix:
+  case SpvOpTypeImage:
+  case SpvOpTypeSampler:
+  case SpvOpTypeSampledImage:
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray:
+  case SpvOpTypeStruct:
+  case SpvOpTypeOpaque:
+  case SpvOpTypePointer:
+  case SpvOpTypeFunction:
+  case SpvOpTypeEvent:
+  case SpvOpTypeDeviceEvent:
+  case SpvOpTypeReserveId:
+  case SpvOpTypeQueue:
+  case SpvOpTypePipe:
+  case SpvOpTypePipeStorage:
+  case SpvOpTypeNamedBarrier: return true;
+  default: return false;
+  }
+}
+
+static bool is_terminator(uint16_t op)
+{
+  switch (op) {
+  case SpvOpBranch:
+  case SpvOpBranchConditional:
+  case SpvOpSwitch:
+  case SpvOpReturn:
+  case SpvOpReturnValue:
+  case SpvOpKill:
+  case SpvOpUnreachable:
+  case SpvOpTerminateInvocation: return true;
+  default: return false;
+  }
+}
+
+static const k2s_instr *def_of(const k2s_module *m, uint32_t id)
+{
+  return k2s_def(m, id);
+}
+
+static bool is_type(const k2s_module *m, uint32_t id)
+{
+  const k2s_instr *d = def_of(m, id);
+  return d && is_type_op(d->opcode);
+}
+
+static uint16_t opcode_of(const k2s_module *m, uint32_t id)
+{
+  const k2s_instr *d = def_of(m, id);
+  return d ? d->opcode : 0;
+}
+
+/* Whether type holds a bool (through vectors, arrays and structs, not pointers). */
+static bool holds_bool(const k2s_module *m, uint32_t type, int depth)
+{
+  const k2s_instr *d = def_of(m, type);
+  if (!d || depth > 64)
+    return false;
+  switch (d->opcode) {
+  case SpvOpTypeBool: return true;
+  case SpvOpTypeVector:
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray: return d->n_ops >= 1 && holds_bool(m, d->ops[0], depth + 1);
+  case SpvOpTypeStruct:
+    for (uint32_t k = 0; k < d->n_ops; k++)
+      if (holds_bool(m, d->ops[k], depth + 1))
+        return true;
+    return false;
+  default: return false;
+  }
+}
+
+static bool fail(k2s_module *m, const k2s_instr *at, const char *what)
+{
+  k2s_error(m, at, "malformed input module: %s", what);
+  return false;
+}
+
+/* The types the passes build on: widths the data layout knows, vector shapes
+ * the lane code handles, aggregates of types. */
+static bool check_type(k2s_module *m, const k2s_instr *i)
+{
+  switch (i->opcode) {
+  case SpvOpTypeInt:
+    if (i->n_ops < 2 || (i->ops[0] != 8 && i->ops[0] != 16 && i->ops[0] != 32 && i->ops[0] != 64))
+      return fail(m, i, "an integer type must be 8, 16, 32 or 64 bits wide");
+    if (i->ops[1] > 1)
+      return fail(m, i, "an integer type's signedness must be 0 or 1");
+    return true;
+  case SpvOpTypeFloat:
+    if (i->n_ops < 1 || (i->ops[0] != 16 && i->ops[0] != 32 && i->ops[0] != 64))
+      return fail(m, i, "a float type must be 16, 32 or 64 bits wide");
+    return true;
+  case SpvOpTypeVector: {
+    uint16_t e = i->n_ops >= 2 ? opcode_of(m, i->ops[0]) : 0;
+    if (e != SpvOpTypeInt && e != SpvOpTypeFloat && e != SpvOpTypeBool)
+      return fail(m, i, "a vector's component type must be an integer, float or bool type");
+    uint32_t n = i->ops[1];
+    if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16)
+      return fail(m, i, "a vector must have 2, 3, 4, 8 or 16 components");
+    return true;
+  }
+  case SpvOpTypeArray: {
+    if (i->n_ops < 2 || !is_type(m, i->ops[0]) || opcode_of(m, i->ops[0]) == SpvOpTypeVoid)
+      return fail(m, i, "an array's element type must be a non-void type");
+    const k2s_instr *len = def_of(m, i->ops[1]);
+    if (!len ||
+        (len->opcode != SpvOpConstant && len->opcode != SpvOpSpecConstant &&
+         len->opcode != SpvOpSpecConstantOp) ||
+        opcode_of(m, len->type) != SpvOpTypeInt)
+      return fail(m, i, "an array's length must be an integer constant");
+    uint64_t v;
+    if (len->opcode == SpvOpConstant && k2s_const_value(m, len->result, &v) && v == 0)
+      return fail(m, i, "an array's length must be at least 1");
+    return true;
+  }
+  case SpvOpTypeRuntimeArray:
+    if (i->n_ops < 1 || !is_type(m, i->ops[0]) || opcode_of(m, i->ops[0]) == SpvOpTypeVoid)
+      return fail(m, i, "an array's element type must be a non-void type");
+    return true;
+  case SpvOpTypeStruct:
+    for (uint32_t k = 0; k < i->n_ops; k++)
+      if (!is_type(m, i->ops[k]) || opcode_of(m, i->ops[k]) == SpvOpTypeVoid)
+        return fail(m, i, "a struct member must be a non-void type");
+    return true;
+  case SpvOpTypePointer:
+    /* The pointee may be a forward-declared struct, defined later. */
+    if (i->n_ops < 2 || (!is_type(m, i->ops[1]) && def_of(m, i->ops[1])))
+      return fail(m, i, "a pointer's pointee must be a type");
+    if ((i->ops[0] == SpvStorageClassCrossWorkgroup || i->ops[0] == SpvStorageClassWorkgroup ||
+         i->ops[0] == SpvStorageClassUniformConstant) &&
+        holds_bool(m, i->ops[1], 0)) {
+      /* spirv-val accepts this, and the data layout divided by bool's size 0. */
+      k2s_error(m, i,
+                "a bool in %s memory has no size or layout in OpenCL (kernel arguments and "
+                "shared memory hold char or int instead); k2s cannot translate it",
+                i->ops[0] == SpvStorageClassWorkgroup ? "local" : "global or constant");
+      return false;
+    }
+    return true;
+  case SpvOpTypeFunction:
+    for (uint32_t k = 0; k < i->n_ops; k++)
+      if (!is_type(m, i->ops[k]) || (k > 0 && opcode_of(m, i->ops[k]) == SpvOpTypeVoid))
+        return fail(m, i,
+                    "a function type's return and parameter types must be types "
+                    "(parameters not void)");
+    return true;
+  default: return true;
+  }
+}
+
+/* A constant's type must fit it: the data layout and the constant folders
+ * read its words by that type. */
+static bool check_constant(k2s_module *m, const k2s_instr *i)
+{
+  uint16_t t = opcode_of(m, i->type);
+  switch (i->opcode) {
+  case SpvOpConstant:
+  case SpvOpSpecConstant: {
+    if (t != SpvOpTypeInt && t != SpvOpTypeFloat)
+      return fail(m, i, "a scalar constant's type must be an integer or float type");
+    uint32_t need = k2s_type_width(m, i->type) > 32 ? 2 : 1;
+    if (i->n_ops != need)
+      return fail(m, i, "a scalar constant's words do not match its type's width");
+    return true;
+  }
+  case SpvOpConstantTrue:
+  case SpvOpConstantFalse:
+  case SpvOpSpecConstantTrue:
+  case SpvOpSpecConstantFalse:
+    if (t != SpvOpTypeBool)
+      return fail(m, i, "a boolean constant's type must be OpTypeBool");
+    return true;
+  case SpvOpConstantComposite:
+  case SpvOpSpecConstantComposite: {
+    const k2s_instr *ty = def_of(m, i->type);
+    uint32_t want = 0;
+    if (t == SpvOpTypeVector)
+      want = ty->ops[1];
+    else if (t == SpvOpTypeStruct)
+      want = ty->n_ops;
+    else if (t == SpvOpTypeArray) {
+      uint64_t v;
+      want = k2s_const_value(m, ty->ops[1], &v) && v <= UINT32_MAX ? (uint32_t)v : i->n_ops;
+    } else
+      return fail(m, i, "a composite constant's type must be a vector, array or struct");
+    if (i->n_ops != want)
+      return fail(m, i, "a composite constant's number of constituents does not match its type");
+    return true;
+  }
+  default: return true;
+  }
+}
+
+typedef struct check {
+  k2s_module *m;
+  /* label_fn[id]: 1 + the ordinal of the function whose block id labels; one
+   * array for the whole check (never one per function). */
+  uint32_t *label_fn;
+  uint32_t cur_fn; /* 1 + the ordinal of the function being checked */
+} check;
+
+static bool check_target(const check *c, const k2s_instr *at, uint32_t label)
+{
+  k2s_module *m = c->m;
+  if (label >= m->bound || c->label_fn[label] != c->cur_fn)
+    return fail(m, at, "a branch or merge target must be a label of the same function");
+  return true;
+}
+
+static bool check_block(const check *c, k2s_block *b)
+{
+  k2s_module *m = c->m;
+  k2s_instr *last = b->body.last;
+  if (!last || !is_terminator(last->opcode))
+    return fail(m, last ? last : b->label,
+                "a block must end in a branch, return, OpKill or OpUnreachable (this block "
+                "has no terminator)");
+  bool past_phis = false;
+  k2s_foreach_instr(i, &b->body) {
+    if (i != last && is_terminator(i->opcode))
+      return fail(m, i, "a terminator must be the last instruction of its block");
+    if ((i->opcode == SpvOpSelectionMerge || i->opcode == SpvOpLoopMerge) && i->next != last)
+      return fail(m, i, "a merge instruction must come just before its block's terminator");
+    if (i->opcode == SpvOpPhi) {
+      if (past_phis)
+        return fail(m, i, "OpPhi must come before the other instructions of its block");
+      if (i->n_ops % 2)
+        return fail(m, i, "OpPhi must list (value, parent block) pairs");
+      for (uint32_t k = 1; k < i->n_ops; k += 2)
+        if (!check_target(c, i, i->ops[k]))
+          return false;
+    } else if (i->opcode != SpvOpLine && i->opcode != SpvOpNoLine) {
+      past_phis = true;
+    }
+    if (i->type && !is_type(m, i->type))
+      return fail(m, i, "the result type is not a type");
+    switch (i->opcode) {
+    case SpvOpBranch:
+      if (i->n_ops < 1 || !check_target(c, i, i->ops[0]))
+        return false;
+      break;
+    case SpvOpBranchConditional:
+      if (i->n_ops < 3 || !check_target(c, i, i->ops[1]) || !check_target(c, i, i->ops[2]))
+        return false;
+      break;
+    case SpvOpSwitch:
+      if (i->n_ops < 2 || !check_target(c, i, i->ops[1]))
+        return false;
+      /* (literal, label) pairs; the literal's width follows the selector's type. */
+      {
+        uint32_t lw = k2s_type_width(m, k2s_type_of(m, i->ops[0])) > 32 ? 2 : 1;
+        if ((i->n_ops - 2) % (lw + 1))
+          return fail(m, i, "OpSwitch's (literal, label) pairs do not fit its selector's width");
+        for (uint32_t k = 2 + lw; k < i->n_ops; k += lw + 1)
+          if (!check_target(c, i, i->ops[k]))
+            return false;
+      }
+      break;
+    case SpvOpSelectionMerge:
+      if (i->n_ops < 1 || !check_target(c, i, i->ops[0]))
+        return false;
+      break;
+    case SpvOpLoopMerge:
+      if (i->n_ops < 2 || !check_target(c, i, i->ops[0]) || !check_target(c, i, i->ops[1]))
+        return false;
+      break;
+    case SpvOpFunctionCall: {
+      const k2s_function *callee = i->n_ops ? k2s_function_of_id(m, i->ops[0]) : NULL;
+      if (!callee)
+        return fail(m, i, "OpFunctionCall must name a function of the module");
+      const k2s_instr *ft = def_of(m, callee->def->ops[1]);
+      if (ft && i->n_ops - 1 != ft->n_ops - 1)
+        return fail(m, i,
+                    "OpFunctionCall passes a different number of arguments than the "
+                    "function takes");
+      break;
+    }
+    case SpvOpExtInst:
+      if (i->n_ops < 2 || opcode_of(m, i->ops[0]) != SpvOpExtInstImport)
+        return fail(m, i, "OpExtInst must name an OpExtInstImport");
+      break;
+    case SpvOpVariable:
+      if (opcode_of(m, i->type) != SpvOpTypePointer)
+        return fail(m, i, "a variable's type must be a pointer type");
+      break;
+    default: break;
+    }
+  }
+  return true;
+}
+
+static bool check_function(const check *c, k2s_function *f)
+{
+  k2s_module *m = c->m;
+  const k2s_instr *fd = f->def;
+  const k2s_instr *ft = fd->n_ops >= 2 ? def_of(m, fd->ops[1]) : NULL;
+  if (!ft || ft->opcode != SpvOpTypeFunction)
+    return fail(m, fd, "OpFunction's function type must be an OpTypeFunction");
+  if (ft->n_ops < 1 || ft->ops[0] != fd->type)
+    return fail(m, fd, "OpFunction's result type must be its function type's return type");
+  uint32_t k = 1;
+  k2s_foreach_instr(p, &f->head) {
+    if (p->opcode != SpvOpFunctionParameter)
+      continue;
+    if (k >= ft->n_ops || p->type != ft->ops[k])
+      return fail(m, p, "the function's parameters do not match its function type");
+    k++;
+  }
+  if (k != ft->n_ops)
+    return fail(m, fd, "the function has fewer parameters than its function type");
+  for (k2s_block *b = f->first; b; b = b->next)
+    if (!check_block(c, b))
+      return false;
+  return true;
+}
+
+bool k2s_check_structure(k2s_module *m)
+{
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL]) {
+    if (i->type && !is_type(m, i->type))
+      return fail(m, i, "the result type is not a type");
+    if (!check_type(m, i) || !check_constant(m, i))
+      return false;
+    if (i->opcode == SpvOpVariable && opcode_of(m, i->type) != SpvOpTypePointer)
+      return fail(m, i, "a variable's type must be a pointer type");
+  }
+  check c = {m, k2s_alloc(&m->arena, (size_t)m->bound * sizeof(uint32_t)), 0};
+  uint32_t ord = 0;
+  k2s_foreach_function(f, m) {
+    ord++;
+    for (k2s_block *b = f->first; b; b = b->next)
+      if (b->label && b->label->result < m->bound)
+        c.label_fn[b->label->result] = ord;
+  }
+  k2s_foreach_function(f, m) {
+    c.cur_fn++;
+    if (!check_function(&c, f))
+      return false;
+  }
+  return true;
+}
