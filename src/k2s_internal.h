@@ -128,6 +128,7 @@ struct k2s_module {
   /* OpName / OpDecorate lookup by target id, rebuilt when their section
    * changed other than through k2s_set_name/k2s_decorate (src/ir.c). */
   struct k2s_target_index *name_idx, *deco_idx;
+  struct k2s_target_index *mdeco_idx; /* OpMemberDecorate by structure id */
   uint8_t *ext_set;    /* id of an OpExtInstImport -> enum k2s_extinst_set_id */
 
   /* def-use, built on demand by k2s_build_uses(), dropped by k2s_invalidate_uses() */
@@ -235,6 +236,11 @@ void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id);
 const char *k2s_name_of(const k2s_module *m, uint32_t id); /* OpName or NULL */
 /* Finds OpDecorate target Decoration; returns the instruction or NULL. */
 k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration);
+/* Finds OpMemberDecorate structure member Decoration (indexed like the above);
+ * member K2S_ANY_MEMBER: the first such decoration of any member. */
+#define K2S_ANY_MEMBER UINT32_MAX
+k2s_instr *k2s_find_member_decoration(const k2s_module *m, uint32_t id, uint32_t member,
+                                      uint32_t decoration);
 void k2s_remove_decorations(k2s_module *m, uint32_t id);
 
 /* ---- diagnostics ---------------------------------------------------------- */
