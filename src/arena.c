@@ -89,6 +89,14 @@ char *k2s_sprintf(k2s_arena *a, const char *fmt, ...)
   return p;
 }
 
+size_t k2s_arena_bytes(const k2s_arena *a)
+{
+  size_t n = 0;
+  for (const k2s_arena_chunk *c = a->head; c; c = c->next)
+    n += c->used;
+  return n;
+}
+
 void k2s_arena_free(k2s_arena *a)
 {
   k2s_arena_chunk *c = a->head;

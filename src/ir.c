@@ -206,6 +206,7 @@ void k2s_instr_delete(k2s_module *m, k2s_instr *i)
 }
 
 static void uses_of_instr(k2s_module *m, k2s_instr *i);
+static void add_use(k2s_module *m, k2s_instr *user, uint32_t id, uint32_t word);
 
 k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t result,
                          const uint32_t *ops, uint32_t n_ops)
@@ -248,6 +249,18 @@ void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word)
   }
   i->ops[i->n_ops++] = word;
   m->uses_valid = false;
+}
+
+void k2s_instr_push_id(k2s_module *m, k2s_instr *i, uint32_t id)
+{
+  bool uses_valid = m->uses_valid;
+  k2s_instr_push_op(m, i, id);
+  /* One new use: recording it keeps def-use valid (a rebuild per pushed member
+   * of a push-constant block made the work-item pass quadratic). */
+  if (uses_valid) {
+    add_use(m, i, id, i->n_ops - 1);
+    m->uses_valid = true;
+  }
 }
 
 void k2s_instr_push_string(k2s_module *m, k2s_instr *i, const char *s)

@@ -30,6 +30,7 @@ char *k2s_strdup(k2s_arena *a, const char *s);
 char *k2s_sprintf(k2s_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *k2s_vsprintf(k2s_arena *a, const char *fmt, va_list ap);
 void k2s_arena_free(k2s_arena *a);
+size_t k2s_arena_bytes(const k2s_arena *a); /* allocated so far (a walk of its chunks) */
 
 /* A growable string in an arena. */
 typedef struct k2s_strbuf {
@@ -177,6 +178,8 @@ k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t
                          const uint32_t *ops, uint32_t n_ops);
 void k2s_instr_set_ops(k2s_module *m, k2s_instr *i, const uint32_t *ops, uint32_t n_ops);
 void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word);
+/* Appends an <id> operand, keeping def-use valid (push_op drops it). */
+void k2s_instr_push_id(k2s_module *m, k2s_instr *i, uint32_t id);
 k2s_block *k2s_block_new(k2s_module *m, k2s_function *f, uint32_t label_id);
 void k2s_function_append_block(k2s_function *f, k2s_block *b);
 void k2s_function_insert_block_after(k2s_function *f, k2s_block *pos, k2s_block *b);
