@@ -8,10 +8,18 @@ typedef struct writer {
   k2s_module *m;
   uint32_t *w;
   size_t n, cap;
+  bool hashing; /* fold the words into hash instead of storing them */
+  uint64_t hash;
 } writer;
 
 static void put(writer *wr, uint32_t v)
 {
+  if (wr->hashing) {
+    wr->hash ^= v;
+    wr->hash *= 0x100000001b3ull;
+    wr->n++;
+    return;
+  }
   if (wr->n == wr->cap) {
     size_t cap = wr->cap ? wr->cap * 2 : 1024;
     wr->w = k2s_realloc_array(&wr->m->arena, wr->w, wr->n, cap, sizeof(uint32_t));
@@ -47,9 +55,9 @@ static uint32_t bswap32(uint32_t v)
   return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
 }
 
-uint32_t *k2s_write_native(k2s_module *m, size_t *n_words)
+static void write_module(writer *wr_, k2s_module *m)
 {
-  writer wr = {.m = m};
+  writer wr = *wr_;
   put(&wr, 0x07230203u);
   put(&wr, m->version);
   put(&wr, m->generator);
@@ -68,6 +76,13 @@ uint32_t *k2s_write_native(k2s_module *m, size_t *n_words)
       put_instr(&wr, f->end);
   }
   put_list(&wr, &m->tail);
+  *wr_ = wr;
+}
+
+uint32_t *k2s_write_native(k2s_module *m, size_t *n_words)
+{
+  writer wr = {.m = m};
+  write_module(&wr, m);
   *n_words = wr.n;
   return wr.w;
 }
@@ -83,14 +98,11 @@ uint32_t *k2s_write(k2s_module *m, size_t *n_words)
 
 uint64_t k2s_hash_module(k2s_module *m)
 {
-  /* FNV-1a over the serialized words: cheap, and any change shows. The
-   * words are allocated in the arena; hashing is for debug builds only. */
-  size_t n;
-  uint32_t *w = k2s_write_native(m, &n);
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; i++) {
-    h ^= w[i];
-    h *= 0x100000001b3ull;
-  }
-  return h;
+  /* FNV-1a over the words the writer would emit, folded as they are made:
+   * cheap, any change shows, and nothing is allocated (a serialized copy per
+   * hash, two per pass, grew the arena by dozens of output sizes). Debug
+   * builds only. */
+  writer wr = {.m = m, .hashing = true, .hash = 0xcbf29ce484222325ull};
+  write_module(&wr, m);
+  return wr.hash;
 }
