@@ -416,8 +416,7 @@ static bool snapshot(st *s)
       k2s_arena_bytes(&s->snap) <= 2 * s->snap_bytes + (1u << 20))
     return true;
   s->snap_valid = false;
-  k2s_arena_free(&s->snap);
-  s->snap.oom = s->m->arena.oom;
+  k2s_arena_reset(&s->snap);
   k2s_arena *a = &s->snap;
   uint32_t n = 0;
   k2s_foreach_block(b, s->f)
@@ -2397,11 +2396,9 @@ bool k2s_structurize(k2s_module *m, const k2s_options *o)
     ok = structurize_function(&s, f);
     k2s_foreach_block(b, f)
       b->data = NULL;
-    k2s_arena_free(&s.snap);
+    k2s_arena_reset(&s.snap);
     s.snap_valid = false;
-    k2s_arena_free(&s.a);
-    s.a.oom = m->arena.oom;
-    s.snap.oom = m->arena.oom;
+    k2s_arena_reset(&s.a);
     if (!ok)
       break;
   }

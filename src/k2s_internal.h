@@ -31,6 +31,9 @@ char *k2s_sprintf(k2s_arena *a, const char *fmt, ...) __attribute__((format(prin
 char *k2s_vsprintf(k2s_arena *a, const char *fmt, va_list ap);
 void k2s_arena_free(k2s_arena *a);
 size_t k2s_arena_bytes(const k2s_arena *a); /* allocated so far (a walk of its chunks) */
+/* Frees everything allocated so far but keeps one chunk for what comes next:
+ * scratch reused per function without a malloc and free each time. */
+void k2s_arena_reset(k2s_arena *a);
 
 /* A growable string in an arena. */
 typedef struct k2s_strbuf {

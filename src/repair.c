@@ -581,14 +581,15 @@ bool k2s_repair_input(k2s_module *m)
 {
   k2s_arena scratch = {.oom = m->arena.oom};
   bool changed = false;
+  /* Scratch per function, reset after it: what one function needs, not the module. */
+  k2s_arena fs = {.oom = m->arena.oom};
   k2s_foreach_function(f, m) {
-    /* Scratch per function, freed after it: what one function needs, not the module. */
-    k2s_arena fs = {.oom = m->arena.oom};
     changed |= dedupe_phis(m, f);
     changed |= order_blocks(m, &fs, f);
     changed |= hoist_variables(m, &fs, f);
-    k2s_arena_free(&fs);
+    k2s_arena_reset(&fs);
   }
+  k2s_arena_free(&fs);
   changed |= repair_builtin_dims(m, &scratch);
   changed |= repair_interfaces(m, &scratch);
   k2s_arena_free(&scratch);
