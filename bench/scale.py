@@ -145,15 +145,20 @@ def main():
             removed = "—"
             if not a.no_opt:
                 o1 = out + ".opt.spv"
-                ot = run_timed(["spirv-opt", "-O", "--target-env=vulkan1.1", out, "-o", o1])[0]
-                opt = f"{ot:.2f}"
-                optr = f"{ot / best:.1f}×"
+                ot, _, _, op = run_timed(["spirv-opt", "-O", "--target-env=vulkan1.1", out, "-o", o1],
+                                         check=False)
+                opt = f"{ot:.2f}" if op.returncode == 0 else f"failed ({op.returncode})"
+                optr = f"{ot / best:.1f}×" if op.returncode == 0 else "—"
                 # -O minus inlining: what a cleanup after k2s could still remove.
                 o2 = out + ".noinl.spv"
-                subprocess.run(["spirv-opt", "--target-env=vulkan1.1"] +
-                               ["--" + f for f in O_NO_INLINE] + [out, "-o", o2], check=True)
-                ni, no = n_instructions(out), n_instructions(o2)
-                removed = f"{100.0 * (ni - no) / ni:.1f}%"
+                np_ = subprocess.run(["spirv-opt", "--target-env=vulkan1.1"] +
+                                     ["--" + f for f in O_NO_INLINE] + [out, "-o", o2],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                if np_.returncode == 0:
+                    ni, no = n_instructions(out), n_instructions(o2)
+                    removed = f"{100.0 * (ni - no) / ni:.1f}%"
+                else:
+                    removed = f"failed ({np_.returncode})"
             print(f"| {gen}{n} | {size_in / 1024:.0f} | {n_instructions(spv)} | {fe:.2f} | "
                   f"{best:.3f} | {mb:.0f} | {size_out / size_in:.2f} | {val} | {ratio} | {opt} | "
                   f"{optr} | {removed} | {slow} |", flush=True)
