@@ -23,6 +23,10 @@ typedef struct arg_ctx {
   uint32_t set, next_binding;
   k2s_pod_mode pod_mode; /* this kernel's: physical pointers move the default to push constants */
   k2s_builder b;
+  /* function id -> its last LocalSize execution mode, gathered once: a scan of
+   * the section per kernel was quadratic in the number of kernels */
+  k2s_instr **local_size;
+  uint32_t n_local_size;
 } arg_ctx;
 
 static void bind(arg_ctx *c, uint32_t var, uint32_t *set, uint32_t *binding)
@@ -439,10 +443,8 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
   /* The kernel is now void(void). */
   f->head = (k2s_list){0};
   f->def->ops[1] = k2s_type_function(m, k2s_type_void(m), NULL, 0);
-  k2s_instr *ls = NULL;
-  k2s_foreach_instr(
-      x, &m->sec[K2S_SEC_EXECUTION_MODE]) if (x->n_ops >= 5 && x->ops[0] == f->def->result &&
-                                              x->ops[1] == SpvExecutionModeLocalSize) ls = x;
+  uint32_t fid = f->def->result;
+  k2s_instr *ls = fid < c->n_local_size ? c->local_size[fid] : NULL;
   k = k2s_refl_kernel_of(m, f->def->result);
   if (ls) {
     k->has_reqd = true;
@@ -455,6 +457,11 @@ bool k2s_lower_kernel_args(k2s_module *m, const k2s_options *o)
 {
   arg_ctx c = {.m = m, .o = o};
   bool changed = false;
+  c.n_local_size = m->bound;
+  c.local_size = k2s_alloc(&m->arena, (c.n_local_size + 1) * sizeof(*c.local_size));
+  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
+    if (x->n_ops >= 5 && x->ops[1] == SpvExecutionModeLocalSize && x->ops[0] < c.n_local_size)
+      c.local_size[x->ops[0]] = x;
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
   {
     k2s_function *f = e->n_ops >= 2 ? k2s_function_of_id(m, e->ops[1]) : NULL;

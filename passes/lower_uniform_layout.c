@@ -55,10 +55,9 @@ static uint32_t array_stride(const k2s_module *m, uint32_t arr)
 
 static uint32_t member_offset(const k2s_module *m, uint32_t st, uint32_t member)
 {
-  k2s_foreach_instr(
-      i, &m->sec[K2S_SEC_ANNOTATION]) if (i->opcode == SpvOpMemberDecorate && i->n_ops >= 4 &&
-                                          i->ops[0] == st && i->ops[1] == member &&
-                                          i->ops[2] == SpvDecorationOffset) return i->ops[3];
+  k2s_instr *d = k2s_find_member_decoration(m, st, member, SpvDecorationOffset);
+  if (d && d->n_ops >= 4)
+    return d->ops[3];
   return (uint32_t)k2s_cl_member_offset(m, st, member);
 }
 

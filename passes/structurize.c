@@ -85,6 +85,14 @@ typedef struct st {
   uint32_t **kids, *nkids, *pre, *post;
   uint32_t *mark, stamp; /* scratch marks by block index */
   uint32_t *tmp;         /* scratch list, n entries */
+  /* The snapshot is rebuilt only when the CFG changed since (cfg_gen counts the
+   * edits: blocks made or deleted, terminators set or retargeted), or when the
+   * scratch that lives until the next snapshot has outgrown it: most rewrites
+   * of one loop or selection leave the rest alone, and a rebuild per rewrite
+   * made a function with many constructs quadratic. */
+  uint32_t cfg_gen, snap_gen;
+  bool snap_valid;
+  size_t snap_bytes;
 
   loop *loops;
   uint32_t nloops, cap_loops;
@@ -127,8 +135,14 @@ static void attach(st *s, k2s_block *b, uint32_t loop)
   b->data = i;
 }
 
+static void cfg_changed(st *s)
+{
+  s->cfg_gen++;
+}
+
 static k2s_block *new_block(st *s, uint32_t loop)
 {
+  cfg_changed(s);
   k2s_block *b = k2s_block_new(s->m, s->f, k2s_new_id(s->m));
   k2s_function_append_block(s->f, b);
   map_label(s, b);
@@ -161,6 +175,7 @@ static void note_dead(st *s, uint32_t id)
 
 static void delete_block(st *s, k2s_block *b)
 {
+  cfg_changed(s);
   if (b->label->result < s->lbl_cap)
     s->lbl[b->label->result] = NULL;
   note_dead(s, b->label->result);
@@ -206,6 +221,7 @@ static uint32_t *label_word(st *s, k2s_instr *t, uint32_t k)
 
 static void retarget(st *s, k2s_instr *t, uint32_t from, uint32_t to)
 {
+  cfg_changed(s);
   uint32_t n = n_labels(s, t);
   for (uint32_t k = 0; k < n; k++) {
     uint32_t *w = label_word(s, t, k);
@@ -221,6 +237,7 @@ static k2s_instr *set_term(st *s, k2s_block *b, uint16_t op, const uint32_t *ops
   k2s_instr *t = term(b);
   if (t)
     k2s_list_remove(&b->body, t);
+  cfg_changed(s);
   s->changed = true;
   return emit_at(s, k2s_block_append(b), op, 0, ops, n);
 }
@@ -395,8 +412,11 @@ static void semi_nca(st *s, k2s_arena *a)
  * and the dominator tree. False (with an error) on a malformed terminator. */
 static bool snapshot(st *s)
 {
-  k2s_arena_free(&s->snap);
-  s->snap.oom = s->m->arena.oom;
+  if (s->snap_valid && s->snap_gen == s->cfg_gen &&
+      k2s_arena_bytes(&s->snap) <= 2 * s->snap_bytes + (1u << 20))
+    return true;
+  s->snap_valid = false;
+  k2s_arena_reset(&s->snap);
   k2s_arena *a = &s->snap;
   uint32_t n = 0;
   k2s_foreach_block(b, s->f)
@@ -464,7 +484,7 @@ static bool snapshot(st *s)
   }
   s->nrpo = 0;
   if (!n)
-    return true;
+    return true; /* (not kept: an empty function has nothing to snapshot) */
   s->nrpo = k2s_graph_rpo(a, n, s->succ, s->nsucc, 0, s->rpo);
   for (uint32_t i = 0; i < s->nrpo; i++)
     s->order[s->rpo[i]] = i;
@@ -502,6 +522,9 @@ static bool snapshot(st *s)
       }
     }
   }
+  s->snap_valid = true;
+  s->snap_gen = s->cfg_gen;
+  s->snap_bytes = k2s_arena_bytes(&s->snap);
   return true;
 }
 
@@ -1689,21 +1712,24 @@ static void emit_merges(st *s)
       if (BI(b)->nfalls && term(b)->opcode == SpvOpSwitch)
         order_switch_cases(s, b);
     }
+  cfg_changed(s); /* switch cases reordered: successor order, so the RPO, may change */
 }
 
-/* A small open-addressing set of ids. */
+/* A small open-addressing map of ids to indexes. */
 typedef struct idset {
-  uint32_t *slot, cap, n;
+  uint32_t *slot, *val, cap, n;
 } idset;
 
-static bool idset_add(k2s_arena *a, idset *set, uint32_t id)
+/* Adds id with index val; false (and nothing changed) when id is there already. */
+static bool idset_add(k2s_arena *a, idset *set, uint32_t id, uint32_t val)
 {
   if (2 * (set->n + 1) > set->cap) {
-    idset bigger = {NULL, set->cap ? set->cap * 2 : 64, 0};
+    idset bigger = {NULL, NULL, set->cap ? set->cap * 2 : 64, 0};
     bigger.slot = k2s_alloc(a, bigger.cap * sizeof(uint32_t));
+    bigger.val = k2s_alloc(a, bigger.cap * sizeof(uint32_t));
     for (uint32_t k = 0; k < set->cap; k++)
       if (set->slot[k])
-        idset_add(a, &bigger, set->slot[k]);
+        idset_add(a, &bigger, set->slot[k], set->val[k]);
     *set = bigger;
   }
   uint32_t h = (id * 2654435761u) & (set->cap - 1);
@@ -1713,9 +1739,30 @@ static bool idset_add(k2s_arena *a, idset *set, uint32_t id)
     h = (h + 1) & (set->cap - 1);
   }
   set->slot[h] = id;
+  set->val[h] = val;
   set->n++;
   return true;
 }
+
+/* The index of id, NONE when absent. */
+static uint32_t idset_get(const idset *set, uint32_t id)
+{
+  if (!set->cap || !id)
+    return NONE;
+  uint32_t h = (id * 2654435761u) & (set->cap - 1);
+  while (set->slot[h]) {
+    if (set->slot[h] == id)
+      return set->val[h];
+    h = (h + 1) & (set->cap - 1);
+  }
+  return NONE;
+}
+
+/* The instructions using one value. */
+typedef struct user_list {
+  k2s_instr **in;
+  uint32_t n, cap;
+} user_list;
 
 typedef struct ssa {
   st *s;
@@ -1725,8 +1772,12 @@ typedef struct ssa {
   uint32_t cur;
   /* the value being repaired */
   uint32_t v, D, undef;
-  idset bad;
+  idset bad; /* value -> its index in bad_list (and users) */
   uint32_t *bad_list, nbad, capbad;
+  user_list *users; /* by index in bad_list: filled once the bad values are known */
+  /* reaching's memo for the value being repaired: block -> value, when stamped */
+  uint32_t *reach_stamp, *reach_val, *path;
+  uint32_t *made_j; /* block -> index in `made` of its new phi (when phi_stamp says so) */
 } ssa;
 
 static k2s_block *def_block(st *s, uint32_t id)
@@ -1744,14 +1795,48 @@ typedef struct scan_ctx {
 
 static void note_bad(ssa *q, uint32_t v)
 {
-  if (!idset_add(&q->s->a, &q->bad, v))
+  if (!idset_add(&q->s->a, &q->bad, v, q->nbad))
     return;
   if (q->nbad == q->capbad) {
     uint32_t cap = q->capbad ? q->capbad * 2 : 16;
     q->bad_list = k2s_realloc_array(&q->s->a, q->bad_list, q->nbad, cap, sizeof(uint32_t));
+    q->users = k2s_realloc_array(&q->s->a, q->users, q->nbad, cap, sizeof(*q->users));
     q->capbad = cap;
   }
+  q->users[q->nbad] = (user_list){0};
   q->bad_list[q->nbad++] = v;
+}
+
+static void add_user(ssa *q, uint32_t vi, k2s_instr *in)
+{
+  user_list *u = &q->users[vi];
+  if (u->n && u->in[u->n - 1] == in)
+    return; /* one instruction's operands are visited together */
+  if (u->n == u->cap) {
+    uint32_t cap = u->cap ? u->cap * 2 : 4;
+    u->in = k2s_realloc_array(&q->s->a, u->in, u->n, cap, sizeof(*u->in));
+    u->cap = cap;
+  }
+  u->in[u->n++] = in;
+}
+
+static void note_user(void *ud, k2s_instr *in, uint32_t *id)
+{
+  ssa *q = ud;
+  uint32_t vi = idset_get(&q->bad, *id);
+  if (vi != NONE)
+    add_user(q, vi, in);
+}
+
+/* Records `in` as a user of the bad values among its operands. */
+static void note_users(ssa *q, k2s_instr *in)
+{
+  if (in->opcode == SpvOpPhi) {
+    for (uint32_t j = 0; j + 1 < in->n_ops; j += 2)
+      note_user(q, in, &in->ops[j]);
+    return;
+  }
+  k2s_foreach_id_operand(q->s->m, in, note_user, q);
 }
 
 static void check_operand(void *ud, k2s_instr *in, uint32_t *id)
@@ -1873,6 +1958,7 @@ static uint32_t remat(st *s, ssa *q, uint32_t id, k2s_block *b, k2s_instr *befor
     k2s_list_insert_before(&b->body, (k2s_instr *)before, c);
   else
     k2s_list_insert_before(&b->body, k2s_block_merge(b) ? k2s_block_merge(b) : term(b), c);
+  note_users(q, c); /* its operands may be values still to repair */
   s->changed = true;
   return c->result;
 }
@@ -1900,44 +1986,62 @@ static void remat_use(void *ud, k2s_instr *in, uint32_t *id)
 
 /* Recomputes v at each use it no longer dominates; false if some use is
  * left (the caller then gives v phis). */
-static bool remat_uses(st *s, ssa *q, uint32_t v)
+static bool remat_uses(st *s, ssa *q, uint32_t vi)
 {
   bool ok = true;
-  for (uint32_t k = 0; k < s->nrpo; k++) {
-    k2s_block *U = s->blocks[s->rpo[k]];
-    k2s_foreach_instr(in, &U->body) {
-      if (in->opcode == SpvOpPhi) {
-        for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
-          k2s_block *P = block_of(s, in->ops[j + 1]);
-          if (in->ops[j] != v || !P || available(s, v, P, NULL))
-            continue;
-          uint32_t nid = remat(s, q, v, P, NULL, 0);
-          if (nid)
-            in->ops[j] = nid;
-          else
-            ok = false;
-        }
-        continue;
+  uint32_t v = q->bad_list[vi];
+  /* By index: remat may record users of other values (never of v) as it goes. */
+  for (uint32_t k = 0; k < q->users[vi].n; k++) {
+    k2s_instr *in = q->users[vi].in[k];
+    if (in->opcode == SpvOpPhi) {
+      for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
+        k2s_block *P = block_of(s, in->ops[j + 1]);
+        if (in->ops[j] != v || !P || available(s, v, P, NULL))
+          continue;
+        uint32_t nid = remat(s, q, v, P, NULL, 0);
+        if (nid)
+          in->ops[j] = nid;
+        else
+          ok = false;
       }
-      remat_use_ctx c = {s, q, v, U, in, false};
-      k2s_foreach_id_operand(s->m, in, remat_use, &c);
-      ok &= !c.failed;
+      continue;
     }
+    remat_use_ctx c = {s, q, v, in->block, in, false};
+    k2s_foreach_id_operand(s->m, in, remat_use, &c);
+    ok &= !c.failed;
   }
   return ok;
 }
 
+/* The value of q->v reaching the end of block x: up the dominator tree to the
+ * definition or a new phi. Memoised per block, so that the uses of one value
+ * cost the blocks between them and the definition once, not once per use. */
 static uint32_t reaching(ssa *q, uint32_t x)
 {
   st *s = q->s;
+  uint32_t r = q->undef, np = 0;
   while (x != NONE) {
-    if (x == q->D)
-      return q->v;
-    if (q->phi_stamp[x] == q->cur)
-      return q->phi_at[x]->result;
+    if (q->reach_stamp[x] == q->cur) {
+      r = q->reach_val[x];
+      break;
+    }
+    if (x == q->D) {
+      r = q->v;
+      break;
+    }
+    if (q->phi_stamp[x] == q->cur) {
+      r = q->phi_at[x]->result;
+      break;
+    }
+    q->path[np++] = x;
     x = s->idom[x];
   }
-  return q->undef;
+  while (np) {
+    uint32_t y = q->path[--np];
+    q->reach_stamp[y] = q->cur;
+    q->reach_val[y] = r;
+  }
+  return r;
 }
 
 typedef struct rename_ctx {
@@ -1953,38 +2057,56 @@ static void rename_operand(void *ud, k2s_instr *in, uint32_t *id)
     *id = reaching(c->q, c->U);
 }
 
+/* The index in `made` of the new phi id names, NONE for any other id. */
+static uint32_t made_index(ssa *q, uint32_t id)
+{
+  st *s = q->s;
+  k2s_instr *d = k2s_def(s->m, id);
+  if (!d || d->opcode != SpvOpPhi || !d->block || d->block->func != s->f || !d->block->data)
+    return NONE;
+  uint32_t y = BI(d->block)->idx;
+  if (y >= s->n || q->phi_stamp[y] != q->cur || q->phi_at[y] != d)
+    return NONE;
+  return q->made_j[y];
+}
+
 typedef struct count_ctx {
-  uint32_t first, n, *count;
+  ssa *q;
+  uint32_t *count;
 } count_ctx;
 
 static void count_use(void *ud, k2s_instr *in, uint32_t *id)
 {
   (void)in;
   count_ctx *c = ud;
-  if (*id >= c->first && *id - c->first < c->n)
-    c->count[*id - c->first]++;
+  uint32_t j = made_index(c->q, *id);
+  if (j != NONE)
+    c->count[j]++;
 }
 
-/* Drops the new phis nothing needs (whose only users are each other). Their
- * results are consecutive ids, made one after the other. */
-static void prune_phis(st *s, k2s_instr **made, uint32_t nmade)
+static void count_uses_in(count_ctx *c, k2s_instr *in)
+{
+  if (in->opcode == SpvOpPhi) {
+    for (uint32_t w = 0; w + 1 < in->n_ops; w += 2)
+      if (in->ops[w] != in->result)
+        count_use(c, in, &in->ops[w]);
+  } else {
+    k2s_foreach_id_operand(c->q->s->m, in, count_use, c);
+  }
+}
+
+/* Drops the new phis nothing needs (whose only users are each other). A new
+ * phi can only be named by the uses of the value just renamed and by the other
+ * new phis, so those are all that is counted. */
+static void prune_phis(st *s, ssa *q, uint32_t vi, k2s_instr **made, uint32_t nmade)
 {
   if (!nmade)
     return;
-  uint32_t first = made[0]->result;
+  count_ctx c = {q, k2s_alloc(&s->snap, nmade * sizeof(uint32_t))};
+  for (uint32_t k = 0; k < q->users[vi].n; k++)
+    count_uses_in(&c, q->users[vi].in[k]);
   for (uint32_t j = 0; j < nmade; j++)
-    if (made[j]->result != first + j)
-      return;
-  count_ctx c = {first, nmade, k2s_alloc(&s->snap, nmade * sizeof(uint32_t))};
-  k2s_foreach_block(b, s->f)
-    k2s_foreach_instr(in, &b->body)
-      if (in->opcode == SpvOpPhi) {
-        for (uint32_t w = 0; w + 1 < in->n_ops; w += 2)
-          if (in->ops[w] != in->result)
-            count_use(&c, in, &in->ops[w]);
-      } else {
-        k2s_foreach_id_operand(s->m, in, count_use, &c);
-      }
+    count_uses_in(&c, made[j]);
   uint32_t *work = k2s_alloc(&s->snap, nmade * sizeof(uint32_t));
   uint32_t nw = 0;
   for (uint32_t j = 0; j < nmade; j++)
@@ -1993,9 +2115,9 @@ static void prune_phis(st *s, k2s_instr **made, uint32_t nmade)
   while (nw) {
     k2s_instr *phi = made[work[--nw]];
     for (uint32_t w = 0; w + 1 < phi->n_ops; w += 2) {
-      uint32_t id = phi->ops[w];
-      if (id >= first && id - first < nmade && id != phi->result && !--c.count[id - first])
-        work[nw++] = id - first;
+      uint32_t id = phi->ops[w], j = made_index(q, id);
+      if (j != NONE && id != phi->result && !--c.count[j])
+        work[nw++] = j;
     }
     k2s_list_remove(&phi->block->body, phi);
     k2s_set_def(s->m, phi->result, NULL);
@@ -2028,14 +2150,30 @@ static void repair_ssa(st *s)
       k2s_foreach_id_operand(s->m, in, check_operand, &c);
     }
   }
+  if (!q.nbad)
+    return;
+  /* Their users, in one more scan: each value's repair then visits its uses only. */
+  for (uint32_t k = 0; k < s->nrpo; k++)
+    k2s_foreach_instr(in, &s->blocks[s->rpo[k]]->body)
+      note_users(&q, in);
   /* Pointers and handles are recomputed where possible. */
   /* (Remat may add plain values to the list: the loop sees them too.) */
-  uint32_t keep = 0;
+  uint8_t *done = NULL; /* recomputed at every use: no phis needed */
   for (uint32_t vi = 0; vi < q.nbad; vi++) {
     uint32_t v = q.bad_list[vi];
-    if (!(wants_remat(s->m, k2s_type_of(s->m, v)) && remat_uses(s, &q, v)))
-      q.bad_list[keep++] = v;
+    if (wants_remat(s->m, k2s_type_of(s->m, v)) && remat_uses(s, &q, vi)) {
+      if (!done)
+        done = k2s_alloc(&s->a, q.capbad);
+      done[vi] = 1;
+    }
   }
+  /* Compacted only now: remat records users by the values' indexes. */
+  uint32_t keep = 0;
+  for (uint32_t vi = 0; vi < q.nbad; vi++)
+    if (!done || !done[vi]) {
+      q.users[keep] = q.users[vi];
+      q.bad_list[keep++] = q.bad_list[vi];
+    }
   q.nbad = keep;
   if (!q.nbad)
     return;
@@ -2059,6 +2197,10 @@ static void repair_ssa(st *s)
   }
   q.phi_stamp = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   q.phi_at = k2s_alloc(a, (n + 1) * sizeof(*q.phi_at));
+  q.made_j = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  q.reach_stamp = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  q.reach_val = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  q.path = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *work = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   k2s_instr **made = k2s_alloc(a, (n + 1) * sizeof(*made));
   for (uint32_t vi = 0; vi < q.nbad; vi++) {
@@ -2079,31 +2221,24 @@ static void repair_ssa(st *s)
           continue;
         q.phi_stamp[y] = q.cur;
         q.phi_at[y] = new_phi(s, s->blocks[y], def->type);
+        q.made_j[y] = nmade;
         made[nmade++] = q.phi_at[y];
         work[nw++] = y;
       }
     }
-    /* Rename the uses. */
-    for (uint32_t k = 0; k < s->nrpo; k++) {
-      uint32_t U = s->rpo[k];
-      k2s_foreach_instr(in, &s->blocks[U]->body) {
-        if (in->opcode == SpvOpPhi) {
-          bool is_new = false;
-          for (uint32_t j = 0; j < nmade; j++)
-            if (made[j] == in)
-              is_new = true;
-          if (is_new)
-            continue;
-          for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
-            k2s_block *P = block_of(s, in->ops[j + 1]);
-            if (in->ops[j] == v && P && reachable(s, P))
-              in->ops[j] = reaching(&q, BI(P)->idx);
-          }
-          continue;
+    /* Rename the uses (the new phis are not among them: made after the scan). */
+    for (uint32_t k = 0; k < q.users[vi].n; k++) {
+      k2s_instr *in = q.users[vi].in[k];
+      if (in->opcode == SpvOpPhi) {
+        for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
+          k2s_block *P = block_of(s, in->ops[j + 1]);
+          if (in->ops[j] == v && P && reachable(s, P))
+            in->ops[j] = reaching(&q, BI(P)->idx);
         }
-        rename_ctx c = {&q, U};
-        k2s_foreach_id_operand(s->m, in, rename_operand, &c);
+        continue;
       }
+      rename_ctx c = {&q, BI(in->block)->idx};
+      k2s_foreach_id_operand(s->m, in, rename_operand, &c);
     }
     for (uint32_t j = 0; j < nmade; j++) {
       k2s_instr *phi = made[j];
@@ -2114,7 +2249,7 @@ static void repair_ssa(st *s)
         phi_add(s, phi, val, s->blocks[p]->label->result);
       }
     }
-    prune_phis(s, made, nmade);
+    prune_phis(s, &q, vi, made, nmade);
   }
   s->changed = true;
 }
@@ -2185,6 +2320,7 @@ static void order_blocks(st *s)
     k2s_function_remove_block(s->f, post[i]);
   for (uint32_t i = np; i-- > 0;)
     k2s_function_append_block(s->f, post[i]);
+  cfg_changed(s);
   s->changed = true;
 }
 
@@ -2193,6 +2329,7 @@ static void order_blocks(st *s)
 static bool structurize_function(st *s, k2s_function *f)
 {
   s->f = f;
+  s->snap_valid = false;
   s->nloops = 0;
   s->cap_loops = 0;
   s->loops = NULL;
@@ -2259,10 +2396,9 @@ bool k2s_structurize(k2s_module *m, const k2s_options *o)
     ok = structurize_function(&s, f);
     k2s_foreach_block(b, f)
       b->data = NULL;
-    k2s_arena_free(&s.snap);
-    k2s_arena_free(&s.a);
-    s.a.oom = m->arena.oom;
-    s.snap.oom = m->arena.oom;
+    k2s_arena_reset(&s.snap);
+    s.snap_valid = false;
+    k2s_arena_reset(&s.a);
     if (!ok)
       break;
   }

@@ -90,6 +90,32 @@ char *k2s_sprintf(k2s_arena *a, const char *fmt, ...)
   return p;
 }
 
+size_t k2s_arena_bytes(const k2s_arena *a)
+{
+  size_t n = 0;
+  for (const k2s_arena_chunk *c = a->head; c; c = c->next)
+    n += c->used;
+  return n;
+}
+
+void k2s_arena_reset(k2s_arena *a)
+{
+  k2s_arena_chunk *keep = a->head;
+  if (keep && keep->size != K2S_CHUNK_SIZE)
+    keep = NULL; /* a one-off big chunk is not worth keeping */
+  k2s_arena_chunk *c = keep ? keep->next : a->head;
+  while (c) {
+    k2s_arena_chunk *n = c->next;
+    free(c);
+    c = n;
+  }
+  if (keep) {
+    keep->next = NULL;
+    keep->used = 0;
+  }
+  a->head = keep;
+}
+
 void k2s_arena_free(k2s_arena *a)
 {
   k2s_arena_chunk *c = a->head;

@@ -95,16 +95,47 @@ static void add_edge(k2s_cfg *c, k2s_arena *a, uint32_t from, uint32_t to, uint3
   c->pred[to][c->n_pred[to]++] = from;
 }
 
+/* Label id -> block index for one function: an open-addressing table sized by
+ * the function (twice its blocks, a power of two), not by the module's id
+ * bound, so that building every function's CFG stays linear in the module. */
 typedef struct label_map {
-  const k2s_module *m;
-  uint32_t *index; /* label id -> block index, NONE elsewhere */
+  uint32_t mask;
+  uint32_t *key, *index; /* key 0: empty slot */
 } label_map;
+
+static uint32_t label_slot(const label_map *lm, uint32_t label)
+{
+  uint32_t h = (label * 2654435761u) & lm->mask;
+  while (lm->key[h] && lm->key[h] != label)
+    h = (h + 1) & lm->mask;
+  return h;
+}
+
+static void label_map_init(label_map *lm, k2s_arena *a, uint32_t n_blocks)
+{
+  uint32_t cap = 16;
+  while (cap < 2 * n_blocks)
+    cap *= 2;
+  lm->mask = cap - 1;
+  lm->key = k2s_alloc(a, cap * sizeof(uint32_t));
+  lm->index = k2s_alloc(a, cap * sizeof(uint32_t));
+}
+
+static void label_map_put(label_map *lm, uint32_t label, uint32_t index)
+{
+  if (label == 0)
+    return;
+  uint32_t h = label_slot(lm, label);
+  lm->key[h] = label;
+  lm->index[h] = index; /* a repeated label: the later block, as before */
+}
 
 static uint32_t label_index(const label_map *lm, uint32_t label)
 {
-  if (label == 0 || label >= lm->m->id_cap)
+  if (label == 0)
     return NONE;
-  return lm->index[label];
+  uint32_t h = label_slot(lm, label);
+  return lm->key[h] ? lm->index[h] : NONE;
 }
 
 k2s_cfg *k2s_cfg_build(k2s_module *m, k2s_arena *a, k2s_function *f)
@@ -116,12 +147,11 @@ k2s_cfg *k2s_cfg_build(k2s_module *m, k2s_arena *a, k2s_function *f)
     b->index = n++;
   c->n_blocks = n;
   c->blocks = k2s_alloc(a, (n + 1) * sizeof(*c->blocks));
-  label_map lm = {m, k2s_alloc(a, m->id_cap * sizeof(uint32_t))};
-  memset(lm.index, 0xff, m->id_cap * sizeof(uint32_t));
+  label_map lm;
+  label_map_init(&lm, a, n);
   k2s_foreach_block(b, f) {
     c->blocks[b->index] = b;
-    if (b->label->result < m->id_cap)
-      lm.index[b->label->result] = b->index;
+    label_map_put(&lm, b->label->result, b->index);
   }
   c->succ = k2s_alloc(a, (n + 1) * sizeof(*c->succ));
   c->pred = k2s_alloc(a, (n + 1) * sizeof(*c->pred));

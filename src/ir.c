@@ -24,6 +24,7 @@ void k2s_module_free(k2s_module *m)
     return;
   target_index_free(m->name_idx);
   target_index_free(m->deco_idx);
+  target_index_free(m->mdeco_idx);
   k2s_arena_free(&m->arena);
   free(m);
 }
@@ -205,6 +206,7 @@ void k2s_instr_delete(k2s_module *m, k2s_instr *i)
 }
 
 static void uses_of_instr(k2s_module *m, k2s_instr *i);
+static void add_use(k2s_module *m, k2s_instr *user, uint32_t id, uint32_t word);
 
 k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t result,
                          const uint32_t *ops, uint32_t n_ops)
@@ -247,6 +249,18 @@ void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word)
   }
   i->ops[i->n_ops++] = word;
   m->uses_valid = false;
+}
+
+void k2s_instr_push_id(k2s_module *m, k2s_instr *i, uint32_t id)
+{
+  bool uses_valid = m->uses_valid;
+  k2s_instr_push_op(m, i, id);
+  /* One new use: recording it keeps def-use valid (a rebuild per pushed member
+   * of a push-constant block made the work-item pass quadratic). */
+  if (uses_valid) {
+    add_use(m, i, id, i->n_ops - 1);
+    m->uses_valid = true;
+  }
 }
 
 void k2s_instr_push_string(k2s_module *m, k2s_instr *i, const char *s)
@@ -484,6 +498,7 @@ void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id)
   bool retarget_names = false, retarget_decorations = false;
   bool names_fresh = target_index_fresh(m->name_idx, &m->sec[K2S_SEC_DEBUG]);
   bool decorations_fresh = target_index_fresh(m->deco_idx, &m->sec[K2S_SEC_ANNOTATION]);
+  bool members_fresh = target_index_fresh(m->mdeco_idx, &m->sec[K2S_SEC_ANNOTATION]);
   for (k2s_use *u = m->uses[old_id]; u; u = u->next) {
     rehash |= maybe_interned(u->user);
     enum k2s_section sec = section_of(u->user->opcode);
@@ -509,9 +524,11 @@ void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id)
     m->intern_valid = false;
   if (retarget_names)
     target_index_retarget(m->name_idx, &m->sec[K2S_SEC_DEBUG], names_fresh, old_id, new_id);
-  if (retarget_decorations)
+  if (retarget_decorations) {
     target_index_retarget(m->deco_idx, &m->sec[K2S_SEC_ANNOTATION], decorations_fresh, old_id,
                           new_id);
+    target_index_retarget(m->mdeco_idx, &m->sec[K2S_SEC_ANNOTATION], members_fresh, old_id, new_id);
+  }
 }
 
 /* ---- names and decorations ---- */
@@ -547,10 +564,36 @@ static bool target_index_fresh(const k2s_target_index *x, const k2s_list *l)
   return x && x->gen == l->gen && x->first == l->first && x->last == l->last;
 }
 
+/* Cover ids up to id: fresh ids past the bound the index was built with are
+ * decorated all the time (a new block type, its array, its variable), and a
+ * rebuild per such id would scan the section again each time. */
+static bool target_index_cover(k2s_target_index *x, uint32_t id)
+{
+  if (id < x->n_ids)
+    return true;
+  uint32_t n = x->n_ids ? x->n_ids : 64;
+  while (n <= id)
+    n = n > UINT32_MAX / 2 ? UINT32_MAX : n * 2;
+  if (n <= id)
+    return false;
+  uint32_t *head = realloc(x->head, ((size_t)n + 1) * sizeof(uint32_t));
+  if (head)
+    x->head = head;
+  uint32_t *tail = realloc(x->tail, ((size_t)n + 1) * sizeof(uint32_t));
+  if (tail)
+    x->tail = tail;
+  if (!head || !tail)
+    return false;
+  memset(head + x->n_ids, 0, ((size_t)n + 1 - x->n_ids) * sizeof(uint32_t));
+  memset(tail + x->n_ids, 0, ((size_t)n + 1 - x->n_ids) * sizeof(uint32_t));
+  x->n_ids = n;
+  return true;
+}
+
 static bool target_index_add(k2s_target_index *x, k2s_instr *i)
 {
   uint32_t id = i->ops[0];
-  if (id >= x->n_ids)
+  if (!target_index_cover(x, id))
     return false;
   if (x->n == x->cap) {
     uint32_t cap = x->cap ? x->cap * 2 : 256;
@@ -582,6 +625,11 @@ static bool indexed_name(const k2s_instr *i)
 static bool indexed_decoration(const k2s_instr *i)
 {
   return (i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId) && i->n_ops >= 2;
+}
+
+static bool indexed_member_decoration(const k2s_instr *i)
+{
+  return i->opcode == SpvOpMemberDecorate && i->n_ops >= 3;
 }
 
 /* The fresh index of section l (rebuilt if stale), or NULL without memory. */
@@ -634,7 +682,9 @@ static void target_index_appended(k2s_target_index *x, const k2s_list *l, k2s_in
 static void target_index_retarget(k2s_target_index *x, k2s_list *l, bool was_fresh, uint32_t old_id,
                                   uint32_t new_id)
 {
-  bool ok = x && was_fresh && old_id < x->n_ids && new_id < x->n_ids && !x->head[new_id];
+  if (!x || !was_fresh)
+    return; /* rebuilt on its next lookup anyway: leave the section's other indexes be */
+  bool ok = old_id < x->n_ids && target_index_cover(x, new_id) && !x->head[new_id];
   if (ok)
     for (uint32_t e = x->head[old_id]; e; e = x->next[e - 1])
       ok &= x->instr[e - 1]->ops[0] == new_id;
@@ -651,7 +701,9 @@ const char *k2s_name_of(const k2s_module *m, uint32_t id)
 {
   const k2s_list *l = &m->sec[K2S_SEC_DEBUG];
   k2s_target_index *x = target_index(m, (k2s_target_index **)&m->name_idx, l, indexed_name);
-  if (x && id < x->n_ids) {
+  if (x && id >= x->n_ids)
+    return NULL; /* the index covers every id its section names */
+  if (x) {
     uint32_t e = x->head[id];
     if (!e)
       return NULL;
@@ -669,7 +721,9 @@ k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decora
 {
   const k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
   k2s_target_index *x = target_index(m, (k2s_target_index **)&m->deco_idx, l, indexed_decoration);
-  if (x && id < x->n_ids) {
+  if (x && id >= x->n_ids)
+    return NULL; /* the index covers every id its section names */
+  if (x) {
     bool intact = true;
     for (uint32_t e = x->head[id]; e; e = x->next[e - 1]) {
       k2s_instr *i = x->instr[e - 1];
@@ -685,6 +739,35 @@ k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decora
   }
   k2s_foreach_instr(i, l)
     if (indexed_decoration(i) && i->ops[0] == id && i->ops[1] == decoration)
+      return i;
+  return NULL;
+}
+
+k2s_instr *k2s_find_member_decoration(const k2s_module *m, uint32_t id, uint32_t member,
+                                      uint32_t decoration)
+{
+  const k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
+  k2s_target_index *x =
+      target_index(m, (k2s_target_index **)&m->mdeco_idx, l, indexed_member_decoration);
+  if (x && id >= x->n_ids)
+    return NULL; /* the index covers every id its section names */
+  if (x) {
+    bool intact = true;
+    for (uint32_t e = x->head[id]; e; e = x->next[e - 1]) {
+      k2s_instr *i = x->instr[e - 1];
+      if (!indexed_member_decoration(i) || i->ops[0] != id) {
+        intact = false;
+        break;
+      }
+      if ((member == K2S_ANY_MEMBER || i->ops[1] == member) && i->ops[2] == decoration)
+        return i;
+    }
+    if (intact)
+      return NULL;
+  }
+  k2s_foreach_instr(i, l)
+    if (indexed_member_decoration(i) && i->ops[0] == id &&
+        (member == K2S_ANY_MEMBER || i->ops[1] == member) && i->ops[2] == decoration)
       return i;
   return NULL;
 }
@@ -792,8 +875,10 @@ void k2s_decorate(k2s_module *m, uint32_t id, uint32_t decoration, const uint32_
   k2s_instr *i = k2s_instr_new(m, SpvOpDecorate, 0, 0, ops, 2 + n_extra);
   k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
   bool fresh = target_index_fresh(m->deco_idx, l);
+  bool members_fresh = target_index_fresh(m->mdeco_idx, l);
   k2s_list_append(l, i);
   target_index_appended(m->deco_idx, l, i, fresh, indexed_decoration);
+  target_index_appended(m->mdeco_idx, l, i, members_fresh, indexed_member_decoration);
 }
 
 void k2s_member_decorate(k2s_module *m, uint32_t id, uint32_t member, uint32_t decoration,
@@ -808,8 +893,10 @@ void k2s_member_decorate(k2s_module *m, uint32_t id, uint32_t member, uint32_t d
   k2s_instr *i = k2s_instr_new(m, SpvOpMemberDecorate, 0, 0, ops, 3 + n_extra);
   k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
   bool fresh = target_index_fresh(m->deco_idx, l);
+  bool members_fresh = target_index_fresh(m->mdeco_idx, l);
   k2s_list_append(l, i);
   target_index_appended(m->deco_idx, l, i, fresh, indexed_decoration);
+  target_index_appended(m->mdeco_idx, l, i, members_fresh, indexed_member_decoration);
 }
 
 void k2s_set_name(k2s_module *m, uint32_t id, const char *name)

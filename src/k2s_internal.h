@@ -30,6 +30,10 @@ char *k2s_strdup(k2s_arena *a, const char *s);
 char *k2s_sprintf(k2s_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *k2s_vsprintf(k2s_arena *a, const char *fmt, va_list ap);
 void k2s_arena_free(k2s_arena *a);
+size_t k2s_arena_bytes(const k2s_arena *a); /* allocated so far (a walk of its chunks) */
+/* Frees everything allocated so far but keeps one chunk for what comes next:
+ * scratch reused per function without a malloc and free each time. */
+void k2s_arena_reset(k2s_arena *a);
 
 /* The resource budget of one translation (src/budget.c): arena bytes and
  * time, checked by the library; exceeding it unwinds to the escape point. */
@@ -152,6 +156,7 @@ struct k2s_module {
   /* OpName / OpDecorate lookup by target id, rebuilt when their section
    * changed other than through k2s_set_name/k2s_decorate (src/ir.c). */
   struct k2s_target_index *name_idx, *deco_idx;
+  struct k2s_target_index *mdeco_idx; /* OpMemberDecorate by structure id */
   uint8_t *ext_set;    /* id of an OpExtInstImport -> enum k2s_extinst_set_id */
 
   /* def-use, built on demand by k2s_build_uses(), dropped by k2s_invalidate_uses() */
@@ -202,6 +207,8 @@ k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t
                          const uint32_t *ops, uint32_t n_ops);
 void k2s_instr_set_ops(k2s_module *m, k2s_instr *i, const uint32_t *ops, uint32_t n_ops);
 void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word);
+/* Appends an <id> operand, keeping def-use valid (push_op drops it). */
+void k2s_instr_push_id(k2s_module *m, k2s_instr *i, uint32_t id);
 k2s_block *k2s_block_new(k2s_module *m, k2s_function *f, uint32_t label_id);
 void k2s_function_append_block(k2s_function *f, k2s_block *b);
 void k2s_function_insert_block_after(k2s_function *f, k2s_block *pos, k2s_block *b);
@@ -261,6 +268,11 @@ void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id);
 const char *k2s_name_of(const k2s_module *m, uint32_t id); /* OpName or NULL */
 /* Finds OpDecorate target Decoration; returns the instruction or NULL. */
 k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration);
+/* Finds OpMemberDecorate structure member Decoration (indexed like the above);
+ * member K2S_ANY_MEMBER: the first such decoration of any member. */
+#define K2S_ANY_MEMBER UINT32_MAX
+k2s_instr *k2s_find_member_decoration(const k2s_module *m, uint32_t id, uint32_t member,
+                                      uint32_t decoration);
 void k2s_remove_decorations(k2s_module *m, uint32_t id);
 
 /* ---- diagnostics ---------------------------------------------------------- */
@@ -283,6 +295,10 @@ typedef struct k2s_parse_error {
 bool k2s_check_structure(k2s_module *m);
 /* Returns NULL and fills *err on failure. */
 k2s_module *k2s_parse(const uint32_t *words, size_t n_words, k2s_parse_error *err);
+/* The same without the per-operand checks (ids in bounds, defined, no forward
+ * references): for words k2s built itself (the embedded library), not input.
+ * The layout, word counts and ids defined once are still checked. */
+k2s_module *k2s_parse_trusted(const uint32_t *words, size_t n_words, k2s_parse_error *err);
 /* Serialize; the result lives in the module's arena. */
 uint32_t *k2s_write(k2s_module *m, size_t *n_words);
 uint32_t *k2s_write_native(k2s_module *m, size_t *n_words); /* host byte order */

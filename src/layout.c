@@ -110,11 +110,7 @@ bool k2s_cl_has_padding(const k2s_module *m, uint32_t type)
 
 static bool has_member_offset(const k2s_module *m, uint32_t st)
 {
-  k2s_foreach_instr(i,
-                    &m->sec[K2S_SEC_ANNOTATION]) if (i->opcode == SpvOpMemberDecorate &&
-                                                     i->n_ops >= 3 && i->ops[0] == st &&
-                                                     i->ops[2] == SpvDecorationOffset) return true;
-  return false;
+  return k2s_find_member_decoration(m, st, K2S_ANY_MEMBER, SpvDecorationOffset) != NULL;
 }
 
 /* Decorate type (and what it contains) with its OpenCL layout. Returns false

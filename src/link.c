@@ -1,21 +1,100 @@
 /* Linking functions of the embedded builtin library into a module.
  *
  * The library (src/clc/, Kernel SPIR-V built at build time) is parsed once
- * per linker. A requested function is copied into the target module with
- * fresh ids; what it refers to is imported on demand: types and constants
- * are interned (find-or-create, so nothing is duplicated), the OpenCL.std
- * import is shared, and callees are linked the same way. Each library
- * function is copied at most once per module. Float arithmetic in copied code
- * is decorated NoContraction: the library's float-float algorithms (Dekker's
- * TwoProduct, TwoSum) are exact only if no driver fuses a*b+c. */
+ * per process, on first use (pthread_once), together with a table of its
+ * functions by name; after that it is only read, so any number of
+ * translations, in any threads, share it. A requested function is copied
+ * into the target module with fresh ids; what it refers to is imported on
+ * demand: types and constants are interned (find-or-create, so nothing is
+ * duplicated), the OpenCL.std import is shared, and callees are linked the
+ * same way. Each library function is copied at most once per module. Float
+ * arithmetic in copied code is decorated NoContraction: the library's
+ * float-float algorithms (Dekker's TwoProduct, TwoSum) are exact only if no
+ * driver fuses a*b+c. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clc/k2s_clc.h"
 
+typedef struct lib_entry {
+  const char *name;
+  k2s_function *f;
+  uint32_t order; /* in the library's function list: the first of equal names wins */
+} lib_entry;
+
+/* The parsed library, shared read-only by every linker of the process. */
+static struct {
+  k2s_module *lib;
+  k2s_parse_error err;
+  lib_entry *by_name; /* defined functions, sorted by name */
+  uint32_t n;
+  const char **name_of; /* function id -> its name, NULL when none */
+} clc;
+static pthread_once_t clc_once = PTHREAD_ONCE_INIT;
+
+static int cmp_entry(const void *a, const void *b)
+{
+  const lib_entry *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static int cmp_name(const void *key, const void *b)
+{
+  return strcmp(key, ((const lib_entry *)b)->name);
+}
+
+/* Parses the library and builds everything later lookups need, so that no
+ * lookup fills a cache of the shared module (k2s_name_of, k2s_function_of_id
+ * do on first use). */
+static void clc_init(void)
+{
+  /* Release builds trust the library k2s's build made (two thirds of its parse
+   * is per-operand checking); debug builds, CI's, check it like any input. */
+#ifdef NDEBUG
+  k2s_module *lib = k2s_parse_trusted(k2s_clc_library, k2s_clc_library_words, &clc.err);
+#else
+  k2s_module *lib = k2s_parse(k2s_clc_library, k2s_clc_library_words, &clc.err);
+#endif
+  if (!lib)
+    return;
+  uint32_t n = 0;
+  k2s_foreach_function(f, lib)
+    n++;
+  lib_entry *e = calloc(n + 1, sizeof(*e));
+  const char **name_of = calloc(lib->bound + 1, sizeof(*name_of));
+  if (!e || !name_of) {
+    free(e);
+    free(name_of);
+    k2s_module_free(lib);
+    snprintf(clc.err.message, sizeof(clc.err.message), "out of memory");
+    return;
+  }
+  n = 0;
+  k2s_foreach_function(f, lib) {
+    uint32_t id = f->def->result;
+    (void)k2s_function_of_id(lib, id); /* fills the id -> function cache */
+    const char *name = k2s_name_of(lib, id);
+    if (id <= lib->bound)
+      name_of[id] = name;
+    if (name && f->first) {
+      e[n] = (lib_entry){name, f, n};
+      n++;
+    }
+  }
+  qsort(e, n, sizeof(*e), cmp_entry);
+  clc.by_name = e;
+  clc.n = n;
+  clc.name_of = name_of;
+  clc.lib = lib;
+}
+
 struct k2s_linker {
   k2s_module *m;
   const k2s_options *o;
-  k2s_module *lib; /* NULL until first use */
+  k2s_module *lib; /* the shared library, NULL until first use */
   bool lib_failed;
   uint32_t *map;       /* library id -> id in m, 0 = not imported yet */
   const k2s_instr *at; /* where errors are reported */
@@ -33,10 +112,8 @@ k2s_linker *k2s_linker_new(k2s_module *m, const k2s_options *o)
 
 void k2s_linker_done(k2s_linker *l)
 {
-  if (l && l->lib) {
-    k2s_module_free(l->lib);
-    l->lib = NULL;
-  }
+  if (l)
+    l->lib = NULL; /* the library stays for the process */
 }
 
 static bool load(k2s_linker *l)
@@ -45,28 +122,33 @@ static bool load(k2s_linker *l)
     return true;
   if (l->lib_failed)
     return false;
-  k2s_parse_error err;
-  l->lib = k2s_parse(k2s_clc_library, k2s_clc_library_words, &err);
+  pthread_once(&clc_once, clc_init);
+  l->lib = clc.lib;
   if (!l->lib) {
     l->lib_failed = true;
     k2s_error(l->m, NULL,
               "internal error: the embedded builtin library does not parse (word %lld: %s)",
-              (long long)err.word_offset, err.message);
+              (long long)clc.err.word_offset, clc.err.message);
     return false;
   }
   l->map = k2s_alloc(&l->m->arena, l->lib->bound * sizeof(uint32_t));
   return true;
 }
 
+static const char *lib_name(k2s_linker *l, uint32_t id)
+{
+  return id <= l->lib->bound ? clc.name_of[id] : NULL;
+}
+
 static k2s_function *lib_function(k2s_linker *l, const char *name)
 {
-  k2s_foreach_function(f, l->lib)
-  {
-    const char *n = k2s_name_of(l->lib, f->def->result);
-    if (n && strcmp(n, name) == 0 && f->first)
-      return f;
-  }
-  return NULL;
+  (void)l;
+  lib_entry *e = bsearch(name, clc.by_name, clc.n, sizeof(*e), cmp_name);
+  if (!e)
+    return NULL;
+  while (e > clc.by_name && strcmp(e[-1].name, name) == 0)
+    e--; /* the first of equal names in function order, as a walk would find */
+  return e->f;
 }
 
 bool k2s_linker_has(k2s_linker *l, const char *name)
@@ -200,7 +282,7 @@ static uint32_t link_function(k2s_linker *l, k2s_function *f)
   if (!f->first) {
     if (!l->failed)
       k2s_error(m, l->at, "internal error: the builtin library declares %s without a body",
-                k2s_name_of(l->lib, f->def->result));
+                lib_name(l, f->def->result));
     l->failed = true;
     return 0;
   }
@@ -209,23 +291,25 @@ static uint32_t link_function(k2s_linker *l, k2s_function *f)
    * copied, so (not that the library does it) recursion would terminate. */
   uint32_t fid = k2s_new_id(m);
   l->map[f->def->result] = fid;
-  k2s_foreach_instr(p, &f->head) if (p->result) l->map[p->result] = k2s_new_id(m);
-  k2s_foreach_block(b, f)
-  {
+  k2s_foreach_instr(p, &f->head)
+    if (p->result)
+      l->map[p->result] = k2s_new_id(m);
+  k2s_foreach_block(b, f) {
     l->map[b->label->result] = k2s_new_id(m);
-    k2s_foreach_instr(i, &b->body) if (i->result) l->map[i->result] = k2s_new_id(m);
+    k2s_foreach_instr(i, &b->body)
+      if (i->result)
+        l->map[i->result] = k2s_new_id(m);
   }
 
   k2s_function *nf = k2s_alloc(&m->arena, sizeof(*nf));
   nf->def = copy_instr(l, f->def);
-  k2s_foreach_instr(p, &f->head) if (p->opcode == SpvOpFunctionParameter)
+  k2s_foreach_instr(p, &f->head)
+    if (p->opcode == SpvOpFunctionParameter)
       k2s_list_append(&nf->head, copy_instr(l, p));
-  k2s_foreach_block(b, f)
-  {
+  k2s_foreach_block(b, f) {
     k2s_block *nb = k2s_block_new(m, nf, l->map[b->label->result]);
     k2s_function_append_block(nf, nb);
-    k2s_foreach_instr(i, &b->body)
-    {
+    k2s_foreach_instr(i, &b->body) {
       if (i->opcode == SpvOpLine || i->opcode == SpvOpNoLine)
         continue;
       k2s_instr *c = copy_instr(l, i);
@@ -239,7 +323,7 @@ static uint32_t link_function(k2s_linker *l, k2s_function *f)
   if (l->failed)
     return 0;
   k2s_module_append_function(m, nf);
-  const char *name = k2s_name_of(l->lib, f->def->result);
+  const char *name = lib_name(l, f->def->result);
   if (name)
     k2s_set_name(m, fid, name);
   return fid;

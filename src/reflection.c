@@ -42,7 +42,7 @@ uint32_t k2s_kernel_push_constant(k2s_module *m, k2s_refl_kernel *k, uint32_t ty
     k2s_instr *st = k2s_def(m, k->pc_struct);
     member = st->n_ops;
     off = (uint32_t)((k->pc_end + align - 1) / align * align);
-    k2s_instr_push_op(m, st, type);
+    k2s_instr_push_id(m, st, type);
     /* The new member's type may be newer than the block (a 64-bit address added
      * after the work-item values): keep definitions before uses by moving the
      * block, its pointer type and the variable to the end of the globals. */

@@ -423,17 +423,24 @@ static bool repair_interfaces(k2s_module *m, k2s_arena *a)
     n_funcs++;
   c.list = k2s_alloc(a, (n_globals + 1) * sizeof(uint32_t));
   c.calls = k2s_alloc(a, (n_funcs + 1) * sizeof(uint32_t));
+  /* One pair of id-sized marks for all entry points, cleared through the lists
+   * of what each one marked: a fresh pair per entry point would cost the id
+   * bound per kernel. */
+  c.used = k2s_alloc(a, cap + 1);
+  uint8_t *seen_f = k2s_alloc(a, cap + 1);
   bool changed = false;
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
+    for (uint32_t k = 0; k < c.n_list; k++)
+      c.used[c.list[k]] = 0;
+    for (uint32_t k = 0; k < c.n_calls; k++)
+      seen_f[c.calls[k]] = 0;
+    c.n_list = c.n_calls = 0;
     if (e->opcode != SpvOpEntryPoint || e->n_ops < 3)
       continue;
     const char *name = k2s_string_operand(e, 2);
     if (!name)
       continue;
     uint32_t first_iface = 2 + k2s_string_words(name);
-    c.used = k2s_alloc(a, cap + 1);
-    c.n_list = c.n_calls = 0;
-    uint8_t *seen_f = k2s_alloc(a, cap + 1);
     k2s_function *root = k2s_function_of_id(m, e->ops[1]);
     if (!root)
       continue;
@@ -458,8 +465,8 @@ static bool repair_interfaces(k2s_module *m, k2s_arena *a)
       note_id(&c, e->ops[k], 0);
     uint32_t missing = 0, first_missing = 0;
     for (uint32_t k = first_iface; k < e->n_ops; k++)
-      if (e->ops[k] < cap)
-        c.used[e->ops[k]] = 2; /* listed */
+      if (e->ops[k] < cap && c.is_global[e->ops[k]])
+        c.used[e->ops[k]] = 2; /* listed (in c.list: note_id saw it above) */
     for (uint32_t k = 0; k < c.n_list; k++)
       if (c.used[c.list[k]] == 1 && !missing++)
         first_missing = c.list[k];
@@ -612,11 +619,15 @@ bool k2s_repair_input(k2s_module *m)
 {
   k2s_arena scratch = {.oom = m->arena.oom};
   bool changed = k2s_repair_compat(m);
+  /* Scratch per function, reset after it: what one function needs, not the module. */
+  k2s_arena fs = {.oom = m->arena.oom};
   k2s_foreach_function(f, m) {
     changed |= dedupe_phis(m, f);
-    changed |= order_blocks(m, &scratch, f);
-    changed |= hoist_variables(m, &scratch, f);
+    changed |= order_blocks(m, &fs, f);
+    changed |= hoist_variables(m, &fs, f);
+    k2s_arena_reset(&fs);
   }
+  k2s_arena_free(&fs);
   changed |= repair_builtin_dims(m, &scratch);
   changed |= repair_interfaces(m, &scratch);
   changed |= repair_weak_exchange(m);
