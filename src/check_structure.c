@@ -248,8 +248,9 @@ static bool check_block(const check *c, k2s_block *b)
   k2s_foreach_instr(i, &b->body) {
     if (i != last && is_terminator(i->opcode))
       return fail(m, i, "a terminator must be the last instruction of its block");
-    if ((i->opcode == SpvOpSelectionMerge || i->opcode == SpvOpLoopMerge) && i->next != last)
-      return fail(m, i, "a merge instruction must come just before its block's terminator");
+    /* A merge instruction anywhere else is left alone: llvm-spirv 15 puts
+     * #pragma unroll's OpLoopMerge away from the terminator, and the input
+     * repair drops such hints (structurize recomputes every merge). */
     if (i->opcode == SpvOpPhi) {
       if (past_phis)
         return fail(m, i, "OpPhi must come before the other instructions of its block");
