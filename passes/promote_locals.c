@@ -47,20 +47,6 @@ typedef struct promote {
   bool changed;
 } promote;
 
-/* An instruction that only describes (OpenCL.DebugInfo.100 DebugDeclare and
- * DebugValue, any NonSemantic.* set): it may name a variable without keeping
- * it in memory, and goes with it. */
-static bool is_debug_ext(k2s_module *m, const k2s_instr *i)
-{
-  if (i->opcode != SpvOpExtInst || i->n_ops < 1 || i->ops[0] >= m->id_cap)
-    return false;
-  if (m->ext_set && m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_DEBUGINFO_100)
-    return true;
-  k2s_instr *imp = k2s_def(m, i->ops[0]);
-  const char *name = imp && imp->opcode == SpvOpExtInstImport ? k2s_string_operand(imp, 0) : NULL;
-  return name && strncmp(name, "NonSemantic.", 12) == 0;
-}
-
 /* Memory-operand mask of a load (ops[1]) or store (ops[2]). */
 static bool is_volatile(const k2s_instr *i, uint32_t mask_word)
 {
@@ -84,7 +70,7 @@ static bool promotable(k2s_module *m, k2s_function *f, k2s_instr *v)
       continue;
     if (i->opcode == SpvOpStore && u->word == 0 && !is_volatile(i, 2))
       continue;
-    if (is_debug_ext(m, i))
+    if (k2s_is_debug_info(m, i))
       continue;
     return false;
   }
@@ -294,7 +280,7 @@ static void clean_up(promote *p, k2s_function *f)
   k2s_foreach_block(b, f)
     k2s_foreach_instr_safe(i, &b->body) {
       bool debug_use = false;
-      if (is_debug_ext(m, i))
+      if (k2s_is_debug_info(m, i))
         for (uint32_t k = 1; k < i->n_ops; k++)
           debug_use |= local_index(p, i->ops[k]) != 0;
       if (debug_use) {

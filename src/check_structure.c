@@ -259,7 +259,10 @@ static bool check_block(const check *c, k2s_block *b)
       for (uint32_t k = 1; k < i->n_ops; k += 2)
         if (!check_target(c, i, i->ops[k]))
           return false;
-    } else if (i->opcode != SpvOpLine && i->opcode != SpvOpNoLine) {
+    } else if (i->opcode != SpvOpLine && i->opcode != SpvOpNoLine && !k2s_is_debug_info(m, i) &&
+               i->opcode != SpvOpLoopMerge && i->opcode != SpvOpSelectionMerge) {
+      /* llvm-spirv 15 puts DebugScope and #pragma unroll's merges before
+       * phis: the input repair's to mend, not malformed structure. */
       past_phis = true;
     }
     if (i->type && !is_type(m, i->type))

@@ -923,3 +923,15 @@ enum k2s_section k2s_section_of_opcode(uint16_t op)
 {
   return section_of(op);
 }
+
+bool k2s_is_debug_info(const k2s_module *m, const k2s_instr *i)
+{
+  if (i->opcode != SpvOpExtInst || i->n_ops < 1 || i->ops[0] >= m->id_cap)
+    return false;
+  if (m->ext_set && (m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_DEBUGINFO_100 ||
+                     m->ext_set[i->ops[0]] == K2S_EXT_SHADER_DEBUGINFO_100))
+    return true;
+  k2s_instr *imp = k2s_def(m, i->ops[0]);
+  const char *name = imp && imp->opcode == SpvOpExtInstImport ? k2s_string_operand(imp, 0) : NULL;
+  return name && strncmp(name, "NonSemantic.", 12) == 0;
+}

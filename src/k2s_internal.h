@@ -266,6 +266,9 @@ void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id);
 
 /* names and decorations */
 const char *k2s_name_of(const k2s_module *m, uint32_t id); /* OpName or NULL */
+/* An OpenCL.DebugInfo.100, NonSemantic.Shader.DebugInfo.100 or other
+ * NonSemantic.* instruction: it only describes the module. */
+bool k2s_is_debug_info(const k2s_module *m, const k2s_instr *i);
 /* Finds OpDecorate target Decoration; returns the instruction or NULL. */
 k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration);
 /* Finds OpMemberDecorate structure member Decoration (indexed like the above);
