@@ -170,28 +170,7 @@ static void image_caps(caps *c, const k2s_instr *i)
  * SPV_EXT_shader_atomic_float_add/_min_max capability of their width. */
 static void atomic_caps(caps *c, const k2s_instr *i)
 {
-  uint32_t type;
-  switch (i->opcode) {
-  case SpvOpAtomicStore: type = i->n_ops >= 4 ? k2s_type_of(c->m, i->ops[3]) : 0; break;
-  case SpvOpAtomicLoad:
-  case SpvOpAtomicExchange:
-  case SpvOpAtomicCompareExchange:
-  case SpvOpAtomicIIncrement:
-  case SpvOpAtomicIDecrement:
-  case SpvOpAtomicIAdd:
-  case SpvOpAtomicISub:
-  case SpvOpAtomicSMin:
-  case SpvOpAtomicUMin:
-  case SpvOpAtomicSMax:
-  case SpvOpAtomicUMax:
-  case SpvOpAtomicAnd:
-  case SpvOpAtomicOr:
-  case SpvOpAtomicXor:
-  case SpvOpAtomicFAddEXT:
-  case SpvOpAtomicFMinEXT:
-  case SpvOpAtomicFMaxEXT: type = i->type; break;
-  default: return;
-  }
+  uint32_t type = k2s_atomic_value_type(c->m, i);
   k2s_instr *t = type ? k2s_def(c->m, type) : NULL;
   if (!t || t->n_ops < 1)
     return;

@@ -22,7 +22,7 @@ const char *k2s_atomic_feature_name(uint32_t feature)
 }
 
 /* The value type of an atomic, 0 when i is none. */
-static uint32_t atomic_type(const k2s_module *m, const k2s_instr *i)
+uint32_t k2s_atomic_value_type(const k2s_module *m, const k2s_instr *i)
 {
   switch (i->opcode) {
   case SpvOpAtomicStore: return i->n_ops >= 4 ? k2s_type_of(m, i->ops[3]) : 0;
@@ -54,7 +54,7 @@ uint32_t k2s_atomic_features(k2s_module *m)
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
       k2s_foreach_instr(i, &b->body) {
-        uint32_t type = atomic_type(m, i);
+        uint32_t type = k2s_atomic_value_type(m, i);
         k2s_instr *t = type ? k2s_def(m, type) : NULL;
         k2s_instr *pt = type && i->n_ops ? k2s_def(m, k2s_type_of(m, i->ops[0])) : NULL;
         if (!t || !pt || pt->opcode != SpvOpTypePointer)

@@ -508,6 +508,8 @@ enum k2s_atomic_feature {
   K2S_ATOMIC_FEATURE_COUNT = 14
 };
 uint32_t k2s_atomic_features(k2s_module *m);
+/* The type of the value an atomic instruction reads or writes (0: not an atomic). */
+uint32_t k2s_atomic_value_type(const k2s_module *m, const k2s_instr *i);
 const char *k2s_atomic_feature_name(uint32_t feature);
 
 k2s_reflection *k2s_refl(k2s_module *m); /* created on first use */
