@@ -33,7 +33,8 @@ ENVS = ["vulkan1.1", "vulkan1.2", "vulkan1.3"]
 
 def compile_module(cl, run, out_dir):
     key = hashlib.sha256("\0".join([open(cl, "rb").read().hex(), run["triple"], run["cl-std"],
-                                    run.get("clang", "")]).encode()).hexdigest()[:16]
+                                    run.get("clang", ""), run.get("llvm-spirv", "")]
+                                   ).encode()).hexdigest()[:16]
     base = os.path.join(out_dir, os.path.basename(cl)[:-3] + "-" + key)
     spv = base + ".spv"
     if os.path.exists(spv):
@@ -44,7 +45,8 @@ def compile_module(cl, run, out_dir):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         return None, "clang failed"
-    p = subprocess.run(["llvm-spirv-15", base + ".bc", "-o", spv], capture_output=True, text=True)
+    p = subprocess.run(["llvm-spirv-15", *shlex.split(run.get("llvm-spirv", "")), base + ".bc", "-o",
+                        spv], capture_output=True, text=True)
     if p.returncode:
         return None, "llvm-spirv failed"
     return spv, None
