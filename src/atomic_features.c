@@ -24,27 +24,14 @@ const char *k2s_atomic_feature_name(uint32_t feature)
 /* The value type of an atomic, 0 when i is none. */
 uint32_t k2s_atomic_value_type(const k2s_module *m, const k2s_instr *i)
 {
+  const k2s_opcode_info *info = k2s_opcode(i->opcode);
+  if (!info || !info->atomic)
+    return 0;
   switch (i->opcode) {
   case SpvOpAtomicStore: return i->n_ops >= 4 ? k2s_type_of(m, i->ops[3]) : 0;
-  case SpvOpAtomicLoad:
-  case SpvOpAtomicExchange:
-  case SpvOpAtomicCompareExchange:
-  case SpvOpAtomicCompareExchangeWeak:
-  case SpvOpAtomicIIncrement:
-  case SpvOpAtomicIDecrement:
-  case SpvOpAtomicIAdd:
-  case SpvOpAtomicISub:
-  case SpvOpAtomicSMin:
-  case SpvOpAtomicUMin:
-  case SpvOpAtomicSMax:
-  case SpvOpAtomicUMax:
-  case SpvOpAtomicAnd:
-  case SpvOpAtomicOr:
-  case SpvOpAtomicXor:
-  case SpvOpAtomicFAddEXT:
-  case SpvOpAtomicFMinEXT:
-  case SpvOpAtomicFMaxEXT: return i->type;
-  default: return 0;
+  case SpvOpAtomicFlagTestAndSet: /* a bool result, no value in memory of a known type */
+  case SpvOpAtomicFlagClear: return 0;
+  default: return i->type; /* every other atomic returns the value it reads */
   }
 }
 

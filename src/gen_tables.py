@@ -105,6 +105,7 @@ typedef struct k2s_opcode_info {
   const k2s_operand_desc *operands; /* excluding result type and result id */
   const uint16_t *caps;
   uint32_t version; /* SPIR-V version that introduced it, 0x00MMmm00 */
+  bool atomic;      /* the grammar's "Atomic" instruction class */
 } k2s_opcode_info;
 
 typedef struct k2s_extinst_info {
@@ -179,10 +180,11 @@ typedef struct k2s_extinst_set {
         if ver == "None":
             ver = "1.0"
         maj, mnr = (int(x) for x in ver.split(".")[:2])
-        rows.append("  [%d] = {%s, %s, %s, %d, %d, %s, %s, 0x%02x%02x00}," % (
+        rows.append("  [%d] = {%s, %s, %s, %d, %d, %s, %s, 0x%02x%02x00, %s}," % (
             op, cstr(i["opname"]), "true" if "IdResultType" in kinds_of else "false",
             "true" if "IdResult" in kinds_of else "false", len(ops), len(caps),
-            "op_%d_operands" % op if ops else "0", "op_%d_caps" % op if caps else "0", maj, mnr))
+            "op_%d_operands" % op if ops else "0", "op_%d_caps" % op if caps else "0", maj, mnr,
+            "true" if i.get("class") == "Atomic" else "false"))
     c.append("const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(rows))
 
     # extended instruction sets
