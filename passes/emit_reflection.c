@@ -105,18 +105,42 @@ static const char *sampler_expr(k2s_module *m, uint32_t mask)
                      mask & 1 ? "CLK_NORMALIZED_COORDS_TRUE" : "CLK_NORMALIZED_COORDS_FALSE");
 }
 
-/* The program-scope buffer's initial bytes as hex (the Data string of
- * ProgramScopeVariablesStorageBuffer, as clspv writes it). */
-static char *psv_hex(k2s_module *m, const k2s_reflection *r)
+/* A module-scope buffer's initial bytes as hex (the Data string of
+ * ProgramScopeVariablesStorageBuffer and ConstantDataStorageBuffer, as clspv
+ * writes it: two lower-case digits per byte, lowest address first). */
+static char *hex_bytes(k2s_module *m, const uint8_t *data, uint32_t size)
 {
   static const char digits[] = "0123456789abcdef";
-  char *hex = k2s_alloc(&m->arena, (size_t)r->psv_size * 2 + 1);
-  for (uint32_t k = 0; k < r->psv_size; k++) {
-    hex[2 * k] = digits[r->psv_data[k] >> 4];
-    hex[2 * k + 1] = digits[r->psv_data[k] & 15];
+  char *hex = k2s_alloc(&m->arena, (size_t)size * 2 + 1);
+  for (uint32_t k = 0; k < size; k++) {
+    hex[2 * k] = digits[data[k] >> 4];
+    hex[2 * k + 1] = digits[data[k] & 15];
   }
-  hex[2 * r->psv_size] = 0;
+  hex[2 * size] = 0;
   return hex;
+}
+
+static char *psv_hex(k2s_module *m, const k2s_refl_facts *r)
+{
+  return hex_bytes(m, r->psv_data, r->psv_size);
+}
+
+static char *cd_hex(k2s_module *m, const k2s_refl_facts *r)
+{
+  return hex_bytes(m, r->cd_data, r->cd_size);
+}
+
+/* clGetKernelArgInfo's enumerants, spelled as the JSON gives them. */
+static const char *address_name(uint32_t v)
+{
+  static const char *const n[] = {"global", "local", "constant", "private"};
+  return v >= 0x119B && v <= 0x119E ? n[v - 0x119B] : "?";
+}
+
+static const char *access_name(uint32_t v)
+{
+  static const char *const n[] = {"read_only", "write_only", "read_write", "none"};
+  return v >= 0x11A0 && v <= 0x11A3 ? n[v - 0x11A0] : "?";
 }
 
 /* The kernel's attributes as clGetKernelInfo(CL_KERNEL_ATTRIBUTES) spells them
@@ -132,7 +156,7 @@ static const char *kernel_attributes(k2s_module *m, const k2s_refl_kernel *k)
   return sb.len ? sb.data : "";
 }
 
-static void emit_embedded(refl_ctx *c, k2s_reflection *r)
+static void emit_embedded(refl_ctx *c, k2s_refl_facts *r)
 {
   k2s_module *m = c->m;
   for (uint32_t i = 0; i < r->n_kernels; i++) {
@@ -144,8 +168,17 @@ static void emit_embedded(refl_ctx *c, k2s_reflection *r)
     uint32_t decl = ext(c, K2S_CLSPV_REFLECTION_Kernel, kargs, 5);
     for (uint32_t a = 0; a < k->n_args; a++) {
       k2s_refl_arg *g = &k->args[a];
-      uint32_t info_args[1] = {str(m, g->name)};
-      uint32_t info = ext(c, K2S_CLSPV_REFLECTION_ArgumentInfo, info_args, 1);
+      /* Name, then (when the producer supplied kernel-arg-info) Type Name, Address
+       * Qualifier, Access Qualifier and Type Qualifier, as clspv -cl-kernel-arg-info. */
+      uint32_t info_args[5] = {str(m, g->name)}, n_info = 1;
+      if (a < k->n_arg_info) {
+        info_args[1] = str(m, k->arg_type_name[a]);
+        info_args[2] = u32(m, k->arg_address[a]);
+        info_args[3] = u32(m, k->arg_access[a]);
+        info_args[4] = u32(m, k->arg_type_qual[a]);
+        n_info = 5;
+      }
+      uint32_t info = ext(c, K2S_CLSPV_REFLECTION_ArgumentInfo, info_args, n_info);
       switch (g->kind) {
       case K2S_ARG_BUFFER:
       case K2S_ARG_BUFFER_UBO: {
@@ -249,6 +282,10 @@ static void emit_embedded(refl_ctx *c, k2s_reflection *r)
                        u32(m, r->samplers[q].mask)};
     ext(c, K2S_CLSPV_REFLECTION_LiteralSampler, ops, 3);
   }
+  if (r->has_constant_data) {
+    uint32_t ops[3] = {u32(m, r->cd_set), u32(m, r->cd_binding), str(m, cd_hex(m, r))};
+    ext(c, K2S_CLSPV_REFLECTION_ConstantDataStorageBuffer, ops, 3);
+  }
   if (r->has_psv) {
     uint32_t ops[3] = {u32(m, r->psv_set), u32(m, r->psv_binding), str(m, psv_hex(m, r))};
     ext(c, K2S_CLSPV_REFLECTION_ProgramScopeVariablesStorageBuffer, ops, 3);
@@ -285,7 +322,7 @@ static void json_string(k2s_strbuf *sb, const char *s)
  * VkSubgroupFeatureFlagBits its GroupNonUniform* instructions and subgroup builtins use,
  * whether any works on a non-32-bit type (shaderSubgroupExtendedTypes), and whether the
  * OpenCL program's own sub-group functions need full sub-groups. Empty when none. */
-static void json_subgroups(k2s_module *m, k2s_reflection *r, k2s_strbuf *sb)
+static void json_subgroups(k2s_module *m, k2s_refl_facts *r, k2s_strbuf *sb)
 {
   static const struct {
     uint32_t cap;
@@ -329,7 +366,7 @@ static void json_subgroups(k2s_module *m, k2s_reflection *r, k2s_strbuf *sb)
                 extended ? "true" : "false", r->uses_sub_groups ? "true" : "false");
 }
 
-static char *emit_json(k2s_module *m, k2s_reflection *r)
+static char *emit_json(k2s_module *m, k2s_refl_facts *r)
 {
   k2s_strbuf sb = {.arena = &m->arena};
   k2s_sb_puts(&sb, "{\n  \"kernels\": [");
@@ -356,6 +393,15 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
       else
         k2s_sb_printf(&sb, ", \"set\": %u, \"binding\": %u, \"elem_size\": %u", g->set, g->binding,
                       g->elem_size);
+      if (a < k->n_arg_info) {
+        k2s_sb_puts(&sb, ", \"type_name\": ");
+        json_string(&sb, k->arg_type_name[a]);
+        k2s_sb_printf(&sb,
+                      ", \"address_qualifier\": \"%s\", \"access_qualifier\": \"%s\", "
+                      "\"type_qualifier\": %u",
+                      address_name(k->arg_address[a]), access_name(k->arg_access[a]),
+                      k->arg_type_qual[a]);
+      }
       k2s_sb_puts(&sb, "}");
     }
     k2s_sb_puts(&sb, "]");
@@ -401,6 +447,11 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
                     sampler_expr(m, r->samplers[q].mask));
     k2s_sb_puts(&sb, "]");
   }
+  if (r->has_constant_data)
+    k2s_sb_printf(&sb,
+                  ",\n  \"constant_data\": {\"set\": %u, \"binding\": %u, \"size\": %u, "
+                  "\"data\": \"%s\"}",
+                  r->cd_set, r->cd_binding, r->cd_size, cd_hex(m, r));
   if (r->has_psv)
     k2s_sb_printf(&sb,
                   ",\n  \"program_scope_variables\": {\"set\": %u, \"binding\": %u, "
@@ -422,7 +473,7 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
   return sb.data;
 }
 
-static char *emit_csv(k2s_module *m, k2s_reflection *r)
+static char *emit_csv(k2s_module *m, k2s_refl_facts *r)
 {
   k2s_strbuf sb = {.arena = &m->arena};
   k2s_sb_puts(&sb, "");
@@ -433,8 +484,12 @@ static char *emit_csv(k2s_module *m, k2s_reflection *r)
   }
   if (r->has_work_dim)
     k2s_sb_printf(&sb, "spec_constant,work_dim,spec_id,%u\n", r->work_dim_spec);
+  /* clspv-reflection's line for ConstantDataStorageBuffer. */
+  if (r->has_constant_data)
+    k2s_sb_printf(&sb, "constant,descriptorSet,%u,binding,%u,kind,buffer,hexbytes,%s\n", r->cd_set,
+                  r->cd_binding, cd_hex(m, r));
   /* clspv's form for module-scope data ("constant,...,kind,buffer,hexbytes,..."),
-   * named for the program-scope buffer. */
+   * named for the program-scope buffer (clspv-reflection prints no line for it). */
   if (r->has_psv)
     k2s_sb_printf(&sb, "program_scope,descriptorSet,%u,binding,%u,kind,buffer,hexbytes,%s\n",
                   r->psv_set, r->psv_binding, psv_hex(m, r));
@@ -489,7 +544,7 @@ static char *emit_csv(k2s_module *m, k2s_reflection *r)
 bool k2s_emit_reflection(k2s_module *m, const k2s_options *o)
 {
   (void)o;
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   refl_ctx c = {m, 0, k2s_type_void(m)};
   char name[64];
   snprintf(name, sizeof(name), "NonSemantic.ClspvReflection.%d",

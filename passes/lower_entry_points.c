@@ -222,6 +222,100 @@ static void check_imports(k2s_module *m)
     }
 }
 
+/* The producer's kernel-arg-info string for `kernel` (llvm-spirv's
+ * --preserve-ocl-kernel-arg-type-metadata-through-string: OpString
+ * "kernel_arg_type.NAME.t0,t1,...," and "kernel_arg_type_qual.NAME.q0,q1,...,"),
+ * the part after the prefix, or NULL. */
+static const char *arg_info_string(k2s_module *m, const char *what, const char *kernel)
+{
+  size_t wl = strlen(what), kl = strlen(kernel);
+  k2s_foreach_instr(s, &m->sec[K2S_SEC_DEBUG]) {
+    const char *t = s->opcode == SpvOpString ? k2s_string_operand(s, 0) : NULL;
+    if (t && !strncmp(t, what, wl) && t[wl] == '.' && !strncmp(t + wl + 1, kernel, kl) &&
+        t[wl + 1 + kl] == '.')
+      return t + wl + 2 + kl;
+  }
+  return NULL;
+}
+
+/* The n-th comma-terminated field of a kernel-arg-info list, or NULL. */
+static const char *arg_info_field(k2s_module *m, const char *list, uint32_t n)
+{
+  for (; n && list; n--) {
+    list = strchr(list, ',');
+    if (list)
+      list++;
+  }
+  const char *end = list ? strchr(list, ',') : NULL;
+  return end ? k2s_sprintf(&m->arena, "%.*s", (int)(end - list), list) : NULL;
+}
+
+/* CL_KERNEL_ARG_TYPE_* bits of one type-qualifier field ("restrict const"). */
+static uint32_t type_qualifier_bits(const char *q)
+{
+  static const char *const word[] = {"const", "restrict", "volatile", "pipe"};
+  uint32_t bits = 0;
+  for (uint32_t k = 0; k < 4; k++)
+    for (const char *p = strstr(q, word[k]); p; p = strstr(p + 1, word[k])) {
+      size_t l = strlen(word[k]);
+      if ((p == q || p[-1] == ' ') && (p[l] == 0 || p[l] == ' '))
+        bits |= 1u << k;
+    }
+  return bits;
+}
+
+/* clGetKernelArgInfo for a kernel's parameters (clspv's ArgumentInfo operands), read
+ * now, while the parameters still have their OpenCL types: the address qualifier from
+ * a pointer's storage class (images: global, as clang reports them), the access
+ * qualifier from an image's type, and the type name and type qualifiers from the
+ * producer's strings. Without those strings (llvm-spirv without
+ * --preserve-ocl-kernel-arg-type-metadata-through-string) the reflection gives names
+ * only: a type name cannot be recovered from SPIR-V types. */
+static void record_arg_info(k2s_module *m, k2s_refl_kernel *k)
+{
+  k2s_function *f = k2s_function_of_id(m, k->func);
+  const char *types = arg_info_string(m, "kernel_arg_type", k->name);
+  const char *quals = arg_info_string(m, "kernel_arg_type_qual", k->name);
+  if (!f || !types || !quals)
+    return;
+  uint32_t n = 0;
+  k2s_foreach_instr(p, &f->head) n += p->opcode == SpvOpFunctionParameter;
+  const char **names = k2s_alloc(&m->arena, (n + 1) * sizeof(*names));
+  uint32_t *words = k2s_alloc(&m->arena, (3 * n + 1) * sizeof(uint32_t));
+  uint32_t a = 0;
+  k2s_foreach_instr(p, &f->head) {
+    if (p->opcode != SpvOpFunctionParameter)
+      continue;
+    const char *t = arg_info_field(m, types, a), *q = arg_info_field(m, quals, a);
+    if (!t || !q)
+      return; /* fewer entries than parameters: not this kernel's strings */
+    k2s_instr *ty = k2s_def(m, p->type);
+    uint32_t address = 0x119E /* PRIVATE */, access = 0x11A3 /* NONE */;
+    if (ty && ty->opcode == SpvOpTypePointer) {
+      if (ty->ops[0] == SpvStorageClassCrossWorkgroup)
+        address = 0x119B;
+      else if (ty->ops[0] == SpvStorageClassWorkgroup)
+        address = 0x119C;
+      else if (ty->ops[0] == SpvStorageClassUniformConstant)
+        address = 0x119D;
+    } else if (ty && ty->opcode == SpvOpTypeImage) {
+      address = 0x119B;
+      if (ty->n_ops >= 8 && ty->ops[7] <= 2)
+        access = 0x11A0 + ty->ops[7]; /* ReadOnly, WriteOnly, ReadWrite */
+    }
+    names[a] = t;
+    words[a] = address;
+    words[n + a] = access;
+    words[2 * n + a] = type_qualifier_bits(q);
+    a++;
+  }
+  k->n_arg_info = n;
+  k->arg_type_name = names;
+  k->arg_address = words;
+  k->arg_access = words + n;
+  k->arg_type_qual = words + 2 * n;
+}
+
 /* The attribute hints a kernel's execution modes carry, as OpenCL spells them
  * (clGetKernelInfo CL_KERNEL_ATTRIBUTES), for the reflection: the modes go
  * below. Every kernel gets its reflection entry here, in entry-point order. */
@@ -232,7 +326,7 @@ static void record_hints(k2s_module *m)
     if (e->n_ops < 3 || e->ops[0] != SpvExecutionModelKernel)
       continue;
     k2s_refl_kernel *k = k2s_refl_add_kernel(m, e->ops[1], k2s_string_operand(e, 2));
-    (void)k;
+    record_arg_info(m, k);
   }
   k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE]) {
     if (x->opcode != SpvOpExecutionMode || x->n_ops < 3)

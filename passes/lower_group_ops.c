@@ -103,7 +103,7 @@ static uint32_t scratch_length(go_ctx *c)
     k2s_list_append(&m->sec[K2S_SEC_GLOBAL], q);
     return c->scratch_len = q->result;
   }
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   uint64_t most = 1;
   for (uint32_t i = 0; i < r->n_kernels; i++)
     if (r->kernels[i].has_reqd) {

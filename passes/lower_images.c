@@ -226,7 +226,7 @@ static bool may_hit_border(img_ctx *c, k2s_instr *i)
   k2s_instr *load = si && si->n_ops >= 2 ? k2s_def(m, si->ops[1]) : NULL;
   if (!load || load->opcode != SpvOpLoad)
     return true;
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   for (uint32_t k = 0; k < r->n_samplers; k++)
     if (r->samplers[k].var == load->ops[0])
       return ((r->samplers[k].mask >> 1) & 7) == 2;
@@ -249,7 +249,7 @@ static void normalize_for_vulkan(img_ctx *c, k2s_instr *i)
   k2s_instr *load = si && si->n_ops >= 2 ? k2s_def(m, si->ops[1]) : NULL;
   if (!load || load->opcode != SpvOpLoad)
     return;
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   const k2s_refl_sampler *ls = NULL;
   for (uint32_t k = 0; k < r->n_samplers; k++)
     if (r->samplers[k].var == load->ops[0])
@@ -513,7 +513,7 @@ static uint32_t sampler_mask(const k2s_instr *s)
 /* The variable of the literal sampler with these bits, made on first use. */
 static uint32_t literal_sampler_var(k2s_module *m, uint32_t set, uint32_t mask, uint32_t type)
 {
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   for (uint32_t k = 0; k < r->n_samplers; k++)
     if (r->samplers[k].mask == mask)
       return r->samplers[k].var;
@@ -577,7 +577,7 @@ bool k2s_lower_images(k2s_module *m, const k2s_options *o)
   bool changed = lower_literal_samplers(m);
   if (m->failed)
     return changed;
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   for (uint32_t i = 0; i < r->n_kernels; i++) {
     k2s_refl_kernel *k = &r->kernels[i];
     for (uint32_t a = 0; a < k->n_args; a++) {

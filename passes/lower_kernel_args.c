@@ -134,7 +134,7 @@ static bool lower_local(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t elem
     k2s_error(m, p, "local argument '%s' points to a type without a data layout", a->name);
     return false;
   }
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   a->kind = K2S_ARG_LOCAL;
   a->spec_id = r->next_spec_id++;
   a->elem_size = (uint32_t)es;

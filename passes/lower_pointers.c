@@ -19,10 +19,13 @@
  * roots' storage classes; memcpy/struct copies with a constant size are
  * unrolled. Module-scope `constant` data and small never-written
  * program-scope variables become Private; written ones move to one storage
- * buffer per module (the reflection's ProgramScopeVariablesStorageBuffer) and
- * are then roots like argument buffers. Anything else is rejected with a message.
+ * buffer per module (ProgramScopeVariablesStorageBuffer), big read-only ones
+ * (and `constant` data under -module-constants-in-storage-buffer) to another
+ * (clspv's ConstantDataStorageBuffer); the buffers are then roots like argument
+ * buffers. Anything else is rejected with a message.
  * Runs after inlining (no pointer crosses a call) and kernel-args.
- * Options: --pointers (logical; physical is another pass's), missing features.
+ * Options: --pointers (logical; physical is another pass's), missing features,
+ * -module-constants-in-storage-buffer.
  * docs/pointers.md describes the model and what is still rejected.
  */
 #include <string.h>
@@ -2627,13 +2630,17 @@ static bool is_opaque(const k2s_instr *t)
                t->opcode == SpvOpTypeSampledImage);
 }
 
-static bool constant_data_to_private(k2s_module *m)
+/* `constant` variables become Private copies of their initialiser, unless
+ * -module-constants-in-storage-buffer keeps them for the constant-data buffer
+ * (program_scope_to_buffer). */
+static bool constant_data_to_private(k2s_module *m, const k2s_options *o)
 {
   bool changed = false;
   k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL]) {
     if (v->opcode != SpvOpVariable || v->n_ops < 1)
       continue;
     if (v->ops[0] == SpvStorageClassUniformConstant && v->n_ops >= 2 &&
+        !o->module_constants_in_storage_buffer &&
         !is_opaque(k2s_def(m, k2s_def(m, v->type)->ops[1]))) {
       uint32_t pointee = k2s_def(m, v->type)->ops[1];
       v->type = k2s_type_pointer(m, SpvStorageClassPrivate, pointee);
@@ -2699,10 +2706,21 @@ static bool program_scope_to_private(ptr_ctx *c)
  * Private copy is one per invocation. */
 #define PRIVATE_COPY_MAX 4096
 
-static bool in_program_scope_buffer(ptr_ctx *c, const root *ro)
+/* The two module-scope buffers, each a descriptor clspv defines: variables a kernel
+ * writes (ProgramScopeVariablesStorageBuffer) and read-only data
+ * (ConstantDataStorageBuffer): `constant` variables left UniformConstant by
+ * -module-constants-in-storage-buffer, and read-only program-scope `global`
+ * variables too big for a Private copy. */
+enum module_buffer { MB_PROGRAM_SCOPE, MB_CONSTANT_DATA };
+
+static bool in_module_buffer(ptr_ctx *c, const root *ro, enum module_buffer which)
 {
-  return ro->sc == SpvStorageClassCrossWorkgroup &&
-         (ro->written || cl_size(c->m, ro->type) > PRIVATE_COPY_MAX);
+  if (which == MB_PROGRAM_SCOPE)
+    return ro->sc == SpvStorageClassCrossWorkgroup && ro->written;
+  if (ro->sc == SpvStorageClassUniformConstant)
+    return !is_opaque(k2s_def(c->m, ro->type));
+  return ro->sc == SpvStorageClassCrossWorkgroup && !ro->written &&
+         cl_size(c->m, ro->type) > PRIVATE_COPY_MAX;
 }
 
 typedef struct psv_use {
@@ -2728,8 +2746,8 @@ static void psv_replace(void *ud, k2s_instr *in, uint32_t *id)
     *id = u->chain[u->member_of[*id] - 1];
 }
 
-/* Program-scope `global` variables (OpenCL C 2.0) that a kernel writes (or too big
- * for a Private copy) live in one storage buffer for the whole module, a Block with
+/* Module-scope variables of one kind (`which`: see in_module_buffer) live in one
+ * storage buffer for the whole module, a Block with
  * one member per variable at its OpenCL layout offset, as clspv's program-scope
  * buffer: the host creates it from the reflection's bytes (the initialisers, zeros
  * where none) and binds it to every kernel, so all work-items of a dispatch share the
@@ -2737,12 +2755,12 @@ static void psv_replace(void *ud, k2s_instr *in, uint32_t *id)
  * member, and the caller runs the pass again: the buffer is then a root like any
  * argument buffer (typed, or re-typed as words). Returns 1 when it moved variables,
  * 0 when there are none, -1 on error. */
-static int program_scope_to_buffer(ptr_ctx *c)
+static int program_scope_to_buffer(ptr_ctx *c, enum module_buffer which)
 {
   k2s_module *m = c->m;
   uint32_t n = 0;
   for (uint32_t r = 1; r < c->n_roots; r++)
-    n += in_program_scope_buffer(c, &c->roots[r]);
+    n += in_module_buffer(c, &c->roots[r], which);
   if (!n)
     return 0;
   uint32_t id_bound = m->bound + 1;
@@ -2751,7 +2769,7 @@ static int program_scope_to_buffer(ptr_ctx *c)
   k2s_instr **vars = k2s_alloc(&m->arena, n * sizeof(k2s_instr *));
   uint32_t k = 0;
   for (uint32_t r = 1; r < c->n_roots; r++)
-    if (in_program_scope_buffer(c, &c->roots[r])) {
+    if (in_module_buffer(c, &c->roots[r], which)) {
       vars[k] = k2s_def(m, c->roots[r].var);
       types[k] = c->roots[r].type;
       member_of[c->roots[r].var] = ++k;
@@ -2802,7 +2820,7 @@ static int program_scope_to_buffer(ptr_ctx *c)
                                      SpvStorageClassStorageBuffer, 0);
   k2s_decorate(m, var, SpvDecorationDescriptorSet, &set, 1);
   k2s_decorate(m, var, SpvDecorationBinding, &binding, 1);
-  k2s_set_name(m, var, "program_scope_variables");
+  k2s_set_name(m, var, which == MB_PROGRAM_SCOPE ? "program_scope_variables" : "constant_data");
 
   psv_use u = {member_of, id_bound, k2s_alloc(&m->arena, n * sizeof(uint32_t)),
                k2s_alloc(&m->arena, n * sizeof(bool))};
@@ -2852,17 +2870,26 @@ static int program_scope_to_buffer(ptr_ctx *c)
     k2s_instr_delete(m, vars[k]);
   m->uses_valid = false;
 
-  k2s_reflection *rf = k2s_refl(m);
-  rf->has_psv = true;
-  rf->psv_set = set;
-  rf->psv_binding = binding;
-  rf->psv_data = data;
-  rf->psv_size = words * 4;
+  k2s_refl_facts *rf = k2s_refl(m);
+  if (which == MB_PROGRAM_SCOPE) {
+    rf->has_psv = true;
+    rf->psv_set = set;
+    rf->psv_binding = binding;
+    rf->psv_data = data;
+    rf->psv_size = words * 4;
+  } else {
+    rf->has_constant_data = true;
+    rf->cd_set = set;
+    rf->cd_binding = binding;
+    rf->cd_data = data;
+    rf->cd_size = words * 4;
+  }
   if (c->o->verbose)
     k2s_diag(m, K2S_NOTE, vars[0],
-             "%u program-scope variable(s) are written or large: they live in one storage "
-             "buffer (%u bytes, descriptor set %u, binding %u)",
-             n, words * 4, set, binding);
+             "%u module-scope variable(s) live in the %s storage buffer (%u bytes, descriptor "
+             "set %u, binding %u)",
+             n, which == MB_PROGRAM_SCOPE ? "program-scope" : "constant-data", words * 4, set,
+             binding);
   return 1;
 }
 
@@ -2964,7 +2991,7 @@ static fn_order order_of(ptr_ctx *c, k2s_function *f)
 
 bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
 {
-  bool changed = constant_data_to_private(m);
+  bool changed = constant_data_to_private(m, o);
   if (m->failed)
     return changed;
   ptr_ctx c = {.m = m, .o = o};
@@ -3100,7 +3127,11 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
       analyze_use(&c, fo[f].ins[k]);
   if (m->failed)
     return true;
-  int moved = program_scope_to_buffer(&c);
+  /* Constant data first, then written variables: each buffer takes the set after
+   * every set in use, so the constant data's set comes first, as in clspv. */
+  int moved = program_scope_to_buffer(&c, MB_CONSTANT_DATA);
+  if (!moved)
+    moved = program_scope_to_buffer(&c, MB_PROGRAM_SCOPE);
   if (moved < 0)
     return true;
   if (moved) { /* again, with the buffer as a root */

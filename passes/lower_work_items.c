@@ -85,7 +85,7 @@ static uint32_t add3(wi_ctx *c, k2s_builder *b, uint32_t x, uint32_t y)
 /* Whether every kernel of the module has a reqd_work_group_size. */
 static bool all_required(k2s_module *m)
 {
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   for (uint32_t i = 0; i < r->n_kernels; i++)
     if (!r->kernels[i].has_reqd)
       return false;
@@ -111,7 +111,7 @@ static uint32_t workgroup_size(wi_ctx *c, k2s_refl_kernel *k)
   }
   if (c->wg_size)
     return c->wg_size;
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   uint32_t parts[3];
   for (uint32_t d = 0; d < 3; d++) {
     k2s_instr *s = k2s_instr_new(m, SpvOpSpecConstant, c->u32, k2s_new_id(m), (uint32_t[]){1}, 1);
@@ -135,7 +135,7 @@ static uint32_t workgroup_size(wi_ctx *c, k2s_refl_kernel *k)
 static uint32_t work_dim(wi_ctx *c)
 {
   k2s_module *m = c->m;
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   if (!r->has_work_dim) {
     r->has_work_dim = true;
     r->work_dim_spec = r->next_spec_id++;
@@ -412,7 +412,7 @@ static void register_kernels(wi_ctx *c)
         memcpy(k->reqd, &x->ops[2], sizeof(k->reqd));
       }
   }
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   for (uint32_t i = 0; i < r->n_kernels; i++)
     for (int p = 0; p < K2S_PC_COUNT; p++)
       if (need & (1u << p)) {

@@ -138,7 +138,7 @@ struct k2s_use {
 typedef struct k2s_diag_node k2s_diag_node;
 
 typedef struct k2s_intern_entry k2s_intern_entry;
-typedef struct k2s_reflection k2s_reflection; /* facts for the host, filled by passes */
+typedef struct k2s_refl_facts k2s_refl_facts; /* facts for the host, filled by passes */
 
 struct k2s_module {
   k2s_arena arena;
@@ -178,7 +178,7 @@ struct k2s_module {
   k2s_strbuf *log;  /* --print-after / --time-passes output */
 
   /* reflection produced by the passes (NULL until then) */
-  k2s_reflection *refl;
+  k2s_refl_facts *refl;
   char *reflection_json, *descriptor_map;
 };
 
@@ -414,7 +414,7 @@ bool k2s_decorate_layout(k2s_module *m, uint32_t type, const k2s_instr *why);
 
 /* ---- reflection: facts for the host, filled by the interface passes ------ */
 
-enum k2s_arg_kind {
+enum k2s_refl_arg_kind {
   K2S_ARG_BUFFER,     /* StorageBuffer */
   K2S_ARG_BUFFER_UBO, /* constant pointer as a uniform buffer */
   K2S_ARG_POD,        /* POD in a storage buffer */
@@ -467,6 +467,14 @@ typedef struct k2s_refl_kernel {
   bool has_reqd;
   uint32_t reqd[3];
   bool may_use_printf; /* the Kernel instruction's MayUsePrintf flag (set by the printf lowering) */
+  /* clGetKernelArgInfo facts for clspv's ArgumentInfo, recorded by entry-points from
+   * the kernel's parameters before any pass retypes them, and present only when the
+   * producer supplied the type names (llvm-spirv's "kernel_arg_type.K." OpString):
+   * per ordinal the type name, CL_KERNEL_ARG_ADDRESS_*, CL_KERNEL_ARG_ACCESS_* and
+   * the CL_KERNEL_ARG_TYPE_* bits. n_arg_info is 0 when the producer gave none. */
+  uint32_t n_arg_info;
+  const char **arg_type_name;
+  uint32_t *arg_address, *arg_access, *arg_type_qual;
   const char *hints;   /* "work_group_size_hint(...) vec_type_hint(...)" or NULL (entry-points) */
   uint32_t pc_offset[K2S_PC_COUNT]; /* UINT32_MAX when the kernel does not use it */
   uint32_t pc_var;                   /* its push-constant variable, 0 if none */
@@ -477,7 +485,7 @@ typedef struct k2s_refl_kernel {
   uint32_t n_image_info;
 } k2s_refl_kernel;
 
-struct k2s_reflection {
+struct k2s_refl_facts {
   k2s_refl_kernel *kernels;
   uint32_t n_kernels, cap_kernels;
   bool has_wg_spec;
@@ -495,6 +503,13 @@ struct k2s_reflection {
   uint32_t psv_set, psv_binding;
   uint8_t *psv_data;
   uint32_t psv_size;
+  /* Read-only module-scope data in one storage buffer (clspv's ConstantDataStorageBuffer):
+   * `constant` variables under -module-constants-in-storage-buffer, and read-only
+   * program-scope `global` variables too big for a Private copy. */
+  bool has_constant_data;
+  uint32_t cd_set, cd_binding;
+  uint8_t *cd_data;
+  uint32_t cd_size;
   k2s_refl_sampler *samplers; /* literal samplers, one per distinct value */
   uint32_t n_samplers;
 };
@@ -512,7 +527,7 @@ uint32_t k2s_atomic_features(k2s_module *m);
 uint32_t k2s_atomic_value_type(const k2s_module *m, const k2s_instr *i);
 const char *k2s_atomic_feature_name(uint32_t feature);
 
-k2s_reflection *k2s_refl(k2s_module *m); /* created on first use */
+k2s_refl_facts *k2s_refl(k2s_module *m); /* created on first use */
 k2s_refl_kernel *k2s_refl_kernel_of(k2s_module *m, uint32_t func);
 k2s_refl_kernel *k2s_refl_add_kernel(k2s_module *m, uint32_t func, const char *name);
 uint32_t k2s_kernel_push_constant(k2s_module *m, k2s_refl_kernel *k, uint32_t type,

@@ -36,6 +36,8 @@ static void usage(FILE *f)
       "  -max-pushconstant-size=N                      (default 128)\n"
       "  -constant-args-ubo                            constant pointers as uniform buffers\n"
       "  -distinct-kernel-descriptor-sets              a descriptor set per kernel\n"
+      "  -module-constants-in-storage-buffer           `constant` variables in one storage buffer\n"
+      "                                                the host fills (ConstantDataStorageBuffer)\n"
       "Memory and math:\n"
       "  --pointers=auto|logical|physical              pointer model (default auto)\n"
       "  --scalar-block-layout                         the device has scalarBlockLayout\n"
@@ -177,6 +179,7 @@ static const char *const option_names[] = {"help",
                                            "max-pushconstant-size",
                                            "constant-args-ubo",
                                            "distinct-kernel-descriptor-sets",
+                                           "module-constants-in-storage-buffer",
                                            "pointers",
                                            "scalar-block-layout",
                                            "math",
@@ -407,6 +410,8 @@ int main(int argc, char **argv)
       o.constant_args_ubo = true;
     } else if (opt_flag(a, "distinct-kernel-descriptor-sets")) {
       o.distinct_kernel_sets = true;
+    } else if (opt_flag(a, "module-constants-in-storage-buffer")) {
+      o.module_constants_in_storage_buffer = true;
     } else if ((v = take_value(argc, argv, &i, "pointers"))) {
       if (strcmp(v, "auto") == 0)
         o.pointers = K2S_POINTERS_AUTO;

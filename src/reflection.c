@@ -1,7 +1,7 @@
 /* The reflection model shared by the interface passes and the emitters. */
 #include "k2s_internal.h"
 
-k2s_reflection *k2s_refl(k2s_module *m)
+k2s_refl_facts *k2s_refl(k2s_module *m)
 {
   if (!m->refl) {
     m->refl = k2s_alloc(&m->arena, sizeof(*m->refl));
@@ -12,7 +12,7 @@ k2s_reflection *k2s_refl(k2s_module *m)
 
 k2s_refl_kernel *k2s_refl_kernel_of(k2s_module *m, uint32_t func)
 {
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   for (uint32_t k = 0; k < r->n_kernels; k++)
     if (r->kernels[k].func == func)
       return &r->kernels[k];
@@ -68,7 +68,7 @@ uint32_t k2s_kernel_push_constant_size(k2s_module *m, const k2s_refl_kernel *k)
 
 k2s_refl_kernel *k2s_refl_add_kernel(k2s_module *m, uint32_t func, const char *name)
 {
-  k2s_reflection *r = k2s_refl(m);
+  k2s_refl_facts *r = k2s_refl(m);
   k2s_refl_kernel *k = k2s_refl_kernel_of(m, func);
   if (k)
     return k;

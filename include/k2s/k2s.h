@@ -135,6 +135,11 @@ typedef struct k2s_options {
    * RLIMIT_AS/RLIMIT_DATA); max_seconds: 0 = none. Default: automatic, 3600 s. */
   uint32_t max_memory_mb;
   uint32_t max_seconds;
+
+  /* -module-constants-in-storage-buffer: every module-scope `constant` variable lives in
+   * one storage buffer the host fills (clspv's ConstantDataStorageBuffer) instead of a
+   * Private copy per invocation. Default false. */
+  bool module_constants_in_storage_buffer;
 } k2s_options;
 
 typedef struct k2s_diagnostic {

@@ -285,8 +285,16 @@ def clang_cmd(a, clang, major, opt, out, extra=()):
     return cmd + [a["input"], "-o", out]
 
 
+# clang's -cl-kernel-arg-info metadata (type names, type qualifiers) reaches the SPIR-V
+# only with this llvm-spirv switch (14 and 15 have it); k2s turns it into clspv's
+# ArgumentInfo operands.
+ARG_INFO = "--preserve-ocl-kernel-arg-type-metadata-through-string"
+
+
 def compile_all(a, drv, clang, spirv, k2s, major, tmp):
     bc, spv = os.path.join(tmp, "kernel.bc"), os.path.join(tmp, "kernel.spv")
+    if ARG_INFO not in a["spirv"]:
+        a["spirv"].insert(0, ARG_INFO)
     r = drv.run(clang_cmd(a, clang, major, a["opt"], bc), "clang")
     sys.stderr.write(r.stderr)
     if r.returncode != 0:

@@ -495,25 +495,26 @@ static bool read_push_constants(const struct json *j, struct refl_range push[PC_
     return true;
 }
 
-/* "program_scope_variables": {"set": S, "binding": B, "size": N, "data": "hex"}: the
- * storage buffer holding the program-scope variables kernels write, and its initial
- * bytes (ProgramScopeVariablesStorageBuffer in the embedded reflection). */
-static bool read_program_scope(const struct json *j, struct refl_module *r)
+/* "program_scope_variables" / "constant_data": {"set": S, "binding": B, "size": N,
+ * "data": "hex"}: a module-scope storage buffer (the program-scope variables kernels
+ * write, or read-only constant data) and its initial bytes
+ * (ProgramScopeVariablesStorageBuffer / ConstantDataStorageBuffer when embedded). */
+static bool read_module_buffer(const struct json *j, const char *what, bool program_scope,
+                               struct refl_module *r)
 {
     if (!j || j->type == J_NULL)
         return true;
-    struct refl_data d = {.kind = RD_STORAGE, .program_scope = true};
+    struct refl_data d = {.kind = RD_STORAGE, .program_scope = program_scope};
     const char *hex = get_str(j, "data");
     uint32_t size = 0;
     if (!hex || !get_u32(j, "set", &d.set) || !get_u32(j, "binding", &d.binding)) {
-        k2s_error("--reflect: program_scope_variables needs \"set\", \"binding\" and \"data\"");
+        k2s_error("--reflect: %s needs \"set\", \"binding\" and \"data\"", what);
         return false;
     }
     if (!refl_decode_hex(hex, &d))
         return false;
     if (get_u32(j, "size", &size) && size != d.nbytes) {
-        k2s_error("--reflect: program_scope_variables: \"size\" %u but %zu bytes of data", size,
-                  d.nbytes);
+        k2s_error("--reflect: %s: \"size\" %u but %zu bytes of data", what, size, d.nbytes);
         free(d.bytes);
         return false;
     }
@@ -535,7 +536,9 @@ static bool read_root(const struct json *root, struct refl_module *r)
             return false;
     return read_spec_constants(member(root, "spec_constants"), r) &&
            read_push_constants(member(root, "push_constants"), r->push) &&
-           read_program_scope(member(root, "program_scope_variables"), r) &&
+           read_module_buffer(member(root, "constant_data"), "constant_data", false, r) &&
+           read_module_buffer(member(root, "program_scope_variables"), "program_scope_variables",
+                              true, r) &&
            read_literal_samplers(member(root, "literal_samplers"), r);
 }
 

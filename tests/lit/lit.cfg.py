@@ -55,6 +55,9 @@ tools = os.path.join(repo, "tools")
 config.substitutions.append(("%k2s", find_k2s()))
 config.substitutions.append(("%expect_exit", f"python3 {os.path.join(tools, 'expect_exit.py')}"))
 config.substitutions.append(("%swap", f"python3 {os.path.join(tools, 'spv_swap.py')}"))
+# %check_reflection MODULE [--expect OP,...]: clspv's reflection contract (tools/).
+config.substitutions.append(
+    ("%check_reflection", f"python3 {os.path.join(tools, 'check_clspv_reflection.py')}"))
 
 # %k2s_cc and %k2s_run (before %k2s, which is a prefix of both): the one-step
 # front end and the Vulkan runner from the same build as %k2s.
