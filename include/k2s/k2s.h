@@ -171,6 +171,165 @@ K2S_API size_t k2s_result_diagnostic_count(const k2s_result *r);
 K2S_API const k2s_diagnostic *k2s_result_diagnostic(const k2s_result *r, size_t i);
 K2S_API void k2s_result_free(k2s_result *r);
 
+/* ---- Reflection: what a host needs to bind and run a translated module ----------------
+ *
+ * The one reflection model of the project (k2s-run uses it): read from the module's
+ * embedded NonSemantic.ClspvReflection instructions (any revision of the grammar), so
+ * it describes a module translated earlier, by another process, or by clspv, as well
+ * as a fresh k2s_result. docs/runtime-abi.md says what each fact asks of the host.
+ *
+ * Ownership: a k2s_reflection owns every array and string it points to; all of them
+ * live until k2s_reflection_free(). It keeps no pointer into the words it was read
+ * from, nor into a k2s_result. Thread safety: reading modules in several threads at
+ * once is fine; one k2s_reflection may be read by several threads, and freed by one
+ * when none reads it any more. */
+
+typedef enum k2s_reflection_arg_kind {
+  K2S_ARG_KIND_STORAGE_BUFFER,       /* ArgumentStorageBuffer: global/constant pointer */
+  K2S_ARG_KIND_UNIFORM_BUFFER,       /* ArgumentUniform: constant pointer as a UBO */
+  K2S_ARG_KIND_POD_STORAGE_BUFFER,   /* ArgumentPodStorageBuffer (offset, size) */
+  K2S_ARG_KIND_POD_UNIFORM,          /* ArgumentPodUniform (offset, size) */
+  K2S_ARG_KIND_POD_PUSH_CONSTANT,    /* ArgumentPodPushConstant (offset, size) */
+  K2S_ARG_KIND_POINTER_PUSH_CONSTANT,/* ArgumentPointerPushConstant: a 64-bit address */
+  K2S_ARG_KIND_POINTER_UNIFORM,      /* ArgumentPointerUniform: a 64-bit address in a UBO */
+  K2S_ARG_KIND_WORKGROUP,            /* ArgumentWorkgroup: local pointer (spec_id, elem_size) */
+  K2S_ARG_KIND_SAMPLED_IMAGE,        /* ArgumentSampledImage: read_only image */
+  K2S_ARG_KIND_STORAGE_IMAGE,        /* ArgumentStorageImage: write_only/read_write image */
+  K2S_ARG_KIND_SAMPLER,              /* ArgumentSampler */
+  K2S_ARG_KIND_UNIFORM_TEXEL_BUFFER, /* ArgumentUniformTexelBuffer: read_only image1d_buffer_t */
+  K2S_ARG_KIND_STORAGE_TEXEL_BUFFER, /* ArgumentStorageTexelBuffer */
+} k2s_reflection_arg_kind;
+
+typedef struct k2s_reflection_arg {
+  uint32_t ordinal;
+  k2s_reflection_arg_kind kind;
+  uint32_t set, binding;       /* descriptor kinds */
+  uint32_t offset, size;       /* PODs and pointers: bytes in their block */
+  uint32_t spec_id, elem_size; /* K2S_ARG_KIND_WORKGROUP: array length's SpecId, element bytes */
+  const char *name;            /* ArgumentInfo's Name, or NULL */
+  /* The rest of ArgumentInfo (clGetKernelArgInfo), when has_info: */
+  bool has_info;
+  const char *type_name;      /* "int*", "image2d_t", ... */
+  uint32_t address_qualifier; /* CL_KERNEL_ARG_ADDRESS_* (0x119B global ... 0x119E private) */
+  uint32_t access_qualifier;  /* CL_KERNEL_ARG_ACCESS_* (0x11A0 read_only ... 0x11A3 none) */
+  uint32_t type_qualifier;    /* CL_KERNEL_ARG_TYPE_* bits (const 1, restrict 2, volatile 4, pipe 8) */
+} k2s_reflection_arg;
+
+typedef struct k2s_reflection_image_info {
+  uint32_t ordinal;  /* the image argument */
+  bool data_type;    /* true: CL channel data type, false: channel order */
+  uint32_t offset;   /* where the host pushes the 32-bit value */
+} k2s_reflection_image_info;
+
+typedef struct k2s_reflection_kernel {
+  const char *name;
+  uint32_t function;          /* the entry point's OpFunction id */
+  bool has_num_arguments;
+  uint32_t num_arguments;
+  uint32_t flags;             /* KernelPropertyFlags (1: may use printf) */
+  const char *attributes;     /* CL_KERNEL_ATTRIBUTES spelling, or NULL */
+  const k2s_reflection_arg *args; /* in module order; look up by ordinal */
+  size_t n_args;
+  bool has_required_work_group_size;
+  uint32_t required_work_group_size[3];
+  const k2s_reflection_image_info *image_info;
+  size_t n_image_info;
+  /* The first reflection fact of this kernel the model has no field for (clspv's
+   * ImageArgumentInfo*Uniform), or NULL: a host should refuse to run the kernel. */
+  const char *unsupported;
+} k2s_reflection_kernel;
+
+/* Module-wide push constants (each 3 x uint32 unless size says otherwise). */
+enum k2s_push_constant_kind {
+  K2S_PUSH_GLOBAL_OFFSET,
+  K2S_PUSH_ENQUEUED_LOCAL_SIZE,
+  K2S_PUSH_GLOBAL_SIZE,
+  K2S_PUSH_REGION_OFFSET,
+  K2S_PUSH_NUM_WORKGROUPS,
+  K2S_PUSH_REGION_GROUP_OFFSET,
+  K2S_PUSH_COUNT
+};
+
+typedef struct k2s_reflection_range {
+  bool present;
+  uint32_t offset, size;
+} k2s_reflection_range;
+
+typedef enum k2s_data_kind {
+  K2S_DATA_CONSTANT_STORAGE_BUFFER,       /* ConstantDataStorageBuffer */
+  K2S_DATA_CONSTANT_UNIFORM,              /* ConstantDataUniform */
+  K2S_DATA_PROGRAM_SCOPE_STORAGE_BUFFER,  /* ProgramScopeVariablesStorageBuffer */
+  K2S_DATA_CONSTANT_POINTER_PUSH,         /* ConstantDataPointerPushConstant */
+  K2S_DATA_PROGRAM_SCOPE_POINTER_PUSH,    /* ProgramScopeVariablePointerPushConstant */
+  K2S_DATA_PRINTF_STORAGE_BUFFER,         /* PrintfBufferStorageBuffer (bytes: none) */
+  K2S_DATA_PRINTF_POINTER_PUSH,           /* PrintfBufferPointerPushConstant (bytes: none) */
+} k2s_data_kind;
+
+/* A module-scope buffer the host creates, fills with `bytes` and binds (or whose
+ * device address it pushes at offset/size). Printf buffers have buffer_size bytes
+ * and no initial data. */
+typedef struct k2s_reflection_data {
+  k2s_data_kind kind;
+  uint32_t set, binding;   /* storage/uniform kinds */
+  uint32_t offset, size;   /* pointer kinds: the address's place in the push constants */
+  const uint8_t *bytes;
+  size_t n_bytes;
+  uint32_t buffer_size;    /* printf kinds */
+} k2s_reflection_data;
+
+typedef struct k2s_reflection_relocation {
+  uint32_t object_offset, pointer_offset, pointer_size;
+} k2s_reflection_relocation;
+
+typedef struct k2s_reflection_sampler {
+  uint32_t set, binding, mask; /* mask: the OpenCL sampler_t bits */
+} k2s_reflection_sampler;
+
+typedef struct k2s_reflection_printf {
+  uint32_t id;
+  const char *format;
+  const uint32_t *arg_sizes;
+  size_t n_arg_sizes;
+} k2s_reflection_printf;
+
+typedef struct k2s_reflection {
+  const k2s_reflection_kernel *kernels;
+  size_t n_kernels;
+  bool has_workgroup_size_spec;
+  uint32_t workgroup_size_spec[3]; /* SpecIds of X, Y, Z */
+  bool has_global_offset_spec;
+  uint32_t global_offset_spec[3];
+  bool has_work_dim_spec;
+  uint32_t work_dim_spec;
+  bool has_subgroup_max_size_spec;
+  uint32_t subgroup_max_size_spec;
+  k2s_reflection_range push_constants[K2S_PUSH_COUNT];
+  const k2s_reflection_data *data;
+  size_t n_data;
+  const k2s_reflection_relocation *relocations;
+  size_t n_relocations;
+  const k2s_reflection_sampler *literal_samplers;
+  size_t n_literal_samplers;
+  const k2s_reflection_printf *printfs;
+  size_t n_printfs;
+  /* Unknown instructions of a newer grammar revision that were skipped. */
+  size_t n_unknown;
+  /* NULL, or why the reflection could not be read (with the instruction's word offset);
+   * the other fields are then empty. */
+  const char *error;
+} k2s_reflection;
+
+/* Read the reflection of a translated module (n_words words of SPIR-V, either byte
+ * order). Returns K2S_OK, or K2S_ERROR_INPUT with (*out)->error saying what is wrong;
+ * *out is NULL only when out of memory. A module without reflection instructions
+ * reads as no kernels (K2S_OK). */
+K2S_API k2s_status k2s_reflection_read(const uint32_t *words, size_t n_words,
+                                       k2s_reflection **out);
+K2S_API void k2s_reflection_free(k2s_reflection *r);
+/* The argument of `kernel` with this ordinal, or NULL. */
+K2S_API const k2s_reflection_arg *k2s_reflection_find_arg(const k2s_reflection_kernel *kernel,
+                                                         uint32_t ordinal);
+
 /* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header's
  * K2S_VERSION_STRING when a program runs with another build of the library). */
 K2S_API const char *k2s_version(void);

@@ -1,28 +1,13 @@
-/* Reads the embedded NonSemantic.ClspvReflection instructions of a module. */
+/* k2s-run's view of a module's reflection: filled from the library's reflection model
+ * (k2s_reflection_read(), the project's one reader of NonSemantic.ClspvReflection) or,
+ * with --reflect, from the JSON (reflect_json.c). */
 #include "reflection.h"
 
 #include "argspec.h"
 
-#include <spirv/unified1/NonSemanticClspvReflection.h>
-#include <spirv/unified1/spirv.h>
+#include <k2s/k2s.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Ids index plain arrays; a larger bound is either hostile or absurd for a kernel module. */
-#define MAX_BOUND (1u << 22)
-
-struct reader {
-    const struct spv_module *m;
-    struct refl_module *r;
-    bool verbose;
-    char **strings;      /* OpString by id */
-    uint32_t *consts;    /* OpConstant value by id */
-    unsigned char *is_const;
-    unsigned char *is_set; /* id is a ClspvReflection import */
-    const char **arg_names; /* ArgumentInfo result id -> name (borrowed from strings) */
-    struct spv_inst *insts; /* the reflection OpExtInst instructions, module order */
-    size_t ninsts;
-};
 
 /* ---- generic model helpers ------------------------------------------------------------- */
 
@@ -126,266 +111,6 @@ void refl_free(struct refl_module *r)
     memset(r, 0, sizeof *r);
 }
 
-/* ---- operand access --------------------------------------------------------------------- */
-
-/* Operand i of a reflection OpExtInst lives at word 5 + i. */
-static bool has_operand(const struct spv_inst *in, unsigned i) { return 5 + i < in->count; }
-
-static bool operand_id(const struct reader *rd, const struct spv_inst *in, unsigned i,
-                       uint32_t *id)
-{
-    if (!has_operand(in, i) || in->w[5 + i] >= rd->m->bound) {
-        k2s_error("reflection instruction %u: operand %u missing or out of range", in->w[4], i);
-        return false;
-    }
-    *id = in->w[5 + i];
-    return true;
-}
-
-static bool operand_u32(const struct reader *rd, const struct spv_inst *in, unsigned i,
-                        uint32_t *out)
-{
-    uint32_t id;
-    if (!operand_id(rd, in, i, &id))
-        return false;
-    if (!rd->is_const[id]) {
-        k2s_error("reflection instruction %u: operand %u (%%%u) is not an OpConstant",
-                  in->w[4], i, id);
-        return false;
-    }
-    *out = rd->consts[id];
-    return true;
-}
-
-static const char *operand_str(const struct reader *rd, const struct spv_inst *in, unsigned i)
-{
-    uint32_t id;
-    if (!operand_id(rd, in, i, &id))
-        return NULL;
-    if (!rd->strings[id]) {
-        k2s_error("reflection instruction %u: operand %u (%%%u) is not an OpString", in->w[4],
-                  i, id);
-        return NULL;
-    }
-    return rd->strings[id];
-}
-
-/* Reads operands [first, first+n) as constants. */
-static bool operand_u32s(const struct reader *rd, const struct spv_inst *in, unsigned first,
-                         unsigned n, uint32_t *out)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (!operand_u32(rd, in, first + i, &out[i]))
-            return false;
-    return true;
-}
-
-static struct refl_kernel *kernel_by_decl(const struct reader *rd, const struct spv_inst *in)
-{
-    uint32_t decl;
-    if (!operand_id(rd, in, 0, &decl))
-        return NULL;
-    for (size_t i = 0; i < rd->r->nkernels; i++)
-        if (rd->r->kernels[i].decl == decl)
-            return &rd->r->kernels[i];
-    k2s_error("reflection instruction %u: %%%u is not a Kernel reflection instruction",
-              in->w[4], decl);
-    return NULL;
-}
-
-/* ---- first pass: ids --------------------------------------------------------------------- */
-
-static bool note_import(struct reader *rd, const struct spv_inst *in)
-{
-    char *name = in->count >= 3 ? spv_string(in, 2, NULL) : NULL;
-    if (!name)
-        return false;
-    /* Any revision: the grammar only ever grew, and unknown instructions are skipped. */
-    if (strncmp(name, "NonSemantic.ClspvReflection.", 28) == 0 && in->w[1] < rd->m->bound)
-        rd->is_set[in->w[1]] = 1;
-    free(name);
-    return true;
-}
-
-static bool note_ext_inst(struct reader *rd, const struct spv_inst *in)
-{
-    if (in->count < 5 || in->w[3] >= rd->m->bound || !rd->is_set[in->w[3]])
-        return true;
-    if (in->w[2] >= rd->m->bound)
-        return false; /* result ids index the per-id tables */
-    struct spv_inst *grown = realloc(rd->insts, (rd->ninsts + 1) * sizeof *grown);
-    if (!grown)
-        return false;
-    grown[rd->ninsts++] = *in;
-    rd->insts = grown;
-    return true;
-}
-
-static bool note_ids(struct reader *rd, const struct spv_inst *in)
-{
-    switch (in->opcode) {
-    case SpvOpString:
-        if (in->count < 3 || in->w[1] >= rd->m->bound)
-            return false;
-        free(rd->strings[in->w[1]]);
-        rd->strings[in->w[1]] = spv_string(in, 2, NULL);
-        return rd->strings[in->w[1]] != NULL;
-    case SpvOpConstant:
-        if (in->count < 4 || in->w[2] >= rd->m->bound)
-            return false;
-        rd->consts[in->w[2]] = in->w[3];
-        rd->is_const[in->w[2]] = 1;
-        return true;
-    case SpvOpExtInstImport: return note_import(rd, in);
-    case SpvOpExtInst: return note_ext_inst(rd, in);
-    default: return true;
-    }
-}
-
-static bool collect(struct reader *rd)
-{
-    uint32_t bound = rd->m->bound;
-    if (bound == 0 || bound > MAX_BOUND) {
-        k2s_error("SPIR-V module: id bound %u is out of the supported range", bound);
-        return false;
-    }
-    rd->strings = calloc(bound, sizeof *rd->strings);
-    rd->consts = calloc(bound, sizeof *rd->consts);
-    rd->is_const = calloc(bound, 1);
-    rd->is_set = calloc(bound, 1);
-    rd->arg_names = calloc(bound, sizeof *rd->arg_names);
-    if (!rd->strings || !rd->consts || !rd->is_const || !rd->is_set || !rd->arg_names) {
-        k2s_error("out of memory");
-        return false;
-    }
-    size_t pos = SPV_FIRST_INST;
-    struct spv_inst in;
-    while (spv_next(rd->m, &pos, &in)) {
-        if (!note_ids(rd, &in)) {
-            k2s_error("SPIR-V module: malformed instruction (opcode %u) at word %zu", in.opcode,
-                      pos - in.count);
-            return false;
-        }
-    }
-    return true;
-}
-
-/* ---- second pass: instructions ----------------------------------------------------------- */
-
-static bool read_kernel(struct reader *rd, const struct spv_inst *in)
-{
-    uint32_t func;
-    const char *name = operand_str(rd, in, 1);
-    if (!name || !operand_id(rd, in, 0, &func))
-        return false;
-    struct refl_kernel *k;
-    if (!refl_add_kernel(rd->r, &k))
-        return false;
-    k->name = strdup(name);
-    k->func = func;
-    k->decl = in->w[2];
-    if (has_operand(in, 2)) {
-        k->has_num_args = true;
-        if (!operand_u32(rd, in, 2, &k->num_args))
-            return false;
-    }
-    return k->name != NULL;
-}
-
-static bool read_arg_info(struct reader *rd, const struct spv_inst *in)
-{
-    const char *name = operand_str(rd, in, 0);
-    if (!name)
-        return false;
-    rd->arg_names[in->w[2]] = name;
-    return true;
-}
-
-/* Adds an argument; `info_op` is the index of the optional ArgInfo operand. */
-static bool add_arg(struct reader *rd, const struct spv_inst *in, struct refl_arg *arg,
-                    unsigned info_op)
-{
-    struct refl_kernel *k = kernel_by_decl(rd, in);
-    if (!k)
-        return false;
-    uint32_t info;
-    if (has_operand(in, info_op) && operand_id(rd, in, info_op, &info) && rd->arg_names[info])
-        arg->name = strdup(rd->arg_names[info]);
-    if (!refl_add_arg(k, arg)) {
-        free(arg->name);
-        return false;
-    }
-    return true;
-}
-
-/* Decl, Ordinal, DescriptorSet, Binding [, ArgInfo] */
-static bool read_descriptor_arg(struct reader *rd, const struct spv_inst *in,
-                                enum refl_arg_kind kind, const char *what)
-{
-    struct refl_arg a = {.kind = kind, .what = what};
-    uint32_t v[3];
-    if (!operand_u32s(rd, in, 1, 3, v))
-        return false;
-    a.ordinal = v[0], a.set = v[1], a.binding = v[2];
-    return add_arg(rd, in, &a, 4);
-}
-
-/* Decl, Ordinal, DescriptorSet, Binding, Offset, Size [, ArgInfo] */
-static bool read_pod_descriptor_arg(struct reader *rd, const struct spv_inst *in,
-                                    enum refl_arg_kind kind)
-{
-    struct refl_arg a = {.kind = kind};
-    uint32_t v[5];
-    if (!operand_u32s(rd, in, 1, 5, v))
-        return false;
-    a.ordinal = v[0], a.set = v[1], a.binding = v[2], a.offset = v[3], a.size = v[4];
-    return add_arg(rd, in, &a, 6);
-}
-
-/* Decl, Ordinal, Offset, Size [, ArgInfo] */
-static bool read_push_arg(struct reader *rd, const struct spv_inst *in, enum refl_arg_kind kind)
-{
-    struct refl_arg a = {.kind = kind};
-    uint32_t v[3];
-    if (!operand_u32s(rd, in, 1, 3, v))
-        return false;
-    a.ordinal = v[0], a.offset = v[1], a.size = v[2];
-    return add_arg(rd, in, &a, 4);
-}
-
-static bool read_workgroup_arg(struct reader *rd, const struct spv_inst *in)
-{
-    struct refl_arg a = {.kind = RA_WORKGROUP};
-    uint32_t v[3];
-    if (!operand_u32s(rd, in, 1, 3, v))
-        return false;
-    a.ordinal = v[0], a.spec_id = v[1], a.elem_size = v[2];
-    if (a.elem_size == 0) {
-        k2s_error("reflection: local argument %u has element size 0", a.ordinal);
-        return false;
-    }
-    return add_arg(rd, in, &a, 4);
-}
-
-static bool read_push_constant(struct reader *rd, const struct spv_inst *in,
-                               enum refl_push_kind kind)
-{
-    uint32_t v[2];
-    if (!operand_u32s(rd, in, 0, 2, v))
-        return false;
-    rd->r->push[kind] = (struct refl_range){true, v[0], v[1]};
-    return true;
-}
-
-static bool read_reqd_size(struct reader *rd, const struct spv_inst *in)
-{
-    struct refl_kernel *k = kernel_by_decl(rd, in);
-    if (!k || !operand_u32s(rd, in, 1, 3, k->reqd))
-        return false;
-    k->has_reqd = true;
-    return true;
-}
-
 static int hex_value(char c)
 {
     if (c >= '0' && c <= '9')
@@ -422,258 +147,180 @@ bool refl_decode_hex(const char *hex, struct refl_data *d)
     return true;
 }
 
-/* DescriptorSet, Binding, Data(hex) */
-static bool read_data_buffer(struct reader *rd, const struct spv_inst *in,
-                             enum refl_data_kind kind, bool program_scope)
+/* ---- from the library's reflection model ------------------------------------------------ */
+
+static enum refl_arg_kind arg_kind(k2s_reflection_arg_kind k)
 {
-    struct refl_data d = {.kind = kind, .program_scope = program_scope};
-    const char *hex = operand_str(rd, in, 2);
-    if (!hex || !operand_u32(rd, in, 0, &d.set) || !operand_u32(rd, in, 1, &d.binding) ||
-        !refl_decode_hex(hex, &d))
+    switch (k) {
+    case K2S_ARG_KIND_STORAGE_BUFFER: return RA_STORAGE_BUFFER;
+    case K2S_ARG_KIND_UNIFORM_BUFFER: return RA_UNIFORM;
+    case K2S_ARG_KIND_POD_STORAGE_BUFFER: return RA_POD_STORAGE;
+    case K2S_ARG_KIND_POD_UNIFORM: return RA_POD_UNIFORM;
+    case K2S_ARG_KIND_POD_PUSH_CONSTANT: return RA_POD_PUSH;
+    case K2S_ARG_KIND_POINTER_PUSH_CONSTANT: return RA_POINTER_PUSH;
+    case K2S_ARG_KIND_POINTER_UNIFORM: return RA_POINTER_UNIFORM;
+    case K2S_ARG_KIND_WORKGROUP: return RA_WORKGROUP;
+    case K2S_ARG_KIND_SAMPLED_IMAGE: return RA_SAMPLED_IMAGE;
+    case K2S_ARG_KIND_STORAGE_IMAGE: return RA_STORAGE_IMAGE;
+    case K2S_ARG_KIND_SAMPLER: return RA_SAMPLER;
+    case K2S_ARG_KIND_UNIFORM_TEXEL_BUFFER: return RA_UNIFORM_TEXEL;
+    case K2S_ARG_KIND_STORAGE_TEXEL_BUFFER: return RA_STORAGE_TEXEL;
+    }
+    return RA_UNSUPPORTED;
+}
+
+/* k2s-run's push-constant order differs from the library's enum: map by meaning. */
+static const enum refl_push_kind push_kind[K2S_PUSH_COUNT] = {
+    [K2S_PUSH_GLOBAL_OFFSET] = PC_GLOBAL_OFFSET,
+    [K2S_PUSH_ENQUEUED_LOCAL_SIZE] = PC_ENQUEUED_LOCAL_SIZE,
+    [K2S_PUSH_GLOBAL_SIZE] = PC_GLOBAL_SIZE,
+    [K2S_PUSH_REGION_OFFSET] = PC_REGION_OFFSET,
+    [K2S_PUSH_NUM_WORKGROUPS] = PC_NUM_WORKGROUPS,
+    [K2S_PUSH_REGION_GROUP_OFFSET] = PC_REGION_GROUP_OFFSET,
+};
+
+static bool take_kernel(struct refl_module *r, const k2s_reflection_kernel *lk)
+{
+    struct refl_kernel *k;
+    if (!refl_add_kernel(r, &k))
         return false;
-    if (refl_add_data(rd->r, &d))
-        return true;
-    free(d.bytes);
+    k->name = strdup(lk->name);
+    k->func = lk->function;
+    k->has_num_args = lk->has_num_arguments;
+    k->num_args = lk->num_arguments;
+    k->has_reqd = lk->has_required_work_group_size;
+    memcpy(k->reqd, lk->required_work_group_size, sizeof k->reqd);
+    if (!k->name || (lk->unsupported && !(k->unsupported = strdup(lk->unsupported))))
+        goto oom;
+    for (size_t i = 0; i < lk->n_args; i++) {
+        const k2s_reflection_arg *la = &lk->args[i];
+        struct refl_arg a = {.ordinal = la->ordinal, .kind = arg_kind(la->kind),
+                             .set = la->set, .binding = la->binding, .offset = la->offset,
+                             .size = la->size, .spec_id = la->spec_id,
+                             .elem_size = la->elem_size};
+        if (la->name && !(a.name = strdup(la->name)))
+            goto oom;
+        if (!refl_add_arg(k, &a)) {
+            free(a.name);
+            return false;
+        }
+    }
+    if (lk->n_image_info) {
+        k->image_info = calloc(lk->n_image_info, sizeof *k->image_info);
+        if (!k->image_info)
+            goto oom;
+        for (size_t i = 0; i < lk->n_image_info; i++)
+            k->image_info[i] = (struct refl_image_info){lk->image_info[i].ordinal,
+                                                         lk->image_info[i].offset,
+                                                         lk->image_info[i].data_type};
+        k->nimage_info = lk->n_image_info;
+    }
+    return true;
+oom:
+    k2s_error("out of memory");
     return false;
 }
 
-/* Offset, Size, Data(hex) */
-static bool read_data_pointer(struct reader *rd, const struct spv_inst *in, bool program_scope)
+/* A module-scope buffer: its bytes (zeros for a printf buffer, which k2s-run allocates). */
+static bool take_data(struct refl_module *r, const k2s_reflection_data *ld, bool verbose)
 {
-    struct refl_data d = {.kind = RD_POINTER_PUSH, .program_scope = program_scope};
-    const char *hex = operand_str(rd, in, 2);
-    if (!hex || !operand_u32(rd, in, 0, &d.offset) || !operand_u32(rd, in, 1, &d.size) ||
-        !refl_decode_hex(hex, &d))
-        return false;
-    if (refl_add_data(rd->r, &d))
-        return true;
-    free(d.bytes);
-    return false;
-}
-
-/* A zero-filled printf buffer; its contents are not decoded (printf output is dropped). */
-static bool read_printf_buffer(struct reader *rd, const struct spv_inst *in, bool pointer)
-{
-    struct refl_data d = {.kind = pointer ? RD_POINTER_PUSH : RD_STORAGE};
-    uint32_t v[3];
-    if (!operand_u32s(rd, in, 0, 3, v))
-        return false;
-    if (pointer)
-        d.offset = v[0], d.size = v[1];
-    else
-        d.set = v[0], d.binding = v[1];
-    if (v[2] > (1u << 26)) {
-        k2s_error("reflection: printf buffer of %u bytes is implausibly large", v[2]);
+    bool pointer = ld->kind == K2S_DATA_CONSTANT_POINTER_PUSH ||
+                   ld->kind == K2S_DATA_PROGRAM_SCOPE_POINTER_PUSH ||
+                   ld->kind == K2S_DATA_PRINTF_POINTER_PUSH;
+    bool printf_buffer = ld->kind == K2S_DATA_PRINTF_STORAGE_BUFFER ||
+                         ld->kind == K2S_DATA_PRINTF_POINTER_PUSH;
+    struct refl_data d = {
+        .kind = pointer ? RD_POINTER_PUSH
+                        : ld->kind == K2S_DATA_CONSTANT_UNIFORM ? RD_UNIFORM : RD_STORAGE,
+        .set = ld->set, .binding = ld->binding, .offset = ld->offset, .size = ld->size,
+        .program_scope = ld->kind == K2S_DATA_PROGRAM_SCOPE_STORAGE_BUFFER ||
+                         ld->kind == K2S_DATA_PROGRAM_SCOPE_POINTER_PUSH};
+    if (printf_buffer && ld->buffer_size > (1u << 26)) {
+        k2s_error("reflection: printf buffer of %u bytes is implausibly large", ld->buffer_size);
         return false;
     }
-    d.nbytes = v[2] ? v[2] : 4;
-    d.bytes = calloc(d.nbytes, 1);
-    if (!d.bytes || !refl_add_data(rd->r, &d)) {
-        free(d.bytes);
+    d.nbytes = printf_buffer ? (ld->buffer_size ? ld->buffer_size : 4) : ld->n_bytes;
+    d.bytes = calloc(d.nbytes ? d.nbytes : 1, 1);
+    if (!d.bytes) {
+        k2s_error("out of memory");
         return false;
     }
-    if (rd->verbose)
+    if (!printf_buffer && ld->n_bytes)
+        memcpy(d.bytes, ld->bytes, ld->n_bytes);
+    if (printf_buffer && verbose)
         k2s_warn("printf output is not decoded; the printf buffer is only allocated");
-    return true;
-}
-
-static bool read_reloc(struct reader *rd, const struct spv_inst *in)
-{
-    uint32_t v[3];
-    if (!operand_u32s(rd, in, 0, 3, v))
-        return false;
-    struct refl_reloc *grown = realloc(rd->r->relocs, (rd->r->nrelocs + 1) * sizeof *grown);
-    if (!grown)
-        return false;
-    grown[rd->r->nrelocs++] = (struct refl_reloc){v[0], v[1], v[2]};
-    rd->r->relocs = grown;
-    return true;
-}
-
-/* Set, Binding, Mask */
-static bool read_literal_sampler(struct reader *rd, const struct spv_inst *in)
-{
-    uint32_t v[3];
-    if (!operand_u32s(rd, in, 0, 3, v))
-        return false;
-    struct refl_module *r = rd->r;
-    struct refl_literal_sampler *grown = realloc(r->samplers, (r->nsamplers + 1) * sizeof *grown);
-    if (!grown)
-        return false;
-    grown[r->nsamplers++] = (struct refl_literal_sampler){v[0], v[1], v[2]};
-    r->samplers = grown;
-    return true;
-}
-
-/* Decl, Ordinal, Offset, Size */
-static bool read_image_info(struct reader *rd, const struct spv_inst *in, bool data_type)
-{
-    struct refl_kernel *k = kernel_by_decl(rd, in);
-    uint32_t v[3];
-    if (!k || !operand_u32s(rd, in, 1, 3, v))
-        return false;
-    if (v[2] != 4) {
-        k2s_error("reflection: image channel information of %u bytes (expected 4)", v[2]);
-        return false;
-    }
-    struct refl_image_info *grown = realloc(k->image_info, (k->nimage_info + 1) * sizeof *grown);
-    if (!grown)
-        return false;
-    grown[k->nimage_info++] = (struct refl_image_info){v[0], v[1], data_type};
-    k->image_info = grown;
-    return true;
-}
-
-static bool mark_kernel_unsupported(struct reader *rd, const struct spv_inst *in,
-                                    const char *what)
-{
-    struct refl_kernel *k = kernel_by_decl(rd, in);
-    if (!k)
-        return false;
-    if (!k->unsupported)
-        k->unsupported = strdup(what);
-    return true;
-}
-
-static bool read_spec_triple(struct reader *rd, const struct spv_inst *in, bool *has,
-                             uint32_t ids[3])
-{
-    *has = true;
-    return operand_u32s(rd, in, 0, 3, ids);
-}
-
-static bool read_spec_one(struct reader *rd, const struct spv_inst *in, bool *has, uint32_t *id)
-{
-    *has = true;
-    return operand_u32(rd, in, 0, id);
-}
-
-static bool read_inst(struct reader *rd, const struct spv_inst *in)
-{
-    struct refl_module *r = rd->r;
-    switch (in->w[4]) {
-    case NonSemanticClspvReflectionKernel:
-    case NonSemanticClspvReflectionArgumentInfo: return true; /* earlier passes */
-    case NonSemanticClspvReflectionArgumentStorageBuffer:
-        return read_descriptor_arg(rd, in, RA_STORAGE_BUFFER, NULL);
-    case NonSemanticClspvReflectionArgumentUniform:
-        return read_descriptor_arg(rd, in, RA_UNIFORM, NULL);
-    case NonSemanticClspvReflectionArgumentSampledImage:
-        return read_descriptor_arg(rd, in, RA_SAMPLED_IMAGE, NULL);
-    case NonSemanticClspvReflectionArgumentStorageImage:
-        return read_descriptor_arg(rd, in, RA_STORAGE_IMAGE, NULL);
-    case NonSemanticClspvReflectionArgumentSampler:
-        return read_descriptor_arg(rd, in, RA_SAMPLER, NULL);
-    case NonSemanticClspvReflectionArgumentStorageTexelBuffer:
-        return read_descriptor_arg(rd, in, RA_STORAGE_TEXEL, NULL);
-    case NonSemanticClspvReflectionArgumentUniformTexelBuffer:
-        return read_descriptor_arg(rd, in, RA_UNIFORM_TEXEL, NULL);
-    case NonSemanticClspvReflectionArgumentPodStorageBuffer:
-        return read_pod_descriptor_arg(rd, in, RA_POD_STORAGE);
-    case NonSemanticClspvReflectionArgumentPodUniform:
-        return read_pod_descriptor_arg(rd, in, RA_POD_UNIFORM);
-    case NonSemanticClspvReflectionArgumentPointerUniform:
-        return read_pod_descriptor_arg(rd, in, RA_POINTER_UNIFORM);
-    case NonSemanticClspvReflectionArgumentPodPushConstant:
-        return read_push_arg(rd, in, RA_POD_PUSH);
-    case NonSemanticClspvReflectionArgumentPointerPushConstant:
-        return read_push_arg(rd, in, RA_POINTER_PUSH);
-    case NonSemanticClspvReflectionArgumentWorkgroup: return read_workgroup_arg(rd, in);
-    case NonSemanticClspvReflectionSpecConstantWorkgroupSize:
-        return read_spec_triple(rd, in, &r->has_wg_spec, r->wg_spec);
-    case NonSemanticClspvReflectionSpecConstantGlobalOffset:
-        return read_spec_triple(rd, in, &r->has_offset_spec, r->offset_spec);
-    case NonSemanticClspvReflectionSpecConstantWorkDim:
-        return read_spec_one(rd, in, &r->has_work_dim_spec, &r->work_dim_spec);
-    case NonSemanticClspvReflectionSpecConstantSubgroupMaxSize:
-        return read_spec_one(rd, in, &r->has_subgroup_spec, &r->subgroup_spec);
-    case NonSemanticClspvReflectionPushConstantGlobalOffset:
-        return read_push_constant(rd, in, PC_GLOBAL_OFFSET);
-    case NonSemanticClspvReflectionPushConstantEnqueuedLocalSize:
-        return read_push_constant(rd, in, PC_ENQUEUED_LOCAL_SIZE);
-    case NonSemanticClspvReflectionPushConstantGlobalSize:
-        return read_push_constant(rd, in, PC_GLOBAL_SIZE);
-    case NonSemanticClspvReflectionPushConstantRegionOffset:
-        return read_push_constant(rd, in, PC_REGION_OFFSET);
-    case NonSemanticClspvReflectionPushConstantNumWorkgroups:
-        return read_push_constant(rd, in, PC_NUM_WORKGROUPS);
-    case NonSemanticClspvReflectionPushConstantRegionGroupOffset:
-        return read_push_constant(rd, in, PC_REGION_GROUP_OFFSET);
-    case NonSemanticClspvReflectionPropertyRequiredWorkgroupSize: return read_reqd_size(rd, in);
-    case NonSemanticClspvReflectionConstantDataStorageBuffer:
-        return read_data_buffer(rd, in, RD_STORAGE, false);
-    case NonSemanticClspvReflectionConstantDataUniform:
-        return read_data_buffer(rd, in, RD_UNIFORM, false);
-    case NonSemanticClspvReflectionProgramScopeVariablesStorageBuffer:
-        return read_data_buffer(rd, in, RD_STORAGE, true);
-    case NonSemanticClspvReflectionConstantDataPointerPushConstant:
-        return read_data_pointer(rd, in, false);
-    case NonSemanticClspvReflectionProgramScopeVariablePointerPushConstant:
-        return read_data_pointer(rd, in, true);
-    case NonSemanticClspvReflectionProgramScopeVariablePointerRelocation:
-        return read_reloc(rd, in);
-    case NonSemanticClspvReflectionPrintfBufferStorageBuffer:
-        return read_printf_buffer(rd, in, false);
-    case NonSemanticClspvReflectionPrintfBufferPointerPushConstant:
-        return read_printf_buffer(rd, in, true);
-    case NonSemanticClspvReflectionPrintfInfo: return true;
-    case NonSemanticClspvReflectionLiteralSampler: return read_literal_sampler(rd, in);
-    case NonSemanticClspvReflectionImageArgumentInfoChannelOrderPushConstant:
-        return read_image_info(rd, in, false);
-    case NonSemanticClspvReflectionImageArgumentInfoChannelDataTypePushConstant:
-        return read_image_info(rd, in, true);
-    case NonSemanticClspvReflectionImageArgumentInfoChannelOrderUniform:
-    case NonSemanticClspvReflectionImageArgumentInfoChannelDataTypeUniform:
-        return mark_kernel_unsupported(rd, in, "image channel information");
-    default:
-        /* A newer grammar revision: anything we rely on is above, so skip it. */
-        if (rd->verbose)
-            k2s_warn("ignoring unknown reflection instruction %u", in->w[4]);
+    if (refl_add_data(r, &d))
         return true;
-    }
+    free(d.bytes);
+    return false;
 }
 
-static bool interpret(struct reader *rd)
+static bool take_module(struct refl_module *r, const k2s_reflection *lr, bool verbose)
 {
-    /* Kernels and argument infos first: other instructions refer to them by id, and a
-     * producer is free to order the non-semantic instructions as it likes. */
-    for (size_t i = 0; i < rd->ninsts; i++) {
-        const struct spv_inst *in = &rd->insts[i];
-        if (in->w[4] == NonSemanticClspvReflectionKernel && !read_kernel(rd, in))
+    for (size_t i = 0; i < lr->n_kernels; i++)
+        if (!take_kernel(r, &lr->kernels[i]))
             return false;
-        if (in->w[4] == NonSemanticClspvReflectionArgumentInfo && !read_arg_info(rd, in))
+    r->has_wg_spec = lr->has_workgroup_size_spec;
+    memcpy(r->wg_spec, lr->workgroup_size_spec, sizeof r->wg_spec);
+    r->has_offset_spec = lr->has_global_offset_spec;
+    memcpy(r->offset_spec, lr->global_offset_spec, sizeof r->offset_spec);
+    r->has_work_dim_spec = lr->has_work_dim_spec;
+    r->work_dim_spec = lr->work_dim_spec;
+    r->has_subgroup_spec = lr->has_subgroup_max_size_spec;
+    r->subgroup_spec = lr->subgroup_max_size_spec;
+    for (int p = 0; p < K2S_PUSH_COUNT; p++)
+        r->push[push_kind[p]] = (struct refl_range){lr->push_constants[p].present,
+                                                    lr->push_constants[p].offset,
+                                                    lr->push_constants[p].size};
+    for (size_t i = 0; i < lr->n_data; i++)
+        if (!take_data(r, &lr->data[i], verbose))
             return false;
+    if (lr->n_relocations) {
+        r->relocs = calloc(lr->n_relocations, sizeof *r->relocs);
+        if (!r->relocs) {
+            k2s_error("out of memory");
+            return false;
+        }
+        for (size_t i = 0; i < lr->n_relocations; i++)
+            r->relocs[i] = (struct refl_reloc){lr->relocations[i].object_offset,
+                                               lr->relocations[i].pointer_offset,
+                                               lr->relocations[i].pointer_size};
+        r->nrelocs = lr->n_relocations;
     }
-    for (size_t i = 0; i < rd->ninsts; i++)
-        if (!read_inst(rd, &rd->insts[i]))
+    if (lr->n_literal_samplers) {
+        r->samplers = calloc(lr->n_literal_samplers, sizeof *r->samplers);
+        if (!r->samplers) {
+            k2s_error("out of memory");
             return false;
+        }
+        for (size_t i = 0; i < lr->n_literal_samplers; i++)
+            r->samplers[i] = (struct refl_literal_sampler){lr->literal_samplers[i].set,
+                                                           lr->literal_samplers[i].binding,
+                                                           lr->literal_samplers[i].mask};
+        r->nsamplers = lr->n_literal_samplers;
+    }
+    if (lr->n_unknown && verbose)
+        k2s_warn("ignoring %zu reflection instruction%s of a newer grammar revision",
+                 lr->n_unknown, lr->n_unknown == 1 ? "" : "s");
     return true;
-}
-
-static void reader_free(struct reader *rd)
-{
-    if (rd->strings)
-        for (uint32_t i = 0; i < rd->m->bound; i++)
-            free(rd->strings[i]);
-    free(rd->strings);
-    free(rd->consts);
-    free(rd->is_const);
-    free(rd->is_set);
-    free(rd->arg_names);
-    free(rd->insts);
 }
 
 bool refl_from_spirv(const struct spv_module *m, struct refl_module *r, bool verbose)
 {
     memset(r, 0, sizeof *r);
-    struct reader rd = {.m = m, .r = r, .verbose = verbose};
-    bool ok = collect(&rd) && interpret(&rd);
+    k2s_reflection *lr = NULL;
+    if (k2s_reflection_read(m->words, m->count, &lr) != K2S_OK) {
+        k2s_error("%s", lr && lr->error ? lr->error : "out of memory");
+        k2s_reflection_free(lr);
+        return false;
+    }
+    bool ok = take_module(r, lr, verbose);
+    k2s_reflection_free(lr);
     if (ok && r->nkernels == 0) {
         k2s_error("the module has no NonSemantic.ClspvReflection kernel descriptions "
                   "(translate with reflection enabled, or pass --reflect FILE.json)");
         ok = false;
     }
-    reader_free(&rd);
     if (!ok)
         refl_free(r);
     return ok;

@@ -39,6 +39,34 @@ int main(int argc, char **argv)
     return 1;
   }
   size_t n_out = nw;
+  /* The reflection model, read back from the translated words: vadd(a, b, c), three
+   * storage buffers at set 0, bindings 0-2, named. */
+  k2s_reflection *refl = NULL;
+  if (k2s_reflection_read(out, nw, &refl) != K2S_OK || refl->error || refl->n_kernels != 1 ||
+      strcmp(refl->kernels[0].name, "vadd") != 0 || refl->kernels[0].n_args != 3) {
+    fprintf(stderr, "reflection: %s\n", refl && refl->error ? refl->error : "unexpected model");
+    return 1;
+  }
+  for (uint32_t a = 0; a < 3; a++) {
+    const k2s_reflection_arg *g = k2s_reflection_find_arg(&refl->kernels[0], a);
+    if (!g || g->kind != K2S_ARG_KIND_STORAGE_BUFFER || g->set != 0 || g->binding != a ||
+        !g->name || g->name[0] != "abc"[a]) {
+      fprintf(stderr, "reflection: argument %u is not what vadd declares\n", a);
+      return 1;
+    }
+  }
+  if (!refl->has_workgroup_size_spec || k2s_reflection_find_arg(&refl->kernels[0], 3)) {
+    fprintf(stderr, "reflection: spec constants or argument count wrong\n");
+    return 1;
+  }
+  k2s_reflection_free(refl);
+  /* A module cut short: an error naming the word, and an empty model. */
+  if (k2s_reflection_read(out, nw - 1, &refl) != K2S_ERROR_INPUT || !refl->error ||
+      refl->n_kernels != 0 || !strstr(refl->error, "word")) {
+    fprintf(stderr, "reflection: a truncated module was not refused\n");
+    return 1;
+  }
+  k2s_reflection_free(refl);
   f = fopen(argv[2], "wb");
   if (!f || fwrite(out, 4, nw, f) != nw || fclose(f) != 0)
     return 1;

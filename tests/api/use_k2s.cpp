@@ -25,6 +25,14 @@ int main(int argc, char **argv)
   size_t n = 0;
   if (s != K2S_OK || !k2s_result_words(r.get(), &n) || n < 5)
     return 1;
+  // The reflection model, owned by a unique_ptr too.
+  const uint32_t *out = k2s_result_words(r.get(), &n);
+  k2s_reflection *raw_refl = nullptr;
+  k2s_status rs = k2s_reflection_read(out, n, &raw_refl);
+  std::unique_ptr<k2s_reflection, void (*)(k2s_reflection *)> refl(raw_refl, k2s_reflection_free);
+  if (rs != K2S_OK || refl->n_kernels != 1 || refl->kernels[0].n_args != 3 ||
+      std::strcmp(refl->kernels[0].args[2].name, "c") != 0)
+    return 1;
   size_t passes = 0;
   for (const char *const *p = k2s_pass_names(); *p; p++)
     passes += k2s_pass_description(*p) != nullptr;
