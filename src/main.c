@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "k2s/k2s.h"
 #include "output_files.h"
 
@@ -45,6 +46,9 @@ static void usage(FILE *f)
       "  -cl-fast-relaxed-math  -cl-denorms-are-zero\n"
       "Reflection:\n"
       "  --reflect=FILE.json  --descriptormap=FILE.csv\n"
+      "Batch (several inputs, or -o naming a directory):\n"
+      "  k2s a.spv b.spv ... -o OUTDIR/ [--jobs N]     OUTDIR/NAME.spv, NAME.json and NAME.csv\n"
+      "                                                per input, each input all or none\n"
       "Value options take --opt=V or --opt V. clspv spellings: -cl-native-math\n"
       "(--math=native), -physical-storage-buffers (--pointers=physical), -fp64=0\n"
       "(--no-fp64), -fp16=0 (--no-fp16), -descriptormap FILE; -cl-std= is ignored.\n"
@@ -180,6 +184,7 @@ static const char *const option_names[] = {"help",
                                            "constant-args-ubo",
                                            "distinct-kernel-descriptor-sets",
                                            "module-constants-in-storage-buffer",
+                                           "jobs",
                                            "pointers",
                                            "scalar-block-layout",
                                            "math",
@@ -258,7 +263,7 @@ static int unknown_option(const char *a)
 
 /* What a file that is not binary SPIR-V is, and what to run instead; false
  * when it is nothing k2s recognises (the parser then says what is wrong). */
-static bool explain_not_spirv(const char *path, const unsigned char *b, size_t n)
+static bool explain_not_spirv(FILE *msg, const char *path, const unsigned char *b, size_t n)
 {
   const char *what = NULL, *instead = NULL;
   if (n >= 4 && b[0] == 'B' && b[1] == 'C' && b[2] == 0xC0 && b[3] == 0xDE)
@@ -293,7 +298,7 @@ static bool explain_not_spirv(const char *path, const unsigned char *b, size_t n
   }
   if (!what)
     return false;
-  fprintf(stderr, "k2s: error: '%s' is %s, not a SPIR-V binary: %s\n", path, what, instead);
+  fprintf(msg, "k2s: error: '%s' is %s, not a SPIR-V binary: %s\n", path, what, instead);
   return true;
 }
 
@@ -320,7 +325,7 @@ static bool parse_float_atomics(const char *v, k2s_options *o)
   return true;
 }
 
-static void print_diags(const k2s_result *r, bool verbose)
+static void print_diags(FILE *msg, const k2s_result *r, bool verbose)
 {
   for (size_t i = 0; i < k2s_result_diagnostic_count(r); i++) {
     const k2s_diagnostic *d = k2s_result_diagnostic(r, i);
@@ -329,16 +334,96 @@ static void print_diags(const k2s_result *r, bool verbose)
     const char *sev = d->severity == K2S_ERROR     ? "error"
                       : d->severity == K2S_WARNING ? "warning"
                                                    : "note";
-    fprintf(stderr, "k2s: %s: ", sev);
+    fprintf(msg, "k2s: %s: ", sev);
     if (d->pass)
-      fprintf(stderr, "in pass '%s': ", d->pass);
+      fprintf(msg, "in pass '%s': ", d->pass);
     const char *nl = strchr(d->message, '\n');
     int first = nl ? (int)(nl - d->message) : (int)strlen(d->message);
-    fprintf(stderr, "%.*s", first, d->message);
+    fprintf(msg, "%.*s", first, d->message);
     if (d->word_offset >= 0 && !strstr(d->message, "(word "))
-      fprintf(stderr, " (word %lld)", (long long)d->word_offset);
-    fprintf(stderr, "%s\n", nl ? nl : "");
+      fprintf(msg, " (word %lld)", (long long)d->word_offset);
+    fprintf(msg, "%s\n", nl ? nl : "");
   }
+}
+
+/* Translate one input and write its outputs (all or none); messages go to msg.
+ * Returns the exit status for it. Safe to run in several threads at once. */
+int k2s_cli_translate(const char *input, const char *output, const char *reflect,
+                      const char *dmap, const k2s_options *o, FILE *msg)
+{
+  size_t len;
+  const char *why = NULL;
+  unsigned char *bytes = read_all(input, &len, &why);
+  if (!bytes) {
+    fprintf(msg, "k2s: error: cannot read '%s': %s\n", input, why ? why : "unknown error");
+    return EXIT_USAGE;
+  }
+  if (len == 0) {
+    fprintf(msg, "k2s: error: '%s' is empty, not a SPIR-V module\n", input);
+    free(bytes);
+    return EXIT_USAGE;
+  }
+  if (!spirv_magic(bytes, len) && explain_not_spirv(msg, input, bytes, len)) {
+    free(bytes);
+    return EXIT_USAGE;
+  }
+  if (len % 4 != 0) {
+    fprintf(msg,
+            "k2s: error: '%s' is %zu bytes, not a whole number of 32-bit words; not a "
+            "SPIR-V binary\n",
+            input, len);
+    free(bytes);
+    return EXIT_USAGE;
+  }
+  size_t n_words = len / 4;
+  uint32_t *words = malloc(len);
+  if (!words) {
+    fprintf(msg, "k2s: error: out of memory reading '%s'\n", input);
+    free(bytes);
+    return EXIT_USAGE;
+  }
+  memcpy(words, bytes, len);
+  free(bytes);
+
+  k2s_result *r = NULL;
+  k2s_status s = k2s_translate(words, n_words, o, &r);
+  free(words);
+  if (!r) {
+    fprintf(msg, "k2s: error: out of memory\n");
+    return EXIT_TRANSLATION;
+  }
+  if (k2s_result_log(r))
+    fputs(k2s_result_log(r), msg);
+  print_diags(msg, r, o->verbose);
+  int rc = s == K2S_OK ? 0 : s == K2S_ERROR_INPUT ? EXIT_USAGE : EXIT_TRANSLATION;
+  if (rc == 0) {
+    size_t n;
+    const uint32_t *out = k2s_result_words(r, &n);
+    const char *json = k2s_result_reflection_json(r);
+    const char *csv = k2s_result_descriptor_map(r);
+    if ((reflect && !json) || (dmap && !csv)) {
+      fprintf(msg, "k2s: error: no reflection was produced (the pipeline that ran does "
+                      "not include the kernel-interface passes)\n");
+      rc = EXIT_TRANSLATION;
+    } else {
+      /* All outputs or none (src/output_files.c). */
+      k2s_output outs[3] = {{.what = "-o", .path = output, .data = out, .len = n * 4}};
+      int n_outs = 1;
+      if (reflect)
+        outs[n_outs++] = (k2s_output){.what = "--reflect", .path = reflect, .data = json,
+                                      .len = strlen(json)};
+      if (dmap)
+        outs[n_outs++] = (k2s_output){.what = "--descriptormap", .path = dmap, .data = csv,
+                                      .len = strlen(csv)};
+      char err[PATH_MAX + 256];
+      if (!k2s_write_outputs(outs, n_outs, err, sizeof err)) {
+        fprintf(msg, "k2s: error: %s\n", err);
+        rc = EXIT_TRANSLATION;
+      }
+    }
+  }
+  k2s_result_free(r);
+  return rc;
 }
 
 int main(int argc, char **argv)
@@ -346,6 +431,11 @@ int main(int argc, char **argv)
   k2s_options o;
   k2s_options_init(&o);
   const char *input = NULL, *output = NULL, *reflect = NULL, *dmap = NULL;
+  const char **inputs = calloc((size_t)argc, sizeof(*inputs));
+  int n_inputs = 0;
+  unsigned jobs = 1;
+  if (!inputs)
+    return fail_usage("%s", "out of memory");
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     if (strcmp(a, "-h") == 0 || opt_flag(a, "help")) {
@@ -488,12 +578,18 @@ int main(int argc, char **argv)
         o.max_memory_mb = (uint32_t)n;
       else
         o.max_seconds = (uint32_t)n;
+    } else if ((v = take_value(argc, argv, &i, "jobs")) || (v = take_value(argc, argv, &i, "j"))) {
+      char *end;
+      unsigned long n = strtoul(v, &end, 10);
+      if (*end || !*v || *v == '-' || n == 0 || n > 256)
+        return fail_usage("--jobs takes a number of threads from 1 to 256, not '%s'", v);
+      jobs = (unsigned)n;
     } else if (a[0] == '-' && a[1] != 0) {
       return unknown_option(a);
-    } else if (!input) {
-      input = a;
     } else {
-      return fail_usage("more than one input file ('%s')", a);
+      if (!input)
+        input = a;
+      inputs[n_inputs++] = a;
     }
   }
   if (!input)
@@ -501,77 +597,8 @@ int main(int argc, char **argv)
   if (!output)
     return fail_usage("%s", "no output file (-o FILE, or -o - for stdout)");
 
-  size_t len;
-  const char *why = NULL;
-  unsigned char *bytes = read_all(input, &len, &why);
-  if (!bytes) {
-    fprintf(stderr, "k2s: error: cannot read '%s': %s\n", input, why ? why : "unknown error");
-    return EXIT_USAGE;
-  }
-  if (len == 0) {
-    fprintf(stderr, "k2s: error: '%s' is empty, not a SPIR-V module\n", input);
-    free(bytes);
-    return EXIT_USAGE;
-  }
-  if (!spirv_magic(bytes, len) && explain_not_spirv(input, bytes, len)) {
-    free(bytes);
-    return EXIT_USAGE;
-  }
-  if (len % 4 != 0) {
-    fprintf(stderr,
-            "k2s: error: '%s' is %zu bytes, not a whole number of 32-bit words; not a "
-            "SPIR-V binary\n",
-            input, len);
-    free(bytes);
-    return EXIT_USAGE;
-  }
-  size_t n_words = len / 4;
-  uint32_t *words = malloc(len);
-  if (!words) {
-    fprintf(stderr, "k2s: error: out of memory reading '%s'\n", input);
-    free(bytes);
-    return EXIT_USAGE;
-  }
-  memcpy(words, bytes, len);
-  free(bytes);
-
-  k2s_result *r = NULL;
-  k2s_status s = k2s_translate(words, n_words, &o, &r);
-  free(words);
-  if (!r) {
-    fprintf(stderr, "k2s: error: out of memory\n");
-    return EXIT_TRANSLATION;
-  }
-  if (k2s_result_log(r))
-    fputs(k2s_result_log(r), stderr);
-  print_diags(r, o.verbose);
-  int rc = s == K2S_OK ? 0 : s == K2S_ERROR_INPUT ? EXIT_USAGE : EXIT_TRANSLATION;
-  if (rc == 0) {
-    size_t n;
-    const uint32_t *out = k2s_result_words(r, &n);
-    const char *json = k2s_result_reflection_json(r);
-    const char *csv = k2s_result_descriptor_map(r);
-    if ((reflect && !json) || (dmap && !csv)) {
-      fprintf(stderr, "k2s: error: no reflection was produced (the pipeline that ran does "
-                      "not include the kernel-interface passes)\n");
-      rc = EXIT_TRANSLATION;
-    } else {
-      /* All outputs or none (src/output_files.c). */
-      k2s_output outs[3] = {{.what = "-o", .path = output, .data = out, .len = n * 4}};
-      int n_outs = 1;
-      if (reflect)
-        outs[n_outs++] = (k2s_output){.what = "--reflect", .path = reflect, .data = json,
-                                      .len = strlen(json)};
-      if (dmap)
-        outs[n_outs++] = (k2s_output){.what = "--descriptormap", .path = dmap, .data = csv,
-                                      .len = strlen(csv)};
-      char err[PATH_MAX + 256];
-      if (!k2s_write_outputs(outs, n_outs, err, sizeof err)) {
-        fprintf(stderr, "k2s: error: %s\n", err);
-        rc = EXIT_TRANSLATION;
-      }
-    }
-  }
-  k2s_result_free(r);
-  return rc;
+  if (n_inputs > 1 || k2s_is_directory_target(output))
+    return k2s_cli_batch(inputs, n_inputs, output, reflect, dmap, jobs, &o);
+  return k2s_cli_translate(input, output, reflect, dmap, &o, stderr);
 }
+
