@@ -84,6 +84,10 @@ uint64_t k2s_rand_next(uint64_t *state);
 uint16_t k2s_double_to_half(double d);
 float k2s_half_to_float(uint16_t h);
 
+/* mkdir -p: creates `dir` and any missing parents (an existing directory is fine);
+ * errors name the option `what`. */
+bool k2s_make_dirs(const char *what, const char *dir);
+
 /* Whole-file read; returns NULL and prints an error on failure. */
 unsigned char *k2s_read_file(const char *path, size_t *size);
 
@@ -112,8 +116,9 @@ void k2s_free_args(struct k2s_arg *args, size_t n);
 bool k2s_report_times(FILE *out, const double *us, unsigned n, unsigned warmup,
                       const char *clock);
 
-/* Prints (or dumps into `dump_dir`) every buffer argument's read-back bytes. */
+/* Prints (or dumps into `dump_dir`) every buffer and image argument's read-back bytes,
+ * or only those whose `selected` entry is true (NULL: all). */
 bool k2s_emit_outputs(const struct k2s_arg *args, size_t n, unsigned char *const *outputs,
-                      const char *dump_dir);
+                      const char *dump_dir, const bool *selected);
 
 #endif

@@ -106,13 +106,12 @@ void k2s_free_args(struct k2s_arg *args, size_t n)
     free(args);
 }
 
-/* mkdir -p: creates `dir` and any missing parents; an existing directory is fine. */
-static bool make_dirs(const char *dir)
+bool k2s_make_dirs(const char *what, const char *dir)
 {
     char path[4096];
     size_t len = strlen(dir);
     if (len == 0 || len >= sizeof path) {
-        k2s_error("--dump-dir: %s path", len ? "too long a" : "empty");
+        k2s_error("%s: %s path", what, len ? "too long a" : "empty");
         return false;
     }
     memcpy(path, dir, len + 1);
@@ -123,11 +122,11 @@ static bool make_dirs(const char *dir)
         path[i] = '\0';
         struct stat st;
         if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            k2s_error("--dump-dir: cannot create '%s': %s", path, strerror(errno));
+            k2s_error("%s: cannot create '%s': %s", what, path, strerror(errno));
             return false;
         }
         if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            k2s_error("--dump-dir: '%s' is not a directory", path);
+            k2s_error("%s: '%s' is not a directory", what, path);
             return false;
         }
         path[i] = saved;
@@ -136,12 +135,13 @@ static bool make_dirs(const char *dir)
 }
 
 bool k2s_emit_outputs(const struct k2s_arg *args, size_t n, unsigned char *const *outputs,
-                      const char *dump_dir)
+                      const char *dump_dir, const bool *selected)
 {
-    if (dump_dir && !make_dirs(dump_dir))
+    if (dump_dir && !k2s_make_dirs("--dump-dir", dump_dir))
         return false;
     for (size_t i = 0; i < n; i++) {
-        if ((args[i].kind != K2S_ARG_BUFFER && args[i].kind != K2S_ARG_IMAGE) || !outputs[i])
+        if ((args[i].kind != K2S_ARG_BUFFER && args[i].kind != K2S_ARG_IMAGE) || !outputs[i] ||
+            (selected && !selected[i]))
             continue;
         if (args[i].kind == K2S_ARG_IMAGE && !dump_dir) {
             k2s_print_image(stdout, (unsigned)i, &args[i], outputs[i]);

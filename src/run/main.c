@@ -4,6 +4,7 @@
 #include "guard.h"
 #include "module_check.h"
 #include "plan.h"
+#include "present.h"
 #include "reflection.h"
 #include "refl_cross.h"
 #include "spirv_words.h"
@@ -21,7 +22,8 @@ static const char usage[] =
     "               [--device N|NAME] [--dump-dir DIR] [--timeout SECONDS] [--validate]\n"
     "               [--ignore-float-controls] [--no-spirv-val] [--no-size-warnings]\n"
     "               [--verbose] [--png N=FILE] [--no-reflect-check]\n"
-    "       k2s-run --list-devices\n"
+    "               [--print=N[,N...]|none] [--output DIR]\n"
+    "       k2s-run --list-devices | --version\n"
     "SPEC (in kernel argument order):\n"
     "  buffer:TYPE:COUNT[=INIT]  INIT: zeros, fill:V, iota, rand:SEED[:LO:HI], file:PATH\n"
     "  pod:TYPE=V[,V...]         pod:struct=HEX for raw struct bytes\n"
@@ -29,6 +31,8 @@ static const char usage[] =
     "  image2d:ORDER:TYPE:W,H[=INIT] (also image1d, image1d_buffer, image1d_array,\n"
     "  image2d_array, image3d), sampler:normalized|unnormalized,ADDRESS,nearest|linear\n"
     "--png N=FILE writes 2-D image argument N after the run as an RGBA PNG.\n"
+    "--print=2,3 prints only those arguments (default: every buffer and image).\n"
+    "--output DIR writes each of them as DIR/argN.npy (NumPy, typed) instead of text.\n"
     "TYPE: char uchar short ushort int uint long ulong half float double, and vectors\n"
     "      such as float4 or int2 (a 3-vector occupies 4 elements).\n"
     "Prints one line 'arg N: v0 v1 ...' per buffer argument (see corpus/FORMAT.md).\n";
@@ -36,6 +40,8 @@ static const char usage[] =
 struct cli {
     const char *input, *kernel, *global, *local, *offset, *reflect, *time, *device;
     const char *dump_dir, *timeout;
+    const char *print, *output; /* present.c */
+    bool version;
     const char **specs;
     size_t nspecs;
     const char **pngs;
@@ -65,6 +71,9 @@ static bool parse_cli(int argc, char **argv, struct cli *c)
         {"--no-spirv-val", NULL, NULL, NULL, &c->no_spirv_val},
         {"--no-size-warnings", NULL, NULL, NULL, &c->no_size_warnings},
         {"--no-reflect-check", NULL, NULL, NULL, &c->no_reflect_check},
+        {"--print", &c->print, NULL, NULL, NULL},
+        {"--output", &c->output, NULL, NULL, NULL},
+        {"--version", NULL, NULL, NULL, &c->version},
         {"--verbose", NULL, NULL, NULL, &c->verbose},
         {"-v", NULL, NULL, NULL, &c->verbose},
         {"--help", NULL, NULL, NULL, &c->help},
@@ -80,6 +89,7 @@ struct session {
     struct spv_info info;
     struct refl_module refl;
     struct k2s_arg *args;
+    struct present present;
     struct vk_host host;
     struct run_result result;
     uint32_t *stripped;
@@ -214,7 +224,7 @@ static bool execute(struct session *s, const struct refl_kernel *k,
                               words, s->args, c->nspecs, plan, (unsigned)runs, timeout,
                               c->verbose};
     if (!vk_run_kernel(&s->host, &req, &s->result) ||
-        !k2s_emit_outputs(s->args, c->nspecs, s->result.outputs, c->dump_dir) ||
+        !present_outputs(&s->present, s->args, c->nspecs, s->result.outputs, c->dump_dir) ||
         !k2s_write_pngs(c->pngs, c->npngs, s->args, c->nspecs, s->result.outputs))
         return false;
     return !s->result.timed ||
@@ -232,6 +242,7 @@ static bool run(struct session *s)
     const struct spv_entry *entry = k ? find_entry(s, k) : NULL;
     if (!entry || !parse_ndrange(&s->cli, &nd) ||
         !k2s_parse_args(s->cli.specs, s->cli.nspecs, &s->args) ||
+        !present_parse(s->cli.print, s->cli.output, s->args, s->cli.nspecs, &s->present) ||
         !plan_check_args(&s->refl, k, s->args, s->cli.nspecs) ||
         !plan_ndrange(&plan, &nd, &s->refl, k, entry) ||
         !plan_check_buffer_sizes(&plan, k, &s->module, &s->info, entry, s->args,
@@ -248,6 +259,7 @@ static void session_free(struct session *s)
     run_result_free(&s->result, s->cli.nspecs);
     vk_host_destroy(&s->host);
     k2s_free_args(s->args, s->cli.nspecs);
+    present_free(&s->present);
     refl_free(&s->refl);
     spv_info_free(&s->info);
     spv_free(&s->module);
@@ -266,6 +278,11 @@ int main(int argc, char **argv)
     }
     if (s.cli.help) {
         fputs(usage, stdout);
+        free(s.cli.specs);
+        return 0;
+    }
+    if (s.cli.version) {
+        present_version(stdout);
         free(s.cli.specs);
         return 0;
     }

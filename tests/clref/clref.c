@@ -549,7 +549,7 @@ static int start(struct session *s, int argc, char **argv)
     s->status = 1;
     bool ok = parse_time(s) && k2s_parse_args(s->cli.specs, s->cli.nspecs, &s->args) &&
               pick_device(s) && build(s) && set_args(s) && run(s) && read_back(s) &&
-              k2s_emit_outputs(s->args, s->cli.nspecs, s->outputs, s->cli.dump_dir) &&
+              k2s_emit_outputs(s->args, s->cli.nspecs, s->outputs, s->cli.dump_dir, NULL) &&
               time_runs(s);
     return ok ? 0 : s->status;
 }
