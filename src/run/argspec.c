@@ -475,7 +475,7 @@ static bool parse_buffer(char *body, struct k2s_arg *arg)
     return apply_init(arg, init ? init : "zeros");
 }
 
-static int hex_digit(char c)
+int k2s_hex_digit(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -503,7 +503,7 @@ static bool parse_struct_pod(const char *hex, struct k2s_arg *arg)
         return false;
     }
     for (size_t i = 0; i < arg->size; i++) {
-        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+        int hi = k2s_hex_digit(hex[2 * i]), lo = k2s_hex_digit(hex[2 * i + 1]);
         if (hi < 0 || lo < 0) {
             k2s_error("--arg %s: '%c%c' is not a hex byte", arg->text, hex[2 * i],
                       hex[2 * i + 1]);

@@ -111,17 +111,6 @@ void refl_free(struct refl_module *r)
     memset(r, 0, sizeof *r);
 }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 bool refl_decode_hex(const char *hex, struct refl_data *d)
 {
     size_t len = strlen(hex);
@@ -136,7 +125,7 @@ bool refl_decode_hex(const char *hex, struct refl_data *d)
         return false;
     }
     for (size_t i = 0; i < d->nbytes; i++) {
-        int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+        int hi = k2s_hex_digit(hex[2 * i]), lo = k2s_hex_digit(hex[2 * i + 1]);
         if (hi < 0 || lo < 0) {
             k2s_error("reflection: constant data holds a non-hex character");
             free(d->bytes);
