@@ -161,8 +161,12 @@ static void walk_ext_inst(walker *w)
         fail(w, "too many operands for the extended instruction");
       return;
     }
-    fail(w, "unknown extended instruction number");
-    return;
+    /* A newer revision of a non-semantic set (NonSemantic.ClspvReflection.6 read with
+     * the grammar of .5) may add instructions: they are ids like the rest, below. */
+    if (strncmp(s->import_name, "NonSemantic.", 12) != 0) {
+      fail(w, "unknown extended instruction number");
+      return;
+    }
   }
   /* Non-semantic sets take only <id> operands; other unknown sets are opaque. */
   bool non_semantic = false;

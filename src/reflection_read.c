@@ -1,7 +1,8 @@
 /* k2s_reflection_read(): the public reflection model, read from a module's embedded
  * NonSemantic.ClspvReflection instructions through the library's own parser (one
- * SPIR-V reader). Every operand is checked against what clspv's reflection
- * specification says it is (an OpString, a 32-bit OpConstant, a Kernel or
+ * SPIR-V reader; it holds each instruction to the grammar's operand count, and
+ * takes instructions of a newer revision as ids). Every operand is checked against
+ * what clspv's reflection specification says it is (an OpString, a 32-bit OpConstant, a Kernel or
  * ArgumentInfo result); a mismatch is an error naming the instruction and its word
  * offset. The result owns its memory in one arena (include/k2s/k2s.h). */
 #include <setjmp.h>
@@ -503,24 +504,6 @@ static bool read_instruction(reader *rd)
   }
 }
 
-/* The operand count the grammar allows (required ones, then optional or variadic). */
-static bool operand_count_ok(reader *rd)
-{
-  const k2s_extinst_info *g = grammar_of(rd->at);
-  if (!g)
-    return true; /* a newer revision's instruction: skipped */
-  uint32_t n = rd->at->n_ops - 2, required = 0;
-  bool many = false;
-  for (uint32_t k = 0; k < g->n_operands; k++) {
-    required += g->operands[k].quantifier == K2S_Q_ONE;
-    many |= g->operands[k].quantifier == K2S_Q_MANY;
-  }
-  if (n < required || (!many && n > g->n_operands))
-    return fail(rd, "%u operands; the grammar gives %s %u to %u", n, g->name, required,
-                g->n_operands);
-  return true;
-}
-
 static bool is_reflection(const k2s_module *m, const k2s_instr *i)
 {
   return i->opcode == SpvOpExtInst && i->n_ops >= 2 && i->ops[0] < m->id_cap &&
@@ -538,8 +521,6 @@ static bool read_all(reader *rd)
         if (!is_reflection(m, i))
           continue;
         rd->at = i;
-        if (walk == 0 && !operand_count_ok(rd))
-          return false;
         bool kernel = i->ops[1] == K2S_CLSPV_REFLECTION_Kernel;
         if (walk == 0 && kernel && !read_kernel(rd))
           return false;
