@@ -279,7 +279,8 @@ static void record_arg_info(k2s_module *m, k2s_refl_kernel *k)
   if (!f || !types || !quals)
     return;
   uint32_t n = 0;
-  k2s_foreach_instr(p, &f->head) n += p->opcode == SpvOpFunctionParameter;
+  k2s_foreach_instr(p, &f->head)
+    n += p->opcode == SpvOpFunctionParameter;
   const char **names = k2s_alloc(&m->arena, (n + 1) * sizeof(*names));
   uint32_t *words = k2s_alloc(&m->arena, (3 * n + 1) * sizeof(uint32_t));
   uint32_t a = 0;

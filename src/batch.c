@@ -61,8 +61,8 @@ static void progress(batch *b, bool final)
   if (b->n < PROGRESS_MIN_INPUTS || (!final && now == b->last_progress))
     return;
   b->last_progress = now;
-  fprintf(stderr, "k2s: progress: %d of %d inputs done, %d failed\n", atomic_load(&b->done),
-          b->n, atomic_load(&b->failed));
+  fprintf(stderr, "k2s: progress: %d of %d inputs done, %d failed\n", atomic_load(&b->done), b->n,
+          atomic_load(&b->failed));
 }
 
 static void run_one(batch *b, int i)
@@ -135,8 +135,8 @@ static void free_names(batch *b)
   free(b->csvs);
 }
 
-int k2s_cli_batch(const char *const *inputs, int n_inputs, const char *outdir,
-                  const char *reflect, const char *dmap, unsigned jobs, const k2s_options *o)
+int k2s_cli_batch(const char *const *inputs, int n_inputs, const char *outdir, const char *reflect,
+                  const char *dmap, unsigned jobs, const k2s_options *o)
 {
   enum { EXIT_USAGE = 2 };
   if (!outdir) {
@@ -152,8 +152,9 @@ int k2s_cli_batch(const char *const *inputs, int n_inputs, const char *outdir,
     return EXIT_USAGE;
   }
   if (reflect || dmap) {
-    fprintf(stderr, "k2s: error: %s names one file; in batch mode each input's reflection "
-                    "goes beside its output (OUTDIR/NAME.json and NAME.csv)\n",
+    fprintf(stderr,
+            "k2s: error: %s names one file; in batch mode each input's reflection "
+            "goes beside its output (OUTDIR/NAME.json and NAME.csv)\n",
             reflect ? "--reflect" : "--descriptormap");
     return EXIT_USAGE;
   }
@@ -182,8 +183,8 @@ int k2s_cli_batch(const char *const *inputs, int n_inputs, const char *outdir,
     }
     for (int j = 0; j < i && !rc; j++)
       if (strcmp(b.outputs[i], b.outputs[j]) == 0) {
-        fprintf(stderr, "k2s: error: '%s' and '%s' would both write '%s'\n", inputs[j],
-                inputs[i], b.outputs[i]);
+        fprintf(stderr, "k2s: error: '%s' and '%s' would both write '%s'\n", inputs[j], inputs[i],
+                b.outputs[i]);
         rc = EXIT_USAGE;
       }
   }

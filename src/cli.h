@@ -10,8 +10,8 @@
 /* Translate one input and write its outputs, all or none (reflect and dmap may be
  * NULL); messages go to msg. Returns the exit status: 0, 1 (translation) or 2 (input
  * or usage). Safe to run in several threads at once. */
-int k2s_cli_translate(const char *input, const char *output, const char *reflect,
-                      const char *dmap, const k2s_options *o, FILE *msg);
+int k2s_cli_translate(const char *input, const char *output, const char *reflect, const char *dmap,
+                      const k2s_options *o, FILE *msg);
 
 /* -o names a directory: an existing one, or a path ending in '/'. */
 bool k2s_is_directory_target(const char *output);
@@ -19,7 +19,7 @@ bool k2s_is_directory_target(const char *output);
 /* Translate each input into OUTDIR/NAME.spv with NAME.json and NAME.csv beside it,
  * in `jobs` threads; per-input messages are printed whole, prefixed by the input.
  * Returns 0 when every input translated, else the worst exit status. */
-int k2s_cli_batch(const char *const *inputs, int n_inputs, const char *outdir,
-                  const char *reflect, const char *dmap, unsigned jobs, const k2s_options *o);
+int k2s_cli_batch(const char *const *inputs, int n_inputs, const char *outdir, const char *reflect,
+                  const char *dmap, unsigned jobs, const k2s_options *o);
 
 #endif

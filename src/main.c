@@ -348,8 +348,8 @@ static void print_diags(FILE *msg, const k2s_result *r, bool verbose)
 
 /* Translate one input and write its outputs (all or none); messages go to msg.
  * Returns the exit status for it. Safe to run in several threads at once. */
-int k2s_cli_translate(const char *input, const char *output, const char *reflect,
-                      const char *dmap, const k2s_options *o, FILE *msg)
+int k2s_cli_translate(const char *input, const char *output, const char *reflect, const char *dmap,
+                      const k2s_options *o, FILE *msg)
 {
   size_t len;
   const char *why = NULL;
@@ -601,4 +601,3 @@ int main(int argc, char **argv)
     return k2s_cli_batch(inputs, n_inputs, output, reflect, dmap, jobs, &o);
   return k2s_cli_translate(input, output, reflect, dmap, &o, stderr);
 }
-

@@ -176,16 +176,15 @@ static bool read_arg_info(reader *rd, uint32_t i, k2s_reflection_arg *a)
   if (!has_operand(rd, i))
     return true;
   const k2s_instr *info = k2s_def(rd->m, rd->at->ops[2 + i]);
-  if (!info || info->opcode != SpvOpExtInst || info->n_ops < 2 ||
-      info->ops[0] != rd->at->ops[0] || info->ops[1] != K2S_CLSPV_REFLECTION_ArgumentInfo)
+  if (!info || info->opcode != SpvOpExtInst || info->n_ops < 2 || info->ops[0] != rd->at->ops[0] ||
+      info->ops[1] != K2S_CLSPV_REFLECTION_ArgumentInfo)
     return fail(rd, "ArgInfo (%%%u) is not an ArgumentInfo instruction", rd->at->ops[2 + i]);
   const k2s_instr *arg = rd->at;
   rd->at = info;
   bool ok = (a->name = operand_string(rd, 0, "Name")) != NULL;
   if (ok && has_operand(rd, 1)) {
     a->has_info = true;
-    static const char *const what[] = {"Address Qualifier", "Access Qualifier",
-                                       "Type Qualifier"};
+    static const char *const what[] = {"Address Qualifier", "Access Qualifier", "Type Qualifier"};
     uint32_t q[3] = {0, 0, 0};
     ok = (a->type_name = operand_string(rd, 1, "Type Name")) && operand_u32s(rd, 2, 3, what, q);
     a->address_qualifier = q[0], a->access_qualifier = q[1], a->type_qualifier = q[2];
@@ -330,9 +329,8 @@ static bool read_data(reader *rd, k2s_data_kind kind, bool pointer)
   static const char *const push[] = {"Offset", "Size"};
   uint32_t v[2];
   k2s_reflection_data d = {.kind = kind};
-  const char *hex = operand_u32s(rd, 0, 2, pointer ? push : buffer, v)
-                        ? operand_string(rd, 2, "Data")
-                        : NULL;
+  const char *hex =
+      operand_u32s(rd, 0, 2, pointer ? push : buffer, v) ? operand_string(rd, 2, "Data") : NULL;
   if (!hex || !decode_hex(rd, hex, &d))
     return false;
   if (pointer)
@@ -557,9 +555,9 @@ k2s_status k2s_reflection_read(const uint32_t *words, size_t n_words, k2s_reflec
   k2s_parse_error perr;
   k2s_module *m = words ? k2s_parse(words, n_words, &perr) : NULL;
   if (!m) {
-    o->pub.error = words ? k2s_sprintf(&o->arena, "%s (word %lld)", perr.message,
-                                       (long long)perr.word_offset)
-                         : "no module";
+    o->pub.error =
+        words ? k2s_sprintf(&o->arena, "%s (word %lld)", perr.message, (long long)perr.word_offset)
+              : "no module";
     return K2S_ERROR_INPUT;
   }
   reader rd = {.m = m, .arena = &o->arena, .r = &o->pub};

@@ -185,19 +185,19 @@ K2S_API void k2s_result_free(k2s_result *r);
  * when none reads it any more. */
 
 typedef enum k2s_reflection_arg_kind {
-  K2S_ARG_KIND_STORAGE_BUFFER,       /* ArgumentStorageBuffer: global/constant pointer */
-  K2S_ARG_KIND_UNIFORM_BUFFER,       /* ArgumentUniform: constant pointer as a UBO */
-  K2S_ARG_KIND_POD_STORAGE_BUFFER,   /* ArgumentPodStorageBuffer (offset, size) */
-  K2S_ARG_KIND_POD_UNIFORM,          /* ArgumentPodUniform (offset, size) */
-  K2S_ARG_KIND_POD_PUSH_CONSTANT,    /* ArgumentPodPushConstant (offset, size) */
-  K2S_ARG_KIND_POINTER_PUSH_CONSTANT,/* ArgumentPointerPushConstant: a 64-bit address */
-  K2S_ARG_KIND_POINTER_UNIFORM,      /* ArgumentPointerUniform: a 64-bit address in a UBO */
-  K2S_ARG_KIND_WORKGROUP,            /* ArgumentWorkgroup: local pointer (spec_id, elem_size) */
-  K2S_ARG_KIND_SAMPLED_IMAGE,        /* ArgumentSampledImage: read_only image */
-  K2S_ARG_KIND_STORAGE_IMAGE,        /* ArgumentStorageImage: write_only/read_write image */
-  K2S_ARG_KIND_SAMPLER,              /* ArgumentSampler */
-  K2S_ARG_KIND_UNIFORM_TEXEL_BUFFER, /* ArgumentUniformTexelBuffer: read_only image1d_buffer_t */
-  K2S_ARG_KIND_STORAGE_TEXEL_BUFFER, /* ArgumentStorageTexelBuffer */
+  K2S_ARG_KIND_STORAGE_BUFFER,        /* ArgumentStorageBuffer: global/constant pointer */
+  K2S_ARG_KIND_UNIFORM_BUFFER,        /* ArgumentUniform: constant pointer as a UBO */
+  K2S_ARG_KIND_POD_STORAGE_BUFFER,    /* ArgumentPodStorageBuffer (offset, size) */
+  K2S_ARG_KIND_POD_UNIFORM,           /* ArgumentPodUniform (offset, size) */
+  K2S_ARG_KIND_POD_PUSH_CONSTANT,     /* ArgumentPodPushConstant (offset, size) */
+  K2S_ARG_KIND_POINTER_PUSH_CONSTANT, /* ArgumentPointerPushConstant: a 64-bit address */
+  K2S_ARG_KIND_POINTER_UNIFORM,       /* ArgumentPointerUniform: a 64-bit address in a UBO */
+  K2S_ARG_KIND_WORKGROUP,             /* ArgumentWorkgroup: local pointer (spec_id, elem_size) */
+  K2S_ARG_KIND_SAMPLED_IMAGE,         /* ArgumentSampledImage: read_only image */
+  K2S_ARG_KIND_STORAGE_IMAGE,         /* ArgumentStorageImage: write_only/read_write image */
+  K2S_ARG_KIND_SAMPLER,               /* ArgumentSampler */
+  K2S_ARG_KIND_UNIFORM_TEXEL_BUFFER,  /* ArgumentUniformTexelBuffer: read_only image1d_buffer_t */
+  K2S_ARG_KIND_STORAGE_TEXEL_BUFFER,  /* ArgumentStorageTexelBuffer */
 } k2s_reflection_arg_kind;
 
 typedef struct k2s_reflection_arg {
@@ -212,22 +212,22 @@ typedef struct k2s_reflection_arg {
   const char *type_name;      /* "int*", "image2d_t", ... */
   uint32_t address_qualifier; /* CL_KERNEL_ARG_ADDRESS_* (0x119B global ... 0x119E private) */
   uint32_t access_qualifier;  /* CL_KERNEL_ARG_ACCESS_* (0x11A0 read_only ... 0x11A3 none) */
-  uint32_t type_qualifier;    /* CL_KERNEL_ARG_TYPE_* bits (const 1, restrict 2, volatile 4, pipe 8) */
+  uint32_t type_qualifier; /* CL_KERNEL_ARG_TYPE_* bits (const 1, restrict 2, volatile 4, pipe 8) */
 } k2s_reflection_arg;
 
 typedef struct k2s_reflection_image_info {
-  uint32_t ordinal;  /* the image argument */
-  bool data_type;    /* true: CL channel data type, false: channel order */
-  uint32_t offset;   /* where the host pushes the 32-bit value */
+  uint32_t ordinal; /* the image argument */
+  bool data_type;   /* true: CL channel data type, false: channel order */
+  uint32_t offset;  /* where the host pushes the 32-bit value */
 } k2s_reflection_image_info;
 
 typedef struct k2s_reflection_kernel {
   const char *name;
-  uint32_t function;          /* the entry point's OpFunction id */
+  uint32_t function; /* the entry point's OpFunction id */
   bool has_num_arguments;
   uint32_t num_arguments;
-  uint32_t flags;             /* KernelPropertyFlags (1: may use printf) */
-  const char *attributes;     /* CL_KERNEL_ATTRIBUTES spelling, or NULL */
+  uint32_t flags;                 /* KernelPropertyFlags (1: may use printf) */
+  const char *attributes;         /* CL_KERNEL_ATTRIBUTES spelling, or NULL */
   const k2s_reflection_arg *args; /* in module order; look up by ordinal */
   size_t n_args;
   bool has_required_work_group_size;
@@ -256,13 +256,13 @@ typedef struct k2s_reflection_range {
 } k2s_reflection_range;
 
 typedef enum k2s_data_kind {
-  K2S_DATA_CONSTANT_STORAGE_BUFFER,       /* ConstantDataStorageBuffer */
-  K2S_DATA_CONSTANT_UNIFORM,              /* ConstantDataUniform */
-  K2S_DATA_PROGRAM_SCOPE_STORAGE_BUFFER,  /* ProgramScopeVariablesStorageBuffer */
-  K2S_DATA_CONSTANT_POINTER_PUSH,         /* ConstantDataPointerPushConstant */
-  K2S_DATA_PROGRAM_SCOPE_POINTER_PUSH,    /* ProgramScopeVariablePointerPushConstant */
-  K2S_DATA_PRINTF_STORAGE_BUFFER,         /* PrintfBufferStorageBuffer (bytes: none) */
-  K2S_DATA_PRINTF_POINTER_PUSH,           /* PrintfBufferPointerPushConstant (bytes: none) */
+  K2S_DATA_CONSTANT_STORAGE_BUFFER,      /* ConstantDataStorageBuffer */
+  K2S_DATA_CONSTANT_UNIFORM,             /* ConstantDataUniform */
+  K2S_DATA_PROGRAM_SCOPE_STORAGE_BUFFER, /* ProgramScopeVariablesStorageBuffer */
+  K2S_DATA_CONSTANT_POINTER_PUSH,        /* ConstantDataPointerPushConstant */
+  K2S_DATA_PROGRAM_SCOPE_POINTER_PUSH,   /* ProgramScopeVariablePointerPushConstant */
+  K2S_DATA_PRINTF_STORAGE_BUFFER,        /* PrintfBufferStorageBuffer (bytes: none) */
+  K2S_DATA_PRINTF_POINTER_PUSH,          /* PrintfBufferPointerPushConstant (bytes: none) */
 } k2s_data_kind;
 
 /* A module-scope buffer the host creates, fills with `bytes` and binds (or whose
@@ -270,11 +270,11 @@ typedef enum k2s_data_kind {
  * and no initial data. */
 typedef struct k2s_reflection_data {
   k2s_data_kind kind;
-  uint32_t set, binding;   /* storage/uniform kinds */
-  uint32_t offset, size;   /* pointer kinds: the address's place in the push constants */
+  uint32_t set, binding; /* storage/uniform kinds */
+  uint32_t offset, size; /* pointer kinds: the address's place in the push constants */
   const uint8_t *bytes;
   size_t n_bytes;
-  uint32_t buffer_size;    /* printf kinds */
+  uint32_t buffer_size; /* printf kinds */
 } k2s_reflection_data;
 
 typedef struct k2s_reflection_relocation {
@@ -323,12 +323,11 @@ typedef struct k2s_reflection {
  * order). Returns K2S_OK, or K2S_ERROR_INPUT with (*out)->error saying what is wrong;
  * *out is NULL only when out of memory. A module without reflection instructions
  * reads as no kernels (K2S_OK). */
-K2S_API k2s_status k2s_reflection_read(const uint32_t *words, size_t n_words,
-                                       k2s_reflection **out);
+K2S_API k2s_status k2s_reflection_read(const uint32_t *words, size_t n_words, k2s_reflection **out);
 K2S_API void k2s_reflection_free(k2s_reflection *r);
 /* The argument of `kernel` with this ordinal, or NULL. */
 K2S_API const k2s_reflection_arg *k2s_reflection_find_arg(const k2s_reflection_kernel *kernel,
-                                                         uint32_t ordinal);
+                                                          uint32_t ordinal);
 
 /* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header's
  * K2S_VERSION_STRING when a program runs with another build of the library). */
