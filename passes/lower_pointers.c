@@ -1567,26 +1567,8 @@ static bool handles_pointer_operands(uint16_t op)
   case SpvOpPtrNotEqual:
   case SpvOpPtrDiff:
   case SpvOpConvertPtrToU:
-  case SpvOpExtInst:
-  case SpvOpAtomicLoad:
-  case SpvOpAtomicStore:
-  case SpvOpAtomicExchange:
-  case SpvOpAtomicCompareExchange:
-  case SpvOpAtomicIIncrement:
-  case SpvOpAtomicIDecrement:
-  case SpvOpAtomicIAdd:
-  case SpvOpAtomicISub:
-  case SpvOpAtomicSMin:
-  case SpvOpAtomicUMin:
-  case SpvOpAtomicSMax:
-  case SpvOpAtomicUMax:
-  case SpvOpAtomicAnd:
-  case SpvOpAtomicOr:
-  case SpvOpAtomicXor:
-  case SpvOpAtomicFAddEXT:
-  case SpvOpAtomicFMinEXT:
-  case SpvOpAtomicFMaxEXT: return true;
-  default: return false;
+  case SpvOpExtInst: return true;
+  default: return k2s_is_atomic(op);
   }
 }
 
@@ -1752,31 +1734,6 @@ static uint32_t copy_type(ptr_ctx *c, k2s_instr *i, const pval *dst, const pval 
   return k2s_type_array(m, e, k2s_const_uint32(m, (uint32_t)(words ? size / 4 : size)));
 }
 
-static bool is_atomic(uint16_t op)
-{
-  switch (op) {
-  case SpvOpAtomicLoad:
-  case SpvOpAtomicStore:
-  case SpvOpAtomicExchange:
-  case SpvOpAtomicCompareExchange:
-  case SpvOpAtomicIIncrement:
-  case SpvOpAtomicIDecrement:
-  case SpvOpAtomicIAdd:
-  case SpvOpAtomicISub:
-  case SpvOpAtomicSMin:
-  case SpvOpAtomicUMin:
-  case SpvOpAtomicSMax:
-  case SpvOpAtomicUMax:
-  case SpvOpAtomicAnd:
-  case SpvOpAtomicOr:
-  case SpvOpAtomicXor:
-  case SpvOpAtomicFAddEXT:
-  case SpvOpAtomicFMinEXT:
-  case SpvOpAtomicFMaxEXT: return true;
-  default: return false;
-  }
-}
-
 static void mark_written(ptr_ctx *c, const pval *p, const k2s_instr *at)
 {
   for (uint32_t k = 0; p && k < p->n; k++)
@@ -1866,7 +1823,7 @@ static bool analyze_use(ptr_ctx *c, k2s_instr *i)
     return true;
   }
   default:
-    if (is_atomic(i->opcode)) {
+    if (k2s_is_atomic(i->opcode)) {
       pval *p = pv_of(c, i->ops[0]);
       if (!p)
         return true;
@@ -2579,7 +2536,7 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
     }
     return true;
   default:
-    if (is_atomic(i->opcode)) {
+    if (k2s_is_atomic(i->opcode)) {
       pval *p = pv_of(c, i->ops[0]);
       if (!p)
         return true;

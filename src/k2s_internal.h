@@ -510,6 +510,8 @@ enum k2s_atomic_feature {
 uint32_t k2s_atomic_features(k2s_module *m);
 /* The type of the value an atomic instruction reads or writes (0: not an atomic). */
 uint32_t k2s_atomic_value_type(const k2s_module *m, const k2s_instr *i);
+/* Whether op is in the grammar's Atomic instruction class (its operand 0 is the pointer). */
+bool k2s_is_atomic(uint16_t op);
 const char *k2s_atomic_feature_name(uint32_t feature);
 
 k2s_reflection *k2s_refl(k2s_module *m); /* created on first use */
