@@ -403,6 +403,26 @@ static void emit_record(printf_ctx *c, k2s_instr *i, uint32_t id, const slot *sl
 
 /* ---- one printf ------------------------------------------------------------- */
 
+/* The format as a C string literal for messages (newlines and quotes escaped). */
+static const char *quoted(k2s_module *m, const char *s)
+{
+  k2s_strbuf sb = {.arena = &m->arena};
+  k2s_sb_puts(&sb, "\"");
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '\n')
+      k2s_sb_puts(&sb, "\\n");
+    else if (ch == '"' || ch == '\\')
+      k2s_sb_printf(&sb, "\\%c", ch);
+    else if (ch < 32 || ch == 127)
+      k2s_sb_printf(&sb, "\\x%02x", ch);
+    else
+      k2s_sb_printf(&sb, "%c", ch);
+  }
+  k2s_sb_puts(&sb, "\"");
+  return sb.data;
+}
+
 static bool is_printf(const k2s_module *m, const k2s_instr *i)
 {
   return i->opcode == SpvOpExtInst && i->n_ops >= 3 && i->ops[0] < m->id_cap &&
@@ -430,8 +450,8 @@ static bool lower_one(printf_ctx *c, k2s_instr *i)
     if (s.conv == '%')
       continue;
     if (n_slots == n_args) {
-      k2s_error(m, i, "printf's format \"%s\" has more conversions than the %u argument(s)",
-                fmt, n_args);
+      k2s_error(m, i, "printf's format %s has more conversions than the %u argument(s)",
+                quoted(m, fmt), n_args);
       return false;
     }
     if (!plan_arg(c, i, fmt, &s, i->ops[3 + n_slots], &slots[n_slots]))
@@ -439,7 +459,7 @@ static bool lower_one(printf_ctx *c, k2s_instr *i)
     n_slots++;
   }
   if (r < 0) {
-    k2s_error(m, i, "printf format \"%s\", at byte %zu: %s", fmt, s.start, why);
+    k2s_error(m, i, "printf format %s, at byte %zu: %s", quoted(m, fmt), s.start, why);
     return false;
   }
   uint32_t id = add_info(c, fmt, slots, n_slots);
