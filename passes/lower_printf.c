@@ -480,12 +480,15 @@ static bool uses_printf(const k2s_module *m, k2s_function *f)
 
 bool k2s_lower_printf(k2s_module *m, const k2s_options *o)
 {
-  printf_ctx c = {m, o, 0, k2s_type_int(m, 32, false), 0, 0};
-  c.ptr_u32 = k2s_type_pointer(m, SpvStorageClassStorageBuffer, c.u32);
+  printf_ctx c = {m, o, 0, 0, 0, 0};
   bool changed = false, in_helper = false;
   k2s_foreach_function(f, m) {
     if (!uses_printf(m, f))
       continue;
+    if (!c.u32) { /* types only for a module with printf: no change otherwise */
+      c.u32 = k2s_type_int(m, 32, false);
+      c.ptr_u32 = k2s_type_pointer(m, SpvStorageClassStorageBuffer, c.u32);
+    }
     k2s_refl_kernel *k = k2s_refl_kernel_of(m, f->def->result);
     if (k)
       k->may_use_printf = true;
