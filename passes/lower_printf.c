@@ -32,6 +32,8 @@ typedef struct printf_ctx {
   uint32_t buffer;       /* the storage buffer variable, made on first use */
   uint32_t u32, ptr_u32; /* uint and StorageBuffer pointer to uint */
   uint32_t next_id;
+  uint32_t *strings; /* format and %s pointers of the printfs lowered, to sweep */
+  uint32_t n_strings;
 } printf_ctx;
 
 /* ---- string literals ------------------------------------------------------ */
@@ -464,9 +466,41 @@ static bool lower_one(printf_ctx *c, k2s_instr *i)
   }
   uint32_t id = add_info(c, fmt, slots, n_slots);
   buffer_var(c);
+  /* The string pointers go with the printf (swept afterwards). */
+  c->strings = k2s_realloc_array(&m->arena, c->strings, c->n_strings, c->n_strings + n_args + 1,
+                                 sizeof(uint32_t));
+  for (uint32_t k = 2; k < i->n_ops; k++)
+    if (k2s_def(m, k2s_type_of(m, i->ops[k]))->opcode == SpvOpTypePointer)
+      c->strings[c->n_strings++] = i->ops[k];
   /* Arguments past the conversions are evaluated (they are values already) and ignored. */
   emit_record(c, i, id, slots, n_slots);
   return true;
+}
+
+/* The pointers into string literals only the lowered printfs used go, so the literals'
+ * variables (Private copies by now) are dead and 'finalize' drops them. */
+static void sweep_strings(printf_ctx *c)
+{
+  k2s_module *m = c->m;
+  for (uint32_t k = 0; k < c->n_strings; k++) {
+    for (uint32_t id = c->strings[k]; id;) {
+      k2s_instr *d = k2s_def(m, id);
+      if (!d || !d->block || k2s_uses_of(m, id))
+        break;
+      switch (d->opcode) {
+      case SpvOpAccessChain:
+      case SpvOpInBoundsAccessChain:
+      case SpvOpPtrAccessChain:
+      case SpvOpInBoundsPtrAccessChain:
+      case SpvOpBitcast:
+      case SpvOpCopyObject: break;
+      default: id = 0; continue;
+      }
+      uint32_t base = d->ops[0];
+      k2s_instr_delete(m, d); /* its uses drop out of the chains as they are read */
+      id = base;
+    }
+  }
 }
 
 static bool uses_printf(const k2s_module *m, k2s_function *f)
@@ -480,7 +514,7 @@ static bool uses_printf(const k2s_module *m, k2s_function *f)
 
 bool k2s_lower_printf(k2s_module *m, const k2s_options *o)
 {
-  printf_ctx c = {m, o, 0, 0, 0, 0};
+  printf_ctx c = {m, o, 0, 0, 0, 0, NULL, 0};
   bool changed = false, in_helper = false;
   k2s_foreach_function(f, m) {
     if (!uses_printf(m, f))
@@ -509,6 +543,8 @@ bool k2s_lower_printf(k2s_module *m, const k2s_options *o)
   k2s_reflection *r = k2s_refl(m);
   for (uint32_t k = 0; in_helper && k < r->n_kernels; k++)
     r->kernels[k].may_use_printf = true;
+  if (changed && !m->failed)
+    sweep_strings(&c);
   if (changed)
     k2s_invalidate_uses(m);
   return changed;

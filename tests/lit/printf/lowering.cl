@@ -8,6 +8,7 @@
 // RUN: %k2s %t.spv -o %t.out.spv -printf-buffer-size=4096 --reflect=%t.json --descriptormap=%t.csv
 // RUN: spirv-val --target-env vulkan1.1 %t.out.spv
 // RUN: spirv-dis %t.out.spv | FileCheck %s
+// RUN: spirv-dis %t.out.spv | FileCheck %s --check-prefix=NOSTR
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: FileCheck %s --check-prefix=CSV < %t.csv
 // RUN: %k2s %t.spv -o %t.phys.spv --pointers=physical --target-env vulkan1.2
@@ -17,6 +18,11 @@ kernel void k(global int *ret, float f, long l)
 {
   ret[get_global_id(0)] = printf("%s %.2f %ld %v2hhx\n", "abc", f, l, (uchar2)(1, 2));
 }
+
+// The string literals are gone from the shader code (the reflection has them).
+// NOSTR-NOT: Private
+// NOSTR: PrintfInfo
+// NOSTR-NOT: Private
 
 // CHECK-DAG: OpDecorate %printf_buffer DescriptorSet 1
 // CHECK-DAG: OpDecorate %printf_buffer Binding 0
