@@ -195,7 +195,8 @@ static bool plan_arg(printf_ctx *c, k2s_instr *at, const char *fmt, const k2s_pr
      * clang promotes float (and half) arguments to double when the device has doubles;
      * the float itself prints the same and needs no Float64 on the device. */
     k2s_instr *d = k2s_def(m, arg);
-    if (w == 64 && d && d->opcode == SpvOpFConvert && k2s_type_width(m, k2s_type_of(m, d->ops[0])) < 64)
+    if (w == 64 && d && d->opcode == SpvOpFConvert &&
+        k2s_type_width(m, k2s_type_of(m, d->ops[0])) < 64)
       out->words = 1;
     return true;
   }
@@ -337,9 +338,10 @@ static void emit_record(printf_ctx *c, k2s_instr *i, uint32_t id, const slot *sl
   for (uint32_t k = 0; k < n_slots; k++) {
     if (!slots[k].value)
       vals[nv++] = k2s_const_uint32(m, slots[k].constant);
-    else if (slots[k].words == 2 && k2s_def(m, k2s_type_of(m, slots[k].value))->opcode == SpvOpTypePointer)
-      nv += emit_words(c, &b, k2s_b_convert_ptr_to_u(&b, k2s_type_int(m, 64, false), slots[k].value),
-                       vals + nv);
+    else if (slots[k].words == 2 &&
+             k2s_def(m, k2s_type_of(m, slots[k].value))->opcode == SpvOpTypePointer)
+      nv += emit_words(
+          c, &b, k2s_b_convert_ptr_to_u(&b, k2s_type_int(m, 64, false), slots[k].value), vals + nv);
     else
       nv += emit_words(c, &b, slots[k].value, vals + nv);
   }

@@ -11,11 +11,11 @@
 #include <stddef.h>
 
 typedef struct k2s_printf_spec {
-  size_t start, end;   /* the specification's bytes [start, end): '%' .. conversion */
-  size_t flags_end;    /* end of flags, width and precision (start of `v` or length) */
-  char conv;           /* the conversion character ('%' for "%%") */
-  unsigned vec;        /* vector length, 0 for a scalar */
-  unsigned length;     /* element bytes the length modifier names: 1 hh, 2 h, 4 hl, 8 l; 0 none */
+  size_t start, end; /* the specification's bytes [start, end): '%' .. conversion */
+  size_t flags_end;  /* end of flags, width and precision (start of `v` or length) */
+  char conv;         /* the conversion character ('%' for "%%") */
+  unsigned vec;      /* vector length, 0 for a scalar */
+  unsigned length;   /* element bytes the length modifier names: 1 hh, 2 h, 4 hl, 8 l; 0 none */
 } k2s_printf_spec;
 
 /* Finds the next conversion specification at or after *pos in fmt[0, len). Returns 1 and
