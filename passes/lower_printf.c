@@ -521,6 +521,13 @@ bool k2s_lower_printf(k2s_module *m, const k2s_options *o)
   k2s_foreach_function(f, m) {
     if (!uses_printf(m, f))
       continue;
+    if (o->printf_buffer_size < 16 || o->printf_buffer_size % 4) {
+      k2s_error(m, NULL,
+                "the printf buffer size is %u bytes; printf needs a multiple of 4, at least "
+                "16 (-printf-buffer-size)",
+                o->printf_buffer_size);
+      return false;
+    }
     if (!c.u32) { /* types only for a module with printf: no change otherwise */
       c.u32 = k2s_type_int(m, 32, false);
       c.ptr_u32 = k2s_type_pointer(m, SpvStorageClassStorageBuffer, c.u32);
