@@ -2506,7 +2506,11 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
       if (!p)
         continue;
       if (p->n != 1 || !p->a[0].root) {
-        k2s_error(m, i, "a builtin takes a pointer whose object is known only at run time");
+        k2s_error(m, i,
+                  i->ops[1] == K2S_OPENCL_STD_printf && m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_STD
+                      ? "printf's format and %%s arguments must be string literals (OpenCL C); "
+                        "this one is chosen at run time"
+                      : "a builtin takes a pointer whose object is known only at run time");
         return false;
       }
       const root *r = &c->roots[p->a[0].root];

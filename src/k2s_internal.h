@@ -497,6 +497,19 @@ struct k2s_reflection {
   uint32_t psv_size;
   k2s_refl_sampler *samplers; /* literal samplers, one per distinct value */
   uint32_t n_samplers;
+  /* printf (passes/lower_printf.c): one storage buffer of printf_size bytes the host
+   * zero-fills before a dispatch and decodes after it (docs/runtime-abi.md, "printf"),
+   * and one entry per format string and per string-literal argument (clspv's
+   * PrintfInfo). has_printf false when no kernel calls printf. */
+  bool has_printf;
+  uint32_t printf_set, printf_binding, printf_size;
+  struct k2s_refl_printf {
+    uint32_t id;
+    const char *format; /* NUL-terminated; the NUL ends it */
+    uint32_t *arg_sizes; /* bytes each argument occupies in a record (multiples of 4) */
+    uint32_t n_args;
+  } *printfs;
+  uint32_t n_printfs;
 };
 
 /* Vulkan device features the module's atomics need (src/atomic_features.c): a

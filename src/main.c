@@ -36,6 +36,7 @@ static void usage(FILE *f)
       "  -max-pushconstant-size=N                      (default 128)\n"
       "  -constant-args-ubo                            constant pointers as uniform buffers\n"
       "  -distinct-kernel-descriptor-sets              a descriptor set per kernel\n"
+      "  -printf-buffer-size=N                         printf buffer bytes (default 1048576)\n"
       "Memory and math:\n"
       "  --pointers=auto|logical|physical              pointer model (default auto)\n"
       "  --scalar-block-layout                         the device has scalarBlockLayout\n"
@@ -177,6 +178,7 @@ static const char *const option_names[] = {"help",
                                            "max-pushconstant-size",
                                            "constant-args-ubo",
                                            "distinct-kernel-descriptor-sets",
+                                           "printf-buffer-size",
                                            "pointers",
                                            "scalar-block-layout",
                                            "math",
@@ -403,6 +405,12 @@ int main(int argc, char **argv)
       if (*end || !*v || n > 65536)
         return fail_usage("bad -max-pushconstant-size '%s'", v);
       o.max_push_constant_size = (uint32_t)n;
+    } else if ((v = take_value(argc, argv, &i, "printf-buffer-size"))) {
+      char *end;
+      unsigned long n = strtoul(v, &end, 10);
+      if (*end || !*v || n < 16 || n % 4 || n > (1ul << 30))
+        return fail_usage("bad -printf-buffer-size '%s' (bytes: a multiple of 4, 16 to 2^30)", v);
+      o.printf_buffer_size = (uint32_t)n;
     } else if (opt_flag(a, "constant-args-ubo")) {
       o.constant_args_ubo = true;
     } else if (opt_flag(a, "distinct-kernel-descriptor-sets")) {

@@ -135,6 +135,10 @@ typedef struct k2s_options {
    * RLIMIT_AS/RLIMIT_DATA); max_seconds: 0 = none. Default: automatic, 3600 s. */
   uint32_t max_memory_mb;
   uint32_t max_seconds;
+
+  /* -printf-buffer-size=N (clspv's spelling): bytes of the printf storage buffer
+   * (a multiple of 4, at least 16; default 1048576, clspv's). */
+  uint32_t printf_buffer_size;
 } k2s_options;
 
 typedef struct k2s_diagnostic {

@@ -123,7 +123,13 @@ void refl_free(struct refl_module *r)
     free(r->relocs);
     free(r->unsupported);
     free(r->samplers);
+    for (size_t i = 0; i < r->nprintfs; i++) {
+        free(r->printfs[i].format);
+        free(r->printfs[i].arg_sizes);
+    }
+    free(r->printfs);
     memset(r, 0, sizeof *r);
+    r->printf_data = -1;
 }
 
 /* ---- operand access --------------------------------------------------------------------- */
@@ -451,7 +457,30 @@ static bool read_data_pointer(struct reader *rd, const struct spv_inst *in, bool
     return false;
 }
 
-/* A zero-filled printf buffer; its contents are not decoded (printf output is dropped). */
+/* The printf buffer (its size in d->nbytes_u32): zero-filled, read back and printed after
+ * the dispatch. */
+bool refl_add_printf_buffer(struct refl_module *r, struct refl_data *d)
+{
+    if (r->printf_data >= 0) {
+        k2s_error("reflection: two printf buffers");
+        return false;
+    }
+    if (d->nbytes_u32 < 16 || d->nbytes_u32 % 4 || d->nbytes_u32 > (1u << 30)) {
+        k2s_error("reflection: printf buffer of %u bytes (16 to 2^30, a multiple of 4)",
+                  d->nbytes_u32);
+        return false;
+    }
+    d->nbytes = d->nbytes_u32;
+    d->bytes = calloc(d->nbytes, 1);
+    if (!d->bytes || !refl_add_data(r, d)) {
+        free(d->bytes);
+        return false;
+    }
+    r->printf_data = (long)r->ndata - 1;
+    return true;
+}
+
+/* Set, Binding, BufferSize or Offset, Size, BufferSize (clspv's physical-mode form). */
 static bool read_printf_buffer(struct reader *rd, const struct spv_inst *in, bool pointer)
 {
     struct refl_data d = {.kind = pointer ? RD_POINTER_PUSH : RD_STORAGE};
@@ -462,19 +491,57 @@ static bool read_printf_buffer(struct reader *rd, const struct spv_inst *in, boo
         d.offset = v[0], d.size = v[1];
     else
         d.set = v[0], d.binding = v[1];
-    if (v[2] > (1u << 26)) {
-        k2s_error("reflection: printf buffer of %u bytes is implausibly large", v[2]);
+    d.nbytes_u32 = v[2];
+    return refl_add_printf_buffer(rd->r, &d);
+}
+
+bool refl_add_printf(struct refl_module *r, uint32_t id, const char *format,
+                     const uint32_t *sizes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sizes[i] == 0 || sizes[i] % 4 || sizes[i] > 128) {
+            k2s_error("reflection: printf format %u: argument size %u (4 to 128, a multiple "
+                      "of 4)", id, sizes[i]);
+            return false;
+        }
+    for (size_t i = 0; i < r->nprintfs; i++)
+        if (r->printfs[i].id == id) {
+            k2s_error("reflection: printf format %u described twice", id);
+            return false;
+        }
+    struct refl_printf *grown = realloc(r->printfs, (r->nprintfs + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    r->printfs = grown;
+    struct refl_printf *p = &grown[r->nprintfs];
+    p->id = id;
+    p->format = strdup(format);
+    p->arg_sizes = malloc((n ? n : 1) * sizeof *sizes);
+    p->nargs = n;
+    if (!p->format || !p->arg_sizes) {
+        free(p->format);
+        free(p->arg_sizes);
         return false;
     }
-    d.nbytes = v[2] ? v[2] : 4;
-    d.bytes = calloc(d.nbytes, 1);
-    if (!d.bytes || !refl_add_data(rd->r, &d)) {
-        free(d.bytes);
-        return false;
-    }
-    if (rd->verbose)
-        k2s_warn("printf output is not decoded; the printf buffer is only allocated");
+    if (n)
+        memcpy(p->arg_sizes, sizes, n * sizeof *sizes);
+    r->nprintfs++;
     return true;
+}
+
+/* PrintfID, FormatString, ArgumentSizes... */
+static bool read_printf_info(struct reader *rd, const struct spv_inst *in)
+{
+    uint32_t id;
+    const char *format = operand_str(rd, in, 1);
+    if (!format || !operand_u32(rd, in, 0, &id))
+        return false;
+    size_t n = in->count > 7 ? in->count - 7 : 0;
+    uint32_t *sizes = calloc(n ? n : 1, sizeof *sizes);
+    bool ok = sizes && operand_u32s(rd, in, 2, (unsigned)n, sizes) &&
+              refl_add_printf(rd->r, id, format, sizes, n);
+    free(sizes);
+    return ok;
 }
 
 static bool read_reloc(struct reader *rd, const struct spv_inst *in)
@@ -616,7 +683,7 @@ static bool read_inst(struct reader *rd, const struct spv_inst *in)
         return read_printf_buffer(rd, in, false);
     case NonSemanticClspvReflectionPrintfBufferPointerPushConstant:
         return read_printf_buffer(rd, in, true);
-    case NonSemanticClspvReflectionPrintfInfo: return true;
+    case NonSemanticClspvReflectionPrintfInfo: return read_printf_info(rd, in);
     case NonSemanticClspvReflectionLiteralSampler: return read_literal_sampler(rd, in);
     case NonSemanticClspvReflectionImageArgumentInfoChannelOrderPushConstant:
         return read_image_info(rd, in, false);
@@ -666,6 +733,7 @@ static void reader_free(struct reader *rd)
 bool refl_from_spirv(const struct spv_module *m, struct refl_module *r, bool verbose)
 {
     memset(r, 0, sizeof *r);
+    r->printf_data = -1;
     struct reader rd = {.m = m, .r = r, .verbose = verbose};
     bool ok = collect(&rd) && interpret(&rd);
     if (ok && r->nkernels == 0) {
