@@ -108,11 +108,11 @@ static const char *sampler_expr(k2s_module *m, uint32_t mask)
 /* A module-scope buffer's initial bytes as hex (the Data string of
  * ProgramScopeVariablesStorageBuffer and ConstantDataStorageBuffer, as clspv
  * writes it: two lower-case digits per byte, lowest address first). */
-static char *hex_bytes(k2s_module *m, const uint8_t *data, uint32_t size)
+static char *hex_bytes(k2s_module *m, const uint8_t *data, size_t size)
 {
   static const char digits[] = "0123456789abcdef";
-  char *hex = k2s_alloc(&m->arena, (size_t)size * 2 + 1);
-  for (uint32_t k = 0; k < size; k++) {
+  char *hex = k2s_alloc(&m->arena, size * 2 + 1);
+  for (size_t k = 0; k < size; k++) {
     hex[2 * k] = digits[data[k] >> 4];
     hex[2 * k + 1] = digits[data[k] & 15];
   }
@@ -290,6 +290,20 @@ static void emit_embedded(refl_ctx *c, k2s_refl_facts *r)
     uint32_t ops[3] = {u32(m, r->psv_set), u32(m, r->psv_binding), str(m, psv_hex(m, r))};
     ext(c, K2S_CLSPV_REFLECTION_ProgramScopeVariablesStorageBuffer, ops, 3);
   }
+  /* PrintfInfo: PrintfID, FormatString, ArgumentSizes...; then the buffer. */
+  for (uint32_t q = 0; q < r->n_printfs; q++) {
+    const struct k2s_refl_printf *p = &r->printfs[q];
+    uint32_t *ops = k2s_alloc(&m->arena, (p->n_args + 2) * sizeof(uint32_t));
+    ops[0] = u32(m, p->id);
+    ops[1] = str(m, p->format);
+    for (uint32_t a = 0; a < p->n_args; a++)
+      ops[2 + a] = u32(m, p->arg_sizes[a]);
+    ext(c, K2S_CLSPV_REFLECTION_PrintfInfo, ops, p->n_args + 2);
+  }
+  if (r->has_printf) {
+    uint32_t ops[3] = {u32(m, r->printf_set), u32(m, r->printf_binding), u32(m, r->printf_size)};
+    ext(c, K2S_CLSPV_REFLECTION_PrintfBufferStorageBuffer, ops, 3);
+  }
 }
 
 static void json_string(k2s_strbuf *sb, const char *s)
@@ -457,6 +471,21 @@ static char *emit_json(k2s_module *m, k2s_refl_facts *r)
                   ",\n  \"program_scope_variables\": {\"set\": %u, \"binding\": %u, "
                   "\"size\": %u, \"data\": \"%s\"}",
                   r->psv_set, r->psv_binding, r->psv_size, psv_hex(m, r));
+  if (r->has_printf) {
+    k2s_sb_printf(&sb,
+                  ",\n  \"printf\": {\"set\": %u, \"binding\": %u, \"size\": %u, \"formats\": [",
+                  r->printf_set, r->printf_binding, r->printf_size);
+    for (uint32_t q = 0; q < r->n_printfs; q++) {
+      const struct k2s_refl_printf *p = &r->printfs[q];
+      k2s_sb_printf(&sb, "%s\n    {\"id\": %u, \"format\": ", q ? "," : "", p->id);
+      json_string(&sb, p->format);
+      k2s_sb_puts(&sb, ", \"arg_sizes\": [");
+      for (uint32_t a = 0; a < p->n_args; a++)
+        k2s_sb_printf(&sb, "%s%u", a ? ", " : "", p->arg_sizes[a]);
+      k2s_sb_puts(&sb, "]}");
+    }
+    k2s_sb_puts(&sb, "]}");
+  }
   json_subgroups(m, r, &sb);
   uint32_t features = k2s_atomic_features(m);
   if (features) {
@@ -493,6 +522,20 @@ static char *emit_csv(k2s_module *m, k2s_refl_facts *r)
   if (r->has_psv)
     k2s_sb_printf(&sb, "program_scope,descriptorSet,%u,binding,%u,kind,buffer,hexbytes,%s\n",
                   r->psv_set, r->psv_binding, psv_hex(m, r));
+  /* k2s's own lines for printf (clspv's descriptor map predates its printf): the
+   * buffer, then each format as hex bytes (formats hold commas and newlines) with the
+   * record bytes of each argument. */
+  if (r->has_printf)
+    k2s_sb_printf(&sb, "printf_buffer,descriptorSet,%u,binding,%u,size,%u\n", r->printf_set,
+                  r->printf_binding, r->printf_size);
+  for (uint32_t q = 0; q < r->n_printfs; q++) {
+    const struct k2s_refl_printf *p = &r->printfs[q];
+    k2s_sb_printf(&sb, "printf,id,%u,hexformat,%s,argSizes,", p->id,
+                  hex_bytes(m, (const uint8_t *)p->format, strlen(p->format)));
+    for (uint32_t a = 0; a < p->n_args; a++)
+      k2s_sb_printf(&sb, "%s%u", a ? ":" : "", p->arg_sizes[a]);
+    k2s_sb_puts(&sb, "\n");
+  }
   for (uint32_t q = 0; q < r->n_samplers; q++)
     k2s_sb_printf(&sb, "sampler,%u,samplerExpr,\"%s\",descriptorSet,%u,binding,%u\n",
                   r->samplers[q].mask, sampler_expr(m, r->samplers[q].mask), r->samplers[q].set,

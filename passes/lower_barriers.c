@@ -85,22 +85,10 @@ static bool atomic_role(const k2s_instr *in, uint32_t word, enum atomic_role *ro
   case SpvOpAtomicStore: *role = ROLE_STORE; return true;
   case SpvOpAtomicCompareExchange:
   case SpvOpAtomicCompareExchangeWeak: *role = word == 3 ? ROLE_LOAD : ROLE_RMW; return true;
-  case SpvOpAtomicExchange:
-  case SpvOpAtomicIIncrement:
-  case SpvOpAtomicIDecrement:
-  case SpvOpAtomicIAdd:
-  case SpvOpAtomicISub:
-  case SpvOpAtomicSMin:
-  case SpvOpAtomicUMin:
-  case SpvOpAtomicSMax:
-  case SpvOpAtomicUMax:
-  case SpvOpAtomicAnd:
-  case SpvOpAtomicOr:
-  case SpvOpAtomicXor:
-  case SpvOpAtomicFAddEXT:
-  case SpvOpAtomicFMinEXT:
-  case SpvOpAtomicFMaxEXT: *role = ROLE_RMW; return true;
-  default: return false;
+  case SpvOpAtomicFlagClear: *role = ROLE_STORE; return true;
+  default: /* every other atomic reads, modifies and writes */
+    *role = ROLE_RMW;
+    return k2s_is_atomic(in->opcode);
   }
 }
 

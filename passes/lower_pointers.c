@@ -1570,26 +1570,8 @@ static bool handles_pointer_operands(uint16_t op)
   case SpvOpPtrNotEqual:
   case SpvOpPtrDiff:
   case SpvOpConvertPtrToU:
-  case SpvOpExtInst:
-  case SpvOpAtomicLoad:
-  case SpvOpAtomicStore:
-  case SpvOpAtomicExchange:
-  case SpvOpAtomicCompareExchange:
-  case SpvOpAtomicIIncrement:
-  case SpvOpAtomicIDecrement:
-  case SpvOpAtomicIAdd:
-  case SpvOpAtomicISub:
-  case SpvOpAtomicSMin:
-  case SpvOpAtomicUMin:
-  case SpvOpAtomicSMax:
-  case SpvOpAtomicUMax:
-  case SpvOpAtomicAnd:
-  case SpvOpAtomicOr:
-  case SpvOpAtomicXor:
-  case SpvOpAtomicFAddEXT:
-  case SpvOpAtomicFMinEXT:
-  case SpvOpAtomicFMaxEXT: return true;
-  default: return false;
+  case SpvOpExtInst: return true;
+  default: return k2s_is_atomic(op);
   }
 }
 
@@ -1755,31 +1737,6 @@ static uint32_t copy_type(ptr_ctx *c, k2s_instr *i, const pval *dst, const pval 
   return k2s_type_array(m, e, k2s_const_uint32(m, (uint32_t)(words ? size / 4 : size)));
 }
 
-static bool is_atomic(uint16_t op)
-{
-  switch (op) {
-  case SpvOpAtomicLoad:
-  case SpvOpAtomicStore:
-  case SpvOpAtomicExchange:
-  case SpvOpAtomicCompareExchange:
-  case SpvOpAtomicIIncrement:
-  case SpvOpAtomicIDecrement:
-  case SpvOpAtomicIAdd:
-  case SpvOpAtomicISub:
-  case SpvOpAtomicSMin:
-  case SpvOpAtomicUMin:
-  case SpvOpAtomicSMax:
-  case SpvOpAtomicUMax:
-  case SpvOpAtomicAnd:
-  case SpvOpAtomicOr:
-  case SpvOpAtomicXor:
-  case SpvOpAtomicFAddEXT:
-  case SpvOpAtomicFMinEXT:
-  case SpvOpAtomicFMaxEXT: return true;
-  default: return false;
-  }
-}
-
 static void mark_written(ptr_ctx *c, const pval *p, const k2s_instr *at)
 {
   for (uint32_t k = 0; p && k < p->n; k++)
@@ -1869,7 +1826,7 @@ static bool analyze_use(ptr_ctx *c, k2s_instr *i)
     return true;
   }
   default:
-    if (is_atomic(i->opcode)) {
+    if (k2s_is_atomic(i->opcode)) {
       pval *p = pv_of(c, i->ops[0]);
       if (!p)
         return true;
@@ -2552,7 +2509,11 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
       if (!p)
         continue;
       if (p->n != 1 || !p->a[0].root) {
-        k2s_error(m, i, "a builtin takes a pointer whose object is known only at run time");
+        k2s_error(m, i,
+                  i->ops[1] == K2S_OPENCL_STD_printf && m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_STD
+                      ? "printf's format and %%s arguments must be string literals (OpenCL C); "
+                        "this one is chosen at run time"
+                      : "a builtin takes a pointer whose object is known only at run time");
         return false;
       }
       const root *r = &c->roots[p->a[0].root];
@@ -2582,7 +2543,7 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
     }
     return true;
   default:
-    if (is_atomic(i->opcode)) {
+    if (k2s_is_atomic(i->opcode)) {
       pval *p = pv_of(c, i->ops[0]);
       if (!p)
         return true;

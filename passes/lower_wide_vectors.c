@@ -924,8 +924,8 @@ static bool lower_opencl(wide *c)
   case K2S_OPENCL_STD_shuffle2: return lower_cl_shuffle(c, true);
   case K2S_OPENCL_STD_printf:
     k2s_error(c->m, at,
-              "printf is not supported yet (a later issue); here it also takes an "
-              "8- or 16-lane vector");
+              "printf reached the wide-vectors pass: the 'printf' pass lowers it (a "
+              "--passes= list without it cannot translate printf)");
     return false;
   case K2S_OPENCL_STD_cross:
   case K2S_OPENCL_STD_length:

@@ -21,11 +21,16 @@ const char *k2s_atomic_feature_name(uint32_t feature)
   return feature < K2S_ATOMIC_FEATURE_COUNT ? feature_names[feature] : "?";
 }
 
+bool k2s_is_atomic(uint16_t op)
+{
+  const k2s_opcode_info *info = k2s_opcode(op);
+  return info && info->atomic;
+}
+
 /* The value type of an atomic, 0 when i is none. */
 uint32_t k2s_atomic_value_type(const k2s_module *m, const k2s_instr *i)
 {
-  const k2s_opcode_info *info = k2s_opcode(i->opcode);
-  if (!info || !info->atomic)
+  if (!k2s_is_atomic(i->opcode))
     return 0;
   switch (i->opcode) {
   case SpvOpAtomicStore: return i->n_ops >= 4 ? k2s_type_of(m, i->ops[3]) : 0;

@@ -512,6 +512,19 @@ struct k2s_refl_facts {
   uint32_t cd_size;
   k2s_refl_sampler *samplers; /* literal samplers, one per distinct value */
   uint32_t n_samplers;
+  /* printf (passes/lower_printf.c): one storage buffer of printf_size bytes the host
+   * zero-fills before a dispatch and decodes after it (docs/runtime-abi.md, "printf"),
+   * and one entry per format string and per string-literal argument (clspv's
+   * PrintfInfo). has_printf false when no kernel calls printf. */
+  bool has_printf;
+  uint32_t printf_set, printf_binding, printf_size;
+  struct k2s_refl_printf {
+    uint32_t id;
+    const char *format; /* NUL-terminated; the NUL ends it */
+    uint32_t *arg_sizes; /* bytes each argument occupies in a record (multiples of 4) */
+    uint32_t n_args;
+  } *printfs;
+  uint32_t n_printfs;
 };
 
 /* Vulkan device features the module's atomics need (src/atomic_features.c): a
@@ -525,6 +538,8 @@ enum k2s_atomic_feature {
 uint32_t k2s_atomic_features(k2s_module *m);
 /* The type of the value an atomic instruction reads or writes (0: not an atomic). */
 uint32_t k2s_atomic_value_type(const k2s_module *m, const k2s_instr *i);
+/* Whether op is in the grammar's Atomic instruction class (its operand 0 is the pointer). */
+bool k2s_is_atomic(uint16_t op);
 const char *k2s_atomic_feature_name(uint32_t feature);
 
 k2s_refl_facts *k2s_refl(k2s_module *m); /* created on first use */

@@ -39,6 +39,7 @@ static void usage(FILE *f)
       "  -distinct-kernel-descriptor-sets              a descriptor set per kernel\n"
       "  -module-constants-in-storage-buffer           `constant` variables in one storage buffer\n"
       "                                                the host fills (ConstantDataStorageBuffer)\n"
+      "  -printf-buffer-size=N                         printf buffer bytes (default 1048576)\n"
       "Memory and math:\n"
       "  --pointers=auto|logical|physical              pointer model (default auto)\n"
       "  --scalar-block-layout                         the device has scalarBlockLayout\n"
@@ -184,6 +185,7 @@ static const char *const option_names[] = {"help",
                                            "constant-args-ubo",
                                            "distinct-kernel-descriptor-sets",
                                            "module-constants-in-storage-buffer",
+                                           "printf-buffer-size",
                                            "jobs",
                                            "pointers",
                                            "scalar-block-layout",
@@ -496,6 +498,12 @@ int main(int argc, char **argv)
       if (*end || !*v || n > 65536)
         return fail_usage("bad -max-pushconstant-size '%s'", v);
       o.max_push_constant_size = (uint32_t)n;
+    } else if ((v = take_value(argc, argv, &i, "printf-buffer-size"))) {
+      char *end;
+      unsigned long n = strtoul(v, &end, 10);
+      if (*end || !*v || n < 16 || n % 4 || n > (1ul << 30))
+        return fail_usage("bad -printf-buffer-size '%s' (bytes: a multiple of 4, 16 to 2^30)", v);
+      o.printf_buffer_size = (uint32_t)n;
     } else if (opt_flag(a, "constant-args-ubo")) {
       o.constant_args_ubo = true;
     } else if (opt_flag(a, "distinct-kernel-descriptor-sets")) {

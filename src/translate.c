@@ -25,6 +25,7 @@ void k2s_options_init(k2s_options *o)
   o->pod_mode = K2S_POD_SSBO;
   o->cluster_pod_args = true;
   o->max_push_constant_size = 128;
+  o->printf_buffer_size = 1048576;
   o->max_seconds = 3600;
 }
 

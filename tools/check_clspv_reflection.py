@@ -13,7 +13,12 @@ each operand to what clspv's reflection specification says it is:
 and to the facts a runtime relies on: ArgumentInfo qualifiers are clGetKernelArgInfo
 enumerants, argument ordinals are below NumArguments and unique per kernel, each
 descriptor (set, binding) is decorated on a variable, each SpecConstant* id is decorated
-on a spec constant, push constants lie inside a push-constant block, Data is hex bytes.
+on a spec constant, push constants lie inside a push-constant block, Data is hex bytes,
+and printf's facts hang together: PrintfIDs are unique, each of ArgumentSizes is a whole
+number of 32-bit words (a record's argument slots), there is at most one printf buffer
+(PrintfBuffer*) and its BufferSize is a whole number of words with room for the count
+word, a record and the lost-record word; PrintfInfo, or a Kernel whose Flags say
+MayUsePrintf, needs the printf buffer, and the printf buffer needs such a kernel.
 
   check_clspv_reflection.py MODULE.spv [--expect OP,OP,...] [--list]
 
@@ -120,6 +125,7 @@ def check(path, expect):
     problems, seen = [], []
     kernels = {}   # Kernel result id -> [name, NumArguments, ordinals]
     arg_infos = set()
+    printf_ids, printf_buffers, printf_infos, may_use_printf = set(), [], [], []
 
     def bad(pos, name, msg):
         problems.append(f"{path}: word {pos}: {name}: {msg}")
@@ -172,6 +178,26 @@ def check(path, expect):
             kernels[result] = [values["Name"], values.get("NumArguments"), set()]
             if values.get("Flags", 0) & ~1:
                 bad(pos, name, "Flags has bits KernelPropertyFlags does not define")
+            if values.get("Flags", 0) & 1:
+                may_use_printf.append(values["Name"])
+        elif name == "PrintfInfo":
+            printf_infos.append(pos)
+            if values["PrintfID"] in printf_ids:
+                bad(pos, name, f"a second PrintfInfo for PrintfID {values['PrintfID']}")
+            printf_ids.add(values["PrintfID"])
+            # The variadic operands: every one of them, not just the last value kept above.
+            for k, ident in enumerate(operands[2:]):
+                size = ints.get(ident)
+                if size is not None and (size == 0 or size % 4):
+                    bad(pos, name, f"ArgumentSizes[{k}] is {size}, not a whole number of "
+                        "32-bit words")
+        elif name.startswith("PrintfBuffer"):
+            printf_buffers.append(pos)
+            if len(printf_buffers) == 2:
+                bad(pos, name, "a second printf buffer")
+            if values["BufferSize"] % 4 or values["BufferSize"] < 12:
+                bad(pos, name, f"BufferSize {values['BufferSize']} is not a whole number of "
+                    "32-bit words, at least 3 (count, record, lost records)")
         elif name == "ArgumentInfo":
             arg_infos.add(result)
             if "Address Qualifier" in values and not 0x119B <= values["Address Qualifier"] <= 0x119E:
@@ -208,6 +234,13 @@ def check(path, expect):
             d = values["Data"]
             if len(d) % 2 or any(c not in "0123456789abcdef" for c in d):
                 bad(pos, name, "Data is not hex bytes (two lower-case digits each)")
+    if printf_infos and not printf_buffers:
+        bad(printf_infos[0], "PrintfInfo", "the module has no printf buffer (PrintfBuffer*)")
+    if may_use_printf and not printf_buffers:
+        problems.append(f"{path}: kernel '{may_use_printf[0]}' may use printf (Flags) but "
+                        "the module has no printf buffer (PrintfBuffer*)")
+    if printf_buffers and not may_use_printf:
+        bad(printf_buffers[0], "PrintfBuffer", "no Kernel's Flags say MayUsePrintf")
     for name in expect:
         if name not in seen:
             problems.append(f"{path}: no {name} instruction (expected one)")

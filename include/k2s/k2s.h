@@ -140,6 +140,10 @@ typedef struct k2s_options {
    * one storage buffer the host fills (clspv's ConstantDataStorageBuffer) instead of a
    * Private copy per invocation. Default false. */
   bool module_constants_in_storage_buffer;
+
+  /* -printf-buffer-size=N (clspv's spelling): bytes of the printf storage buffer
+   * (a multiple of 4, at least 16; default 1048576, clspv's). */
+  uint32_t printf_buffer_size;
 } k2s_options;
 
 typedef struct k2s_diagnostic {

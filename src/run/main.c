@@ -5,6 +5,7 @@
 #include "module_check.h"
 #include "plan.h"
 #include "present.h"
+#include "printf_out.h"
 #include "reflection.h"
 #include "refl_cross.h"
 #include "spirv_words.h"
@@ -223,7 +224,11 @@ static bool execute(struct session *s, const struct refl_kernel *k,
     struct run_request req = {&s->refl, k, entry->name, &s->module, &s->info, entry, code,
                               words, s->args, c->nspecs, plan, (unsigned)runs, timeout,
                               c->verbose};
+    /* printf output first, as an OpenCL host's stream has it when the kernel is done. */
     if (!vk_run_kernel(&s->host, &req, &s->result) ||
+        (s->result.printf_bytes &&
+         !k2s_print_printf_buffer(&s->refl, s->result.printf_bytes, s->result.printf_size,
+                                  stdout)) ||
         !present_outputs(&s->present, s->args, c->nspecs, s->result.outputs, c->dump_dir) ||
         !k2s_write_pngs(c->pngs, c->npngs, s->args, c->nspecs, s->result.outputs))
         return false;

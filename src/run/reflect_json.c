@@ -524,6 +524,41 @@ static bool read_module_buffer(const struct json *j, const char *what, bool prog
     return false;
 }
 
+/* "printf": {"set": S, "binding": B, "size": N, "formats": [{"id": I, "format": "...",
+ * "arg_sizes": [4, 8]}]}: the printf buffer and what its records mean (PrintfInfo and
+ * PrintfBufferStorageBuffer in the embedded reflection). */
+static bool read_printf(const struct json *j, struct refl_module *r)
+{
+    if (!j || j->type == J_NULL)
+        return true;
+    struct refl_data d = {.kind = RD_STORAGE};
+    const struct json *formats = member(j, "formats");
+    if (!get_u32(j, "set", &d.set) || !get_u32(j, "binding", &d.binding) ||
+        !get_u32(j, "size", &d.nbytes_u32) || !formats || formats->type != J_ARRAY) {
+        k2s_error("--reflect: printf needs \"set\", \"binding\", \"size\" and \"formats\"");
+        return false;
+    }
+    for (size_t i = 0; i < formats->n; i++) {
+        const struct json *f = &formats->items[i], *sizes = member(f, "arg_sizes");
+        const char *text = get_str(f, "format");
+        uint32_t id, v[64];
+        if (!text || !get_u32(f, "id", &id) || !sizes || sizes->type != J_ARRAY ||
+            sizes->n > 64) {
+            k2s_error("--reflect: printf format %zu needs \"id\", \"format\" and "
+                      "\"arg_sizes\" (at most 64)", i);
+            return false;
+        }
+        for (size_t k = 0; k < sizes->n; k++)
+            if (!as_u32(&sizes->items[k], &v[k])) {
+                k2s_error("--reflect: printf format %u: bad argument size", id);
+                return false;
+            }
+        if (!refl_add_printf(r, id, text, v, sizes->n))
+            return false;
+    }
+    return refl_add_printf_buffer(r, &d);
+}
+
 static bool read_root(const struct json *root, struct refl_module *r)
 {
     const struct json *kernels = member(root, "kernels");
@@ -539,12 +574,14 @@ static bool read_root(const struct json *root, struct refl_module *r)
            read_module_buffer(member(root, "constant_data"), "constant_data", false, r) &&
            read_module_buffer(member(root, "program_scope_variables"), "program_scope_variables",
                               true, r) &&
+           read_printf(member(root, "printf"), r) &&
            read_literal_samplers(member(root, "literal_samplers"), r);
 }
 
 bool refl_from_json(const char *path, struct refl_module *r)
 {
     memset(r, 0, sizeof *r);
+    r->printf_data = -1;
     size_t size;
     unsigned char *text = k2s_read_file(path, &size);
     if (!text)

@@ -108,7 +108,13 @@ void refl_free(struct refl_module *r)
     free(r->relocs);
     free(r->unsupported);
     free(r->samplers);
+    for (size_t i = 0; i < r->nprintfs; i++) {
+        free(r->printfs[i].format);
+        free(r->printfs[i].arg_sizes);
+    }
+    free(r->printfs);
     memset(r, 0, sizeof *r);
+    r->printf_data = -1;
 }
 
 bool refl_decode_hex(const char *hex, struct refl_data *d)
@@ -210,8 +216,70 @@ oom:
     return false;
 }
 
-/* A module-scope buffer: its bytes (zeros for a printf buffer, which k2s-run allocates). */
-static bool take_data(struct refl_module *r, const k2s_reflection_data *ld, bool verbose)
+/* The printf buffer (its size in d->nbytes_u32): zero-filled, read back after the dispatch
+ * and its records printed (printf_out.c). Both reflection sources come here. */
+bool refl_add_printf_buffer(struct refl_module *r, struct refl_data *d)
+{
+    if (r->printf_data >= 0) {
+        k2s_error("reflection: two printf buffers");
+        return false;
+    }
+    if (d->nbytes_u32 < 16 || d->nbytes_u32 % 4 || d->nbytes_u32 > (1u << 30)) {
+        k2s_error("reflection: printf buffer of %u bytes (16 to 2^30, a multiple of 4)",
+                  d->nbytes_u32);
+        return false;
+    }
+    d->nbytes = d->nbytes_u32;
+    d->bytes = calloc(d->nbytes, 1);
+    if (!d->bytes || !refl_add_data(r, d)) {
+        free(d->bytes);
+        return false;
+    }
+    r->printf_data = (long)r->ndata - 1;
+    return true;
+}
+
+/* A format string or string argument (PrintfInfo): its id and the record bytes of each
+ * argument. */
+bool refl_add_printf(struct refl_module *r, uint32_t id, const char *format,
+                     const uint32_t *sizes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sizes[i] == 0 || sizes[i] % 4 || sizes[i] > 128) {
+            k2s_error("reflection: printf format %u: argument size %u (4 to 128, a multiple "
+                      "of 4)", id, sizes[i]);
+            return false;
+        }
+    for (size_t i = 0; i < r->nprintfs; i++)
+        if (r->printfs[i].id == id) {
+            k2s_error("reflection: printf format %u described twice", id);
+            return false;
+        }
+    struct refl_printf *grown = realloc(r->printfs, (r->nprintfs + 1) * sizeof *grown);
+    if (!grown) {
+        k2s_error("out of memory");
+        return false;
+    }
+    r->printfs = grown;
+    struct refl_printf *p = &grown[r->nprintfs];
+    p->id = id;
+    p->format = strdup(format);
+    p->arg_sizes = malloc((n ? n : 1) * sizeof *sizes);
+    p->nargs = n;
+    if (!p->format || !p->arg_sizes) {
+        free(p->format);
+        free(p->arg_sizes);
+        k2s_error("out of memory");
+        return false;
+    }
+    if (n)
+        memcpy(p->arg_sizes, sizes, n * sizeof *sizes);
+    r->nprintfs++;
+    return true;
+}
+
+/* A module-scope buffer: its initial bytes, or for the printf buffer its size. */
+static bool take_data(struct refl_module *r, const k2s_reflection_data *ld)
 {
     bool pointer = ld->kind == K2S_DATA_CONSTANT_POINTER_PUSH ||
                    ld->kind == K2S_DATA_PROGRAM_SCOPE_POINTER_PUSH ||
@@ -224,20 +292,18 @@ static bool take_data(struct refl_module *r, const k2s_reflection_data *ld, bool
         .set = ld->set, .binding = ld->binding, .offset = ld->offset, .size = ld->size,
         .program_scope = ld->kind == K2S_DATA_PROGRAM_SCOPE_STORAGE_BUFFER ||
                          ld->kind == K2S_DATA_PROGRAM_SCOPE_POINTER_PUSH};
-    if (printf_buffer && ld->buffer_size > (1u << 26)) {
-        k2s_error("reflection: printf buffer of %u bytes is implausibly large", ld->buffer_size);
-        return false;
+    if (printf_buffer) {
+        d.nbytes_u32 = ld->buffer_size;
+        return refl_add_printf_buffer(r, &d);
     }
-    d.nbytes = printf_buffer ? (ld->buffer_size ? ld->buffer_size : 4) : ld->n_bytes;
+    d.nbytes = ld->n_bytes;
     d.bytes = calloc(d.nbytes ? d.nbytes : 1, 1);
     if (!d.bytes) {
         k2s_error("out of memory");
         return false;
     }
-    if (!printf_buffer && ld->n_bytes)
+    if (ld->n_bytes)
         memcpy(d.bytes, ld->bytes, ld->n_bytes);
-    if (printf_buffer && verbose)
-        k2s_warn("printf output is not decoded; the printf buffer is only allocated");
     if (refl_add_data(r, &d))
         return true;
     free(d.bytes);
@@ -262,7 +328,11 @@ static bool take_module(struct refl_module *r, const k2s_reflection *lr, bool ve
                                                     lr->push_constants[p].offset,
                                                     lr->push_constants[p].size};
     for (size_t i = 0; i < lr->n_data; i++)
-        if (!take_data(r, &lr->data[i], verbose))
+        if (!take_data(r, &lr->data[i]))
+            return false;
+    for (size_t i = 0; i < lr->n_printfs; i++)
+        if (!refl_add_printf(r, lr->printfs[i].id, lr->printfs[i].format,
+                             lr->printfs[i].arg_sizes, lr->printfs[i].n_arg_sizes))
             return false;
     if (lr->n_relocations) {
         r->relocs = calloc(lr->n_relocations, sizeof *r->relocs);
@@ -297,6 +367,7 @@ static bool take_module(struct refl_module *r, const k2s_reflection *lr, bool ve
 bool refl_from_spirv(const struct spv_module *m, struct refl_module *r, bool verbose)
 {
     memset(r, 0, sizeof *r);
+    r->printf_data = -1;
     k2s_reflection *lr = NULL;
     if (k2s_reflection_read(m->words, m->count, &lr) != K2S_OK) {
         k2s_error("%s", lr && lr->error ? lr->error : "out of memory");

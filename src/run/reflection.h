@@ -84,6 +84,7 @@ struct refl_data {
     uint32_t offset, size;   /* RD_POINTER_PUSH: where the address goes */
     unsigned char *bytes;
     size_t nbytes;
+    uint32_t nbytes_u32;     /* the printf buffer's size as the reflection gives it */
     bool program_scope;      /* relocations apply to this buffer */
 };
 
@@ -112,6 +113,16 @@ struct refl_module {
         uint32_t set, binding, mask;
     } *samplers;
     size_t nsamplers;
+    /* printf: the formats and string arguments (PrintfInfo), and which data[] entry is
+     * the printf buffer (-1: none), read back and printed after the dispatch. */
+    struct refl_printf {
+        uint32_t id;
+        char *format;
+        uint32_t *arg_sizes;
+        size_t nargs;
+    } *printfs;
+    size_t nprintfs;
+    long printf_data;
 };
 
 bool refl_from_spirv(const struct spv_module *m, struct refl_module *r, bool verbose);
@@ -128,6 +139,9 @@ const struct refl_range *refl_push(const struct refl_module *r, const struct ref
 bool refl_add_arg(struct refl_kernel *k, const struct refl_arg *arg);
 bool refl_add_kernel(struct refl_module *r, struct refl_kernel **out);
 bool refl_add_data(struct refl_module *r, const struct refl_data *d);
+bool refl_add_printf_buffer(struct refl_module *r, struct refl_data *d);
+bool refl_add_printf(struct refl_module *r, uint32_t id, const char *format,
+                     const uint32_t *sizes, size_t n);
 /* Fills d->bytes/d->nbytes from a hex string (two digits per byte). */
 bool refl_decode_hex(const char *hex, struct refl_data *d);
 

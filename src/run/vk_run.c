@@ -919,6 +919,16 @@ static bool read_back(struct run_state *s, struct run_result *res)
             return false;
         bytes += (double)req->args[i].size;
     }
+    long pf = req->refl->printf_data;
+    if (pf >= 0) {
+        const struct refl_data *d = &req->refl->data[pf];
+        res->printf_bytes = malloc(d->nbytes);
+        res->printf_size = d->nbytes;
+        if (!res->printf_bytes ||
+            !vk_download(s->h, s->data_bufs[pf].buffer, res->printf_bytes, d->nbytes))
+            return false;
+        bytes += (double)d->nbytes;
+    }
     double us = now_us() - start;
     if (req->verbose)
         fprintf(stderr, "%s: read back %.0f bytes in %.0f us (%.0f MB/s)\n", k2s_prog(), bytes,
@@ -1023,6 +1033,8 @@ void run_result_free(struct run_result *res, size_t nargs)
         free(res->outputs[i]);
     free(res->outputs);
     res->outputs = NULL;
+    free(res->printf_bytes);
+    res->printf_bytes = NULL;
     free(res->times_us);
     res->times_us = NULL;
 }

@@ -26,6 +26,8 @@ struct run_request {
 
 struct run_result {
     unsigned char **outputs; /* per argument: read-back bytes of buffers, else NULL */
+    unsigned char *printf_bytes; /* the printf buffer after the first run, NULL if none */
+    size_t printf_size;
     bool timed;
     double best_us;
     double *times_us; /* the N timed runs of --time N, in run order */

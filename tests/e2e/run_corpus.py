@@ -24,7 +24,7 @@ CL_STDS = {"CL1.2", "CL2.0", "CL3.0"}
 TRIPLES = {"spir64", "spir"}
 SINGLE_KEYS = {"kernel", "global", "local", "offset", "compare", "ulp", "cl-std", "clang",
                "k2s", "triple", "cl-build", "envs", "k2s-run", "denorms", "reference",
-               "ref-global", "llvm-spirv"}
+               "ref-global", "llvm-spirv", "printf"}
 EXIT_NO_REFERENCE = 3  # k2s-clref: this OpenCL implementation cannot run the case
 TOOL_TIMEOUT = 300
 FLOAT_FORMATS = {"half": "<e", "float": "<f", "double": "<d"}
@@ -122,6 +122,8 @@ def check_run(path, r):
         raise SpecError(f"{where}: ulp must be a non-negative integer") from None
     if r.get("denorms", "flush-ok") not in ("flush-ok", "exact"):
         raise SpecError(f"{where}: denorms must be flush-ok or exact")
+    if r.get("printf", "lines") != "lines":
+        raise SpecError(f"{where}: printf must be 'lines'")
     buffers = [i for i, a in enumerate(r["args"])
                if a.startswith("buffer:") or a.startswith("image")]
     if "compare" in r:
@@ -219,6 +221,27 @@ def parse_output(text):
     return out
 
 
+def printf_lines(text):
+    """The lines a kernel's printf wrote: stdout without the 'arg N:' lines."""
+    return [line for line in text.splitlines()
+            if not (line.partition(":")[0].startswith("arg ") and line.partition(":")[1]
+                    and line.partition(":")[0][4:].isdigit())]
+
+
+def compare_printf(got_text, want_text):
+    """None when both printed the same printf lines, in any order (OpenCL leaves the order
+    between work-items unspecified); else the first difference."""
+    got, want = sorted(printf_lines(got_text)), sorted(printf_lines(want_text))
+    if got == want:
+        return None
+    missing = [line for line in want if line not in got]
+    extra = [line for line in got if line not in want]
+    what = (f"printf line {missing[0]!r} missing" if missing
+            else f"printf line {extra[0]!r} not printed by the reference" if extra
+            else "printf lines printed a different number of times")
+    return f"{what}; k2s-run printed {len(got)} printf lines, the reference {len(want)}"
+
+
 def ordered_bits(value, fmt):
     """Maps a float to an integer whose order matches the float order (+0 == -0)."""
     size = struct.calcsize(fmt)
@@ -281,6 +304,10 @@ def flush_ok_floats(run):
 def compare_outputs(run, got_text, want_text, daz_text=None):
     """None when the outputs agree; else the first difference. A value also agrees when it
     equals daz_text's (the reference with subnormals flushed: -cl-denorms-are-zero)."""
+    if run.get("printf") == "lines":
+        why = compare_printf(got_text, want_text)
+        if why:
+            return why
     got, want = parse_output(got_text), parse_output(want_text)
     daz = parse_output(daz_text) if daz_text else {}
     for arg, start, step, value in run.get("fix-reference", []):

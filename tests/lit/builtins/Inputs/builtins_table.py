@@ -149,9 +149,14 @@ B = {
     "vstorea_halfn_r": "as vstore_halfn_r; a 3-lane vector takes the room of 4",
     "prefetch": "dropped (a hint without effect on results)",
     "lgamma_r": "REJECT: Vulkan has no lgamma, and the math library has no lgamma_r yet",
-    "printf": "REJECT: printf (through a buffer the reflection describes) is a later issue "
-              "than the builtins one (issue 5)",
+    "printf": "a record in the printf buffer (format id + argument bytes), formats in the "
+              "reflection; the host prints it (docs/runtime-abi.md, \"printf\"); returns 0, "
+              "or -1 when the buffer is full",
 }
+
+# Instructions a pass of their own lowers (name: (pass name, its file)); the file must
+# name the instruction's enumerant.
+OTHER_PASSES = {"printf": ("printf", "lower_printf.c")}
 
 PRECISION_REJECT = ("REJECT: Vulkan's GLSL.std.450 precision is looser than OpenCL's bound "
                     "and the math library has no double version")
@@ -208,6 +213,13 @@ def generate(grammar, repo):
             problems.append(f"{name}: no description in builtins_table.py")
             continue
         reject = desc.startswith("REJECT: ")
+        if name in OTHER_PASSES:
+            pass_name, pass_file = OTHER_PASSES[name]
+            with open(os.path.join(repo, "passes", pass_file)) as f:
+                if f"K2S_OPENCL_STD_{name}" not in f.read():
+                    problems.append(f"{name}: passes/{pass_file} does not lower it")
+            rows.append(f"| {num} | `{name}` | {pass_name} | {desc} |")
+            continue
         if reject and name in lowered:
             problems.append(f"{name}: described as rejected, but lower_builtins.c lowers it")
         if not reject and name not in lowered:
