@@ -717,7 +717,15 @@ const char *k2s_name_of(const k2s_module *m, uint32_t id)
   return NULL;
 }
 
-k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration)
+static bool decoration_matches(const k2s_instr *i, uint32_t id, uint32_t decoration,
+                               const uint32_t *value)
+{
+  return indexed_decoration(i) && i->ops[0] == id && i->ops[1] == decoration &&
+         (!value || (i->n_ops >= 3 && i->ops[2] == *value));
+}
+
+k2s_instr *k2s_find_decoration_value(const k2s_module *m, uint32_t id, uint32_t decoration,
+                                     const uint32_t *value)
 {
   const k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
   k2s_target_index *x = target_index(m, (k2s_target_index **)&m->deco_idx, l, indexed_decoration);
@@ -731,16 +739,21 @@ k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decora
         intact = false;
         break;
       }
-      if (i->ops[1] == decoration)
+      if (decoration_matches(i, id, decoration, value))
         return i;
     }
     if (intact)
       return NULL;
   }
   k2s_foreach_instr(i, l)
-    if (indexed_decoration(i) && i->ops[0] == id && i->ops[1] == decoration)
+    if (decoration_matches(i, id, decoration, value))
       return i;
   return NULL;
+}
+
+k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration)
+{
+  return k2s_find_decoration_value(m, id, decoration, NULL);
 }
 
 k2s_instr *k2s_find_member_decoration(const k2s_module *m, uint32_t id, uint32_t member,

@@ -35,6 +35,7 @@
   X(emit_reflection, "reflection", "embedded ClspvReflection, JSON and descriptor map")          \
   X(structurize, "structurize", "arbitrary CFG → structured control flow (merges, one exit per loop)") \
   X(lower_for_target, "target", "instructions newer than the target's SPIR-V (OpSelect on vectors with a scalar condition) → older forms") \
+  X(cleanup, "cleanup", "redundant values, loads and phis, integer identities, dead code → removed (what lowering left)") \
   X(finalize, "finalize", "capabilities, extensions, memory model and version for the target")
 
 #define K2S_DECLARE_PASS(fn, name, desc) bool k2s_##fn(k2s_module *m, const k2s_options *o);

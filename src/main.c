@@ -58,7 +58,7 @@ static void usage(FILE *f)
       "  --max-time=SECONDS                            (default 3600; 0 for none)\n"
       "Pipeline:\n"
       "  --passes=a,b,c|none  --print-after=PASS|all  --time-passes\n"
-      "  --validate-after-each  --no-validate-input  --no-validate-output\n"
+      "  --validate-after-each  --no-validate-input  --no-validate-output  --no-cleanup\n"
       "  --list-passes  --verbose  --help  --version\n");
 }
 
@@ -175,6 +175,7 @@ static const char *const option_names[] = {"help",
                                            "validate-after-each",
                                            "no-validate-input",
                                            "no-validate-output",
+                                           "no-cleanup",
                                            "verbose",
                                            "reflect",
                                            "descriptormap",
@@ -476,6 +477,8 @@ int main(int argc, char **argv)
       o.validate_input = false;
     } else if (opt_flag(a, "no-validate-output")) {
       o.validate_output = false;
+    } else if (opt_flag(a, "no-cleanup")) {
+      o.no_cleanup = true;
     } else if (opt_flag(a, "verbose") || strcmp(a, "-v") == 0) {
       o.verbose = true;
     } else if ((v = take_value(argc, argv, &i, "reflect"))) {

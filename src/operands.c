@@ -3,6 +3,7 @@
  * (ids, literals, strings, enumerants and their parameters) from the tables
  * generated out of the SPIR-V grammar, so passes never hard-code layouts.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,13 +37,28 @@ const char *k2s_opcode_name(uint16_t opcode)
   return buf;
 }
 
+/* Enumerants by value, built once from the generated tables: per enum kind, the
+ * enumerants sorted by value (the first of equal values, as a scan would find),
+ * searched by bisection. A linear scan per enum operand (Decoration has hundreds of
+ * values) was most of the cost of walking an OpDecorate. */
+static const k2s_enumerant **enum_sorted[K2S_OK_COUNT];
+static uint16_t enum_sorted_n[K2S_OK_COUNT];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static void build_tables(void);
+
 static const k2s_enumerant *find_enumerant(uint16_t kind, uint32_t value)
 {
-  const k2s_kind_info *k = &k2s_kinds[kind];
-  for (uint32_t i = 0; i < k->n_enumerants; i++)
-    if (k->enumerants[i].value == value)
-      return &k->enumerants[i];
-  return NULL;
+  pthread_once(&tables_once, build_tables);
+  const k2s_enumerant **e = enum_sorted[kind];
+  uint32_t lo = 0, hi = enum_sorted_n[kind];
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (e[mid]->value < value)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < enum_sorted_n[kind] && e[lo]->value == value ? e[lo] : NULL;
 }
 
 const char *k2s_enumerant_name(uint16_t kind, uint32_t value)
@@ -284,8 +300,254 @@ static bool id_cb(void *ud, const k2s_instr *in, const k2s_operand *op)
   return true;
 }
 
+/* Where an opcode's ids are, when its grammar fixes that without looking at the
+ * operands' values: a prefix of one-word operands (ids, plain literals, enums
+ * none of whose values take parameters; which of them are ids is `mask`),
+ * then possibly one last operand repeated (`*`) or optional (`?`) whose words
+ * are all ids or all literals. Derived once from the generated tables, with a
+ * class per operand kind; walking the grammar per instruction (a linear search
+ * of the enumerants per enum operand) was half of all the work of a translation. */
+enum { TAIL_NONE, TAIL_IDS, TAIL_LITERALS };
+typedef struct id_layout {
+  uint64_t mask;
+  uint8_t n_fixed;
+  uint8_t tail;
+  bool tail_optional;
+} id_layout;
+
+/* Operand kind classes: */
+enum {
+  KIND_OTHER,   /* strings, ext-inst numbers, ...: see decode_ids */
+  KIND_ID,      /* one word, an id */
+  KIND_LITERAL, /* one word, not an id (a literal, or an enum without parameters) */
+  KIND_ENUM,    /* an enum some of whose values take parameters */
+};
+
+static id_layout id_layouts[K2S_OPCODE_LIMIT];
+static uint8_t kind_class[K2S_OK_COUNT];
+
+static uint8_t classify_kind(uint16_t kind)
+{
+  const k2s_kind_info *k = &k2s_kinds[kind];
+  switch (k->category) {
+  case K2S_CAT_ID: return KIND_ID;
+  case K2S_CAT_VALUE_ENUM:
+  case K2S_CAT_BIT_ENUM:
+    for (uint32_t i = 0; i < k->n_enumerants; i++)
+      if (k->enumerants[i].n_params)
+        return KIND_ENUM;
+    return KIND_LITERAL;
+  case K2S_CAT_LITERAL: return kind == K2S_OK_LITERAL_INTEGER ? KIND_LITERAL : KIND_OTHER;
+  default: return KIND_OTHER;
+  }
+}
+
+/* The tail kind of a repeated or optional last operand: every word an id, or
+ * every word a literal (pairs included), else TAIL_NONE. */
+static uint8_t tail_kind(uint16_t kind)
+{
+  const k2s_kind_info *k = &k2s_kinds[kind];
+  uint8_t a, b;
+  if (k->category == K2S_CAT_COMPOSITE) {
+    a = kind_class[k->bases[0]];
+    b = kind_class[k->bases[1]];
+  } else
+    a = b = kind_class[kind];
+  if (a == KIND_ID && b == KIND_ID)
+    return TAIL_IDS;
+  if (a == KIND_LITERAL && b == KIND_LITERAL)
+    return TAIL_LITERALS;
+  return TAIL_NONE;
+}
+
+/* Sorting by value keeps grammar order among equal values (an insertion sort:
+ * the grammar lists values almost in order). */
+static void sort_enumerants(uint16_t kind)
+{
+  const k2s_kind_info *k = &k2s_kinds[kind];
+  static const k2s_enumerant *storage[1u << 16];
+  static uint32_t used;
+  if (!k->n_enumerants || used + k->n_enumerants > sizeof(storage) / sizeof(storage[0]))
+    return; /* no values (or, impossibly, too many): find_enumerant finds none */
+  const k2s_enumerant **e = &storage[used];
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < k->n_enumerants; i++) {
+    const k2s_enumerant *x = &k->enumerants[i];
+    uint32_t j = n;
+    while (j > 0 && e[j - 1]->value > x->value)
+      j--;
+    if (j > 0 && e[j - 1]->value == x->value)
+      continue; /* an alias: the first one listed is the one a scan finds */
+    memmove(&e[j + 1], &e[j], (n - j) * sizeof(*e));
+    e[j] = x;
+    n++;
+  }
+  used += n;
+  enum_sorted[kind] = e;
+  enum_sorted_n[kind] = (uint16_t)n;
+}
+
+static void build_tables(void)
+{
+  for (uint16_t k = 0; k < K2S_OK_COUNT; k++)
+    sort_enumerants(k);
+  for (uint16_t k = 0; k < K2S_OK_COUNT; k++)
+    kind_class[k] = classify_kind(k);
+  for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
+    const k2s_opcode_info *info = k2s_opcode((uint16_t)op);
+    id_layout *l = &id_layouts[op];
+    if (!info || op == SpvOpSwitch || op == SpvOpExtInst)
+      continue; /* n_fixed 0, no tail: the general decoding */
+    uint32_t i = 0;
+    for (; i < info->n_operands && i < 64; i++) {
+      uint8_t k = info->operands[i].quantifier == K2S_Q_ONE ? kind_class[info->operands[i].kind]
+                                                            : KIND_OTHER;
+      if (k != KIND_ID && k != KIND_LITERAL)
+        break;
+      if (k == KIND_ID)
+        l->mask |= 1ull << i;
+    }
+    l->n_fixed = (uint8_t)i;
+    if (i + 1 != info->n_operands)
+      continue;
+    const k2s_operand_desc *last = &info->operands[i];
+    if (last->quantifier == K2S_Q_ONE)
+      /* a string, or a number as wide as its type: words, none an id (an
+       * unterminated string is an error the walk reports after the same ids) */
+      l->tail = last->kind == K2S_OK_LITERAL_STRING ||
+                        last->kind == K2S_OK_LITERAL_CONTEXT_DEPENDENT_NUMBER
+                    ? TAIL_LITERALS
+                    : TAIL_NONE;
+    else {
+      l->tail = tail_kind(last->kind);
+      l->tail_optional = last->quantifier == K2S_Q_OPTIONAL;
+    }
+  }
+}
+
+/* One operand of kind `kind` at *pos, as the grammar walk reads it: returns 0
+ * where only the walk can tell (the caller falls back to it), 1 when decoded,
+ * 2 when the walk would stop here (words missing or an unterminated string; the
+ * ids before stay reported, as the walk reports them). fn NULL: only checks. */
+static int decode_kind(const k2s_instr *in, uint16_t kind, uint32_t *pos, k2s_id_fn fn, void *ud)
+{
+  uint32_t n = in->n_ops;
+  if (*pos >= n)
+    return 2;
+  switch (kind_class[kind]) {
+  case KIND_ID:
+    if (fn)
+      fn(ud, (k2s_instr *)in, &((k2s_instr *)in)->ops[*pos]);
+    (*pos)++;
+    return 1;
+  case KIND_LITERAL: (*pos)++; return 1;
+  case KIND_ENUM: {
+    const k2s_kind_info *k = &k2s_kinds[kind];
+    uint32_t v = in->ops[(*pos)++];
+    for (uint32_t bit = 0; bit < 32; bit++) {
+      const k2s_enumerant *e;
+      if (k->category == K2S_CAT_VALUE_ENUM)
+        e = bit ? NULL : find_enumerant(kind, v);
+      else
+        e = v & (1u << bit) ? find_enumerant(kind, 1u << bit) : NULL;
+      for (uint32_t p = 0; e && p < e->n_params; p++) {
+        uint8_t c = kind_class[e->params[p]];
+        if (c != KIND_ID && c != KIND_LITERAL && e->params[p] != K2S_OK_LITERAL_STRING)
+          return 0;
+        int r = decode_kind(in, e->params[p], pos, fn, ud);
+        if (r != 1)
+          return r;
+      }
+      if (k->category == K2S_CAT_VALUE_ENUM)
+        break;
+    }
+    return 1;
+  }
+  default: break;
+  }
+  if (kind == K2S_OK_LITERAL_STRING) {
+    for (uint32_t i = *pos; i < n; i++) {
+      uint32_t v = in->ops[i];
+      if (!(v & 0xffu) || !(v & 0xff00u) || !(v & 0xff0000u) || !(v & 0xff000000u)) {
+        *pos = i + 1;
+        return 1;
+      }
+    }
+    return 2;
+  }
+  if (kind == K2S_OK_LITERAL_CONTEXT_DEPENDENT_NUMBER) {
+    *pos = n;
+    return 1;
+  }
+  if (k2s_kinds[kind].category == K2S_CAT_COMPOSITE) {
+    int r = decode_kind(in, k2s_kinds[kind].bases[0], pos, fn, ud);
+    return r == 1 ? decode_kind(in, k2s_kinds[kind].bases[1], pos, fn, ud) : r;
+  }
+  return 0;
+}
+
+/* The operands d[0..nd) from word pos on, as walk_desc reads them (0: only the
+ * walk can tell). Words past the last operand are an error the walk reports
+ * after its last id: nothing more to call fn for. */
+static int decode_ids(const k2s_instr *in, const k2s_operand_desc *d, uint32_t nd, uint32_t pos,
+                      k2s_id_fn fn, void *ud)
+{
+  for (uint32_t i = 0; i < nd; i++) {
+    int r = 1;
+    switch (d[i].quantifier) {
+    case K2S_Q_ONE: r = decode_kind(in, d[i].kind, &pos, fn, ud); break;
+    case K2S_Q_OPTIONAL:
+      if (pos < in->n_ops)
+        r = decode_kind(in, d[i].kind, &pos, fn, ud);
+      break;
+    default:
+      while (r == 1 && pos < in->n_ops)
+        r = decode_kind(in, d[i].kind, &pos, fn, ud);
+      break;
+    }
+    if (r != 1)
+      return r;
+  }
+  return 1;
+}
+
 void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud)
 {
+  pthread_once(&tables_once, build_tables);
+  const k2s_opcode_info *info = k2s_opcode(in->opcode);
+  uint32_t n = in->n_ops;
+  if (info && in->opcode == SpvOpExtInst) {
+    /* Set, instruction number, then the set's operands for a set k2s knows. */
+    uint32_t set = n >= 2 && m && m->ext_set && in->ops[0] < m->id_cap ? m->ext_set[in->ops[0]]
+                                                                        : K2S_EXT_UNKNOWN;
+    if (set != K2S_EXT_UNKNOWN && set < K2S_N_EXTINST_SETS &&
+        in->ops[1] < k2s_extinst_sets[set].n_opcodes &&
+        k2s_extinst_sets[set].insts[in->ops[1]].name) {
+      const k2s_extinst_info *x = &k2s_extinst_sets[set].insts[in->ops[1]];
+      if (decode_ids(in, x->operands, x->n_operands, 2, NULL, NULL)) {
+        fn(ud, in, &in->ops[0]);
+        decode_ids(in, x->operands, x->n_operands, 2, fn, ud);
+        return;
+      }
+    }
+  } else if (info && in->opcode != SpvOpSwitch) {
+    const id_layout *l = &id_layouts[in->opcode];
+    if (n <= l->n_fixed ||
+        (l->tail != TAIL_NONE && (!l->tail_optional || n == l->n_fixed + 1u))) {
+      uint32_t fixed = n < l->n_fixed ? n : l->n_fixed;
+      for (uint32_t w = 0; w < fixed; w++)
+        if (l->mask >> w & 1)
+          fn(ud, in, &in->ops[w]);
+      if (l->tail == TAIL_IDS)
+        for (uint32_t w = fixed; w < n; w++)
+          fn(ud, in, &in->ops[w]);
+      return;
+    }
+    if (decode_ids(in, info->operands, info->n_operands, 0, NULL, NULL)) {
+      decode_ids(in, info->operands, info->n_operands, 0, fn, ud);
+      return;
+    }
+  }
   id_walk iw = {fn, ud};
   k2s_walk_operands(m, in, id_cb, &iw);
 }

@@ -334,6 +334,118 @@ static void ir_def_use_stays_valid(void)
   k2s_module_free(m);
 }
 
+/* k2s_foreach_id_operand's per-opcode fast path names exactly the words the grammar
+ * walk calls ids: every opcode, 0 to 9 operand words, several word patterns (zero
+ * bytes end strings; set bits select enum parameters). */
+typedef struct id_words {
+  uint32_t pos[16];
+  uint32_t n;
+} id_words;
+
+static void collect_id(void *ud, k2s_instr *in, uint32_t *id)
+{
+  id_words *w = ud;
+  if (w->n < 16)
+    w->pos[w->n++] = (uint32_t)(id - in->ops);
+}
+
+static bool collect_walked_id(void *ud, const k2s_instr *in, const k2s_operand *op)
+{
+  (void)in;
+  id_words *w = ud;
+  if (op->cls == K2S_OPND_ID && w->n < 16)
+    w->pos[w->n++] = op->word;
+  return true;
+}
+
+static void ir_id_operands_fast_path(void)
+{
+  static const uint32_t patterns[] = {0, 1, 0x01010101u, 0xffffffffu, 0x00000004u};
+  uint32_t words[9];
+  int mismatches = 0;
+  for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
+    if (!k2s_opcode((uint16_t)op))
+      continue;
+    for (uint32_t n = 0; n <= 9; n++)
+      for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++) {
+        for (uint32_t i = 0; i < n; i++)
+          words[i] = patterns[p] ? patterns[p] + (p == 1 ? i : 0) : 0;
+        k2s_instr in = {.ops = words, .n_ops = n, .cap_ops = n, .opcode = (uint16_t)op};
+        id_words fast = {{0}, 0}, walked = {{0}, 0};
+        k2s_foreach_id_operand(NULL, &in, collect_id, &fast);
+        k2s_walk_operands(NULL, &in, collect_walked_id, &walked);
+        if (fast.n != walked.n || memcmp(fast.pos, walked.pos, fast.n * sizeof(uint32_t))) {
+          if (mismatches++ < 5)
+            fprintf(stderr, "%s with %u words (pattern %zu): %u ids, the grammar walk %u\n",
+                    k2s_opcode_name((uint16_t)op), n, p, fast.n, walked.n);
+        }
+      }
+  }
+  /* Extended instructions of every set k2s knows (their operands come from the set's
+   * grammar, which needs the module's imports). */
+  k2s_module *m = unit_module("OpCapability Kernel\nOpCapability Addresses\n"
+                              "%1 = OpExtInstImport \"OpenCL.std\"\n"
+                              "%2 = OpExtInstImport \"GLSL.std.450\"\n"
+                              "%3 = OpExtInstImport \"NonSemantic.ClspvReflection.5\"\n"
+                              "%4 = OpExtInstImport \"OpenCL.DebugInfo.100\"\n"
+                              "%5 = OpExtInstImport \"NonSemantic.Shader.DebugInfo.100\"\n"
+                              "OpMemoryModel Physical64 OpenCL\n");
+  int ext_checked = 0;
+  for (uint32_t set = 1; set <= 5; set++) {
+    CHECK(m->ext_set[set] != K2S_EXT_UNKNOWN);
+    for (uint32_t x = 0; x < 256; x++)
+      for (uint32_t n = 2; n <= 9; n++)
+        for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++) {
+          for (uint32_t i = 0; i < n; i++)
+            words[i] = patterns[p] ? patterns[p] + (p == 1 ? i : 0) : 0;
+          words[0] = set;
+          words[1] = x;
+          k2s_instr in = {.ops = words, .n_ops = n, .cap_ops = n, .opcode = SpvOpExtInst};
+          id_words fast = {{0}, 0}, walked = {{0}, 0};
+          k2s_foreach_id_operand(m, &in, collect_id, &fast);
+          k2s_walk_operands(m, &in, collect_walked_id, &walked);
+          ext_checked++;
+          if (fast.n != walked.n || memcmp(fast.pos, walked.pos, fast.n * sizeof(uint32_t))) {
+            if (mismatches++ < 10)
+              fprintf(stderr, "OpExtInst set %u instruction %u with %u words: %u ids, the grammar walk %u\n",
+                      set, x, n, fast.n, walked.n);
+          }
+        }
+  }
+  CHECK(ext_checked > 0);
+  CHECK_EQ(mismatches, 0);
+  k2s_module_free(m);
+}
+
+/* k2s_enumerant_name's bisection finds what a scan of the grammar's list finds:
+ * the first enumerant listed with a value (aliases share values), none for others. */
+static void ir_enumerant_lookup(void)
+{
+  int wrong = 0;
+  for (uint16_t kind = 0; kind < K2S_OK_COUNT; kind++) {
+    const k2s_kind_info *k = &k2s_kinds[kind];
+    for (uint32_t i = 0; i < k->n_enumerants; i++) {
+      uint32_t v = k->enumerants[i].value;
+      const char *first = NULL;
+      for (uint32_t j = 0; j < k->n_enumerants && !first; j++)
+        if (k->enumerants[j].value == v)
+          first = k->enumerants[j].name;
+      const char *found = k2s_enumerant_name(kind, v);
+      if (!found || strcmp(found, first) != 0)
+        wrong++;
+      if (v + 1 != 0) {
+        bool exists = false;
+        for (uint32_t j = 0; j < k->n_enumerants; j++)
+          exists |= k->enumerants[j].value == v + 1;
+        if (!exists && k2s_enumerant_name(kind, v + 1))
+          wrong++;
+      }
+    }
+  }
+  CHECK(k2s_enumerant_name(K2S_OK_DECORATION, SpvDecorationBlock) != NULL);
+  CHECK_EQ(wrong, 0);
+}
+
 UNIT_MAIN(T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_names_decorations_caps),
-          T(ir_strings), T(ir_operands), T(ir_print_instr), T(ir_diagnostics),
+          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enumerant_lookup), T(ir_print_instr), T(ir_diagnostics),
           T(ir_blocks_functions))
