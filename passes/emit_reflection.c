@@ -329,6 +329,65 @@ static void json_subgroups(k2s_module *m, k2s_reflection *r, k2s_strbuf *sb)
                 extended ? "true" : "false", r->uses_sub_groups ? "true" : "false");
 }
 
+/* Marks in `seen` the functions reachable from fn through calls. */
+static void mark_calls(k2s_module *m, k2s_function *fn, uint8_t *seen)
+{
+  if (!fn || seen[fn->def->result])
+    return;
+  seen[fn->def->result] = 1;
+  k2s_foreach_block(b, fn)
+    k2s_foreach_instr(i, &b->body)
+      if (i->opcode == SpvOpFunctionCall && i->n_ops)
+        mark_calls(m, k2s_function_of_id(m, i->ops[0]), seen);
+}
+
+/* The Workgroup memory kernel k's code uses (JSON "workgroup_memory"): "bytes" of fixed
+ * size (its local arrays; k2s's scratch when the work-group size is required),
+ * "bytes_per_work_item" (k2s's scratch for work-group functions sized by the work-group-size
+ * spec constants: two halves of X*Y*Z elements), and of both the "scratch_bytes" /
+ * "scratch_bytes_per_work_item" k2s added; left out when both are 0. Local arguments come
+ * on top (count x elem_size). */
+static void json_workgroup_memory(k2s_module *m, k2s_refl_kernel *k, k2s_strbuf *sb)
+{
+  uint8_t *seen = k2s_alloc(&m->arena, m->bound);
+  memset(seen, 0, m->bound);
+  mark_calls(m, k2s_function_of_id(m, k->func), seen);
+  uint64_t fixed = 0, per_item = 0, scratch = 0, scratch_per_item = 0;
+  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL]) {
+    if (v->opcode != SpvOpVariable || !v->n_ops || v->ops[0] != SpvStorageClassWorkgroup)
+      continue;
+    bool used = false;
+    k2s_foreach_use(u, m, v->result)
+      used |= u->user->block && seen[u->user->block->func->def->result];
+    k2s_instr *pt = used ? k2s_def(m, v->type) : NULL;
+    uint32_t pointee = pt && pt->n_ops >= 2 ? pt->ops[1] : 0;
+    const char *name = k2s_name_of(m, v->result);
+    bool ours = name && strcmp(name, "k2s_group_scratch") == 0;
+    uint64_t size, align;
+    if (!pointee)
+      continue;
+    if (k2s_cl_layout(m, pointee, &size, &align)) {
+      fixed += size;
+      scratch += ours ? size : 0;
+      continue;
+    }
+    k2s_instr *arr = k2s_def(m, pointee);
+    if (ours && arr && arr->opcode == SpvOpTypeArray && arr->n_ops >= 1 &&
+        k2s_cl_layout(m, arr->ops[0], &size, &align)) {
+      per_item += 2 * size; /* two halves of X*Y*Z (group-ops) */
+      scratch_per_item += 2 * size;
+    }
+    /* else a local argument's array, sized by its spec constant: listed in "args" */
+  }
+  if (!fixed && !per_item)
+    return; /* none: the key is left out */
+  k2s_sb_printf(sb,
+                ", \"workgroup_memory\": {\"bytes\": %llu, \"bytes_per_work_item\": %llu, "
+                "\"scratch_bytes\": %llu, \"scratch_bytes_per_work_item\": %llu}",
+                (unsigned long long)fixed, (unsigned long long)per_item,
+                (unsigned long long)scratch, (unsigned long long)scratch_per_item);
+}
+
 static char *emit_json(k2s_module *m, k2s_reflection *r)
 {
   k2s_strbuf sb = {.arena = &m->arena};
@@ -373,6 +432,7 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
     }
     k2s_function *kf = k2s_function_of_id(m, k->func);
     k2s_sb_printf(&sb, ", \"pointers\": \"%s\"", kf && kf->physical ? "physical" : "logical");
+    json_workgroup_memory(m, k, &sb);
     k2s_sb_puts(&sb, ", \"push_constants\": {");
     bool first = true;
     for (int p = 0; p < K2S_PC_COUNT; p++)
