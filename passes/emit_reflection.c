@@ -329,18 +329,6 @@ static void json_subgroups(k2s_module *m, k2s_reflection *r, k2s_strbuf *sb)
                 extended ? "true" : "false", r->uses_sub_groups ? "true" : "false");
 }
 
-/* Marks in `seen` the functions reachable from fn through calls. */
-static void mark_calls(k2s_module *m, k2s_function *fn, uint8_t *seen)
-{
-  if (!fn || seen[fn->def->result])
-    return;
-  seen[fn->def->result] = 1;
-  k2s_foreach_block(b, fn)
-    k2s_foreach_instr(i, &b->body)
-      if (i->opcode == SpvOpFunctionCall && i->n_ops)
-        mark_calls(m, k2s_function_of_id(m, i->ops[0]), seen);
-}
-
 /* The Workgroup memory kernel k's code uses (JSON "workgroup_memory"): "bytes" of fixed
  * size (its local arrays; k2s's scratch when the work-group size is required),
  * "bytes_per_work_item" (k2s's scratch for work-group functions sized by the work-group-size
@@ -351,7 +339,7 @@ static void json_workgroup_memory(k2s_module *m, k2s_refl_kernel *k, k2s_strbuf 
 {
   uint8_t *seen = k2s_alloc(&m->arena, m->bound);
   memset(seen, 0, m->bound);
-  mark_calls(m, k2s_function_of_id(m, k->func), seen);
+  k2s_mark_called(m, k2s_function_of_id(m, k->func), seen);
   uint64_t fixed = 0, per_item = 0, scratch = 0, scratch_per_item = 0;
   k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL]) {
     if (v->opcode != SpvOpVariable || !v->n_ops || v->ops[0] != SpvStorageClassWorkgroup)

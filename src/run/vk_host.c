@@ -508,8 +508,12 @@ static bool select_extensions(struct vk_host *h, const struct spv_info *info,
             h->keep_nonsemantic = false;
             continue;
         }
-        k2s_error("the module uses %s, but device '%s' lacks %s", row->spv, h->props.deviceName,
-                  row->vk);
+        k2s_error("the module uses %s, but device '%s' lacks %s%s", row->spv, h->props.deviceName,
+                  row->vk,
+                  strncmp(row->spv, "SPV_EXT_shader_atomic_float", 27) == 0
+                      ? " (translate without --float-atomics, or with fewer kinds, for "
+                        "compare-exchange loops)"
+                      : "");
         return false;
     }
     if (info->uses_nonsemantic && h->api_version < VK_API_VERSION_1_3 &&
