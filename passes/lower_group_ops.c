@@ -539,6 +539,15 @@ static uint32_t subgroups_either(go_ctx *c, k2s_instr *at, enum op_kind k, bool 
   uint32_t size = load_builtin(c, &b, SpvBuiltInSubgroupSize);
   uint32_t rem = emit2(&b, SpvOpUMod, c->u32, x, size);
   uint32_t full = emit2(&b, SpvOpIEqual, c->boolean, rem, k2s_const_uint32(m, 0));
+  if (form != FORM_REDUCE) {
+    /* A scan covers entries s * size + lane: every sub-group must be full. Without
+     * REQUIRE_FULL_SUBGROUPS (SPIR-V before 1.6) Vulkan allows partial ones even then;
+     * NumSubgroups * SubgroupSize == the group's size holds only when none is. */
+    uint32_t n = group_size(c, &b, f, at);
+    uint32_t ns = load_builtin(c, &b, SpvBuiltInNumSubgroups);
+    uint32_t tiles = emit2(&b, SpvOpIEqual, c->boolean, emit2(&b, SpvOpIMul, c->u32, ns, size), n);
+    full = emit2(&b, SpvOpLogicalAnd, c->boolean, full, tiles);
+  }
   k2s_block *pre = at->block;
   k2s_block *rest = k2s_split_block(m, at, k2s_new_id(m));
   k2s_block *ba = k2s_block_new(m, f, k2s_new_id(m));
