@@ -34,7 +34,8 @@ uniform run-time test) and the type is 32-bit, GroupNonUniform* operations do th
   sub-group: Vulkan ties sub-groups to no local ids), its last lane stores the sub-group's
   total in the other half, barrier; each sub-group folds the totals of those before it,
   stores its results back at the same entries, barrier; each work-item loads its own —
-  three barriers.
+  three barriers; only where every sub-group is full (NumSubgroups * SubgroupSize equals
+  the group's size: Vulkan allows partial sub-groups without REQUIRE_FULL_SUBGROUPS).
 Otherwise (other widths, other shapes, `--no-subgroups`): "tree" is a pairwise reduction in
 the scratch array (ceil(log2 n) steps of one barrier each; at step k the work-items whose id
 is a multiple of 2^(k+1) add the element 2^k further on); "scan" a Hillis-Steele scan over
