@@ -380,9 +380,83 @@ static void json_subgroups(k2s_module *m, k2s_refl_facts *r, k2s_strbuf *sb)
                 extended ? "true" : "false", r->uses_sub_groups ? "true" : "false");
 }
 
+typedef struct wg_vars {
+  k2s_instr **v; /* the module's Workgroup variables, gathered once */
+  uint32_t n;
+  uint8_t *seen; /* id-indexed: functions kernel k calls (made only when n > 0) */
+} wg_vars;
+
+static wg_vars gather_wg_vars(k2s_module *m)
+{
+  wg_vars w = {0};
+  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL])
+    w.n += v->opcode == SpvOpVariable && v->n_ops && v->ops[0] == SpvStorageClassWorkgroup;
+  if (!w.n)
+    return w;
+  w.v = k2s_alloc(&m->arena, w.n * sizeof *w.v);
+  w.n = 0;
+  k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL])
+    if (v->opcode == SpvOpVariable && v->n_ops && v->ops[0] == SpvStorageClassWorkgroup)
+      w.v[w.n++] = v;
+  w.seen = k2s_alloc(&m->arena, m->bound);
+  memset(w.seen, 0, m->bound);
+  return w;
+}
+
+/* The Workgroup memory kernel k's code uses (JSON "workgroup_memory"): "bytes" of fixed
+ * size (its local arrays; k2s's scratch when the work-group size is required),
+ * "bytes_per_work_item" (k2s's scratch for work-group functions sized by the work-group-size
+ * spec constants: two halves of X*Y*Z elements), and of both the "scratch_bytes" /
+ * "scratch_bytes_per_work_item" k2s added; left out when both are 0. Local arguments come
+ * on top (count x elem_size). */
+static void json_workgroup_memory(k2s_module *m, k2s_refl_kernel *k, k2s_strbuf *sb,
+                                  wg_vars *w)
+{
+  if (!w->n)
+    return;
+  uint8_t *seen = w->seen;
+  k2s_foreach_function(f, m)
+    seen[f->def->result] = 0;
+  k2s_mark_called(m, k2s_function_of_id(m, k->func), seen);
+  uint64_t fixed = 0, per_item = 0, scratch = 0, scratch_per_item = 0;
+  for (uint32_t q = 0; q < w->n; q++) {
+    k2s_instr *v = w->v[q];
+    bool used = false;
+    k2s_foreach_use(u, m, v->result)
+      used |= u->user->block && seen[u->user->block->func->def->result];
+    k2s_instr *pt = used ? k2s_def(m, v->type) : NULL;
+    uint32_t pointee = pt && pt->n_ops >= 2 ? pt->ops[1] : 0;
+    const char *name = k2s_name_of(m, v->result);
+    bool ours = name && strcmp(name, "k2s_group_scratch") == 0;
+    uint64_t size, align;
+    if (!pointee)
+      continue;
+    if (k2s_cl_layout(m, pointee, &size, &align)) {
+      fixed += size;
+      scratch += ours ? size : 0;
+      continue;
+    }
+    k2s_instr *arr = k2s_def(m, pointee);
+    if (ours && arr && arr->opcode == SpvOpTypeArray && arr->n_ops >= 1 &&
+        k2s_cl_layout(m, arr->ops[0], &size, &align)) {
+      per_item += 2 * size; /* two halves of X*Y*Z (group-ops) */
+      scratch_per_item += 2 * size;
+    }
+    /* else a local argument's array, sized by its spec constant: listed in "args" */
+  }
+  if (!fixed && !per_item)
+    return; /* none: the key is left out */
+  k2s_sb_printf(sb,
+                ", \"workgroup_memory\": {\"bytes\": %llu, \"bytes_per_work_item\": %llu, "
+                "\"scratch_bytes\": %llu, \"scratch_bytes_per_work_item\": %llu}",
+                (unsigned long long)fixed, (unsigned long long)per_item,
+                (unsigned long long)scratch, (unsigned long long)scratch_per_item);
+}
+
 static char *emit_json(k2s_module *m, k2s_refl_facts *r)
 {
   k2s_strbuf sb = {.arena = &m->arena};
+  wg_vars wg = gather_wg_vars(m);
   k2s_sb_puts(&sb, "{\n  \"kernels\": [");
   for (uint32_t i = 0; i < r->n_kernels; i++) {
     k2s_refl_kernel *k = &r->kernels[i];
@@ -433,6 +507,7 @@ static char *emit_json(k2s_module *m, k2s_refl_facts *r)
     }
     k2s_function *kf = k2s_function_of_id(m, k->func);
     k2s_sb_printf(&sb, ", \"pointers\": \"%s\"", kf && kf->physical ? "physical" : "logical");
+    json_workgroup_memory(m, k, &sb, &wg);
     k2s_sb_puts(&sb, ", \"push_constants\": {");
     bool first = true;
     for (int p = 0; p < K2S_PC_COUNT; p++)

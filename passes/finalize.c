@@ -199,14 +199,13 @@ static void instr_caps(caps *c, const k2s_instr *i)
   const k2s_opcode_info *info = k2s_opcode(i->opcode);
   if (i->opcode == SpvOpCapability || i->opcode == SpvOpExtension)
     return;
-  if (info && info->n_caps && !satisfied(c, info->caps, info->n_caps))
-    need(c, first_shader_capability(info->caps, info->n_caps), i);
-  image_caps(c, i);
-  /* Float atomics: atomic_caps picks the capability of the width. */
+  /* Float atomics: atomic_caps picks the capability of the width (the grammar's first,
+   * AtomicFloat16*EXT, would ask a 32-bit add for VK_EXT_shader_atomic_float2). */
   if (info && info->n_caps && !satisfied(c, info->caps, info->n_caps) &&
       i->opcode != SpvOpAtomicFAddEXT && i->opcode != SpvOpAtomicFMinEXT &&
       i->opcode != SpvOpAtomicFMaxEXT)
-    need(c, info->caps[0], i);
+    need(c, first_shader_capability(info->caps, info->n_caps), i);
+  image_caps(c, i);
   if (i->opcode == SpvOpTypeInt && i->n_ops >= 1) {
     if (i->ops[0] == 8)
       need(c, SpvCapabilityInt8, i);

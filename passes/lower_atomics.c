@@ -7,7 +7,8 @@
  *   OpAtomicFlagClear → OpAtomicStore of 0 (Vulkan has no flag instructions);
  *   OpAtomicFAddEXT / FMinEXT / FMaxEXT (cl_ext_float_atomics) → a compare-exchange
  *     loop on the bits (an integer of the float's width), unless --float-atomics
- *     says the device has SPV_EXT_shader_atomic_float_add / _min_max.
+ *     says the device has SPV_EXT_shader_atomic_float_add / _min_max (and no other
+ *     float atomic of that width needs a loop: emulated_widths).
  * Runs before the pointer passes, so the loop's integer view of the float goes
  * through their usual handling of a pointer cast. Memory semantics are made
  * Vulkan-legal later, in 'barriers'. Options: --float-atomics.
@@ -114,9 +115,33 @@ static bool device_has(const k2s_options *o, uint16_t op)
   return op == SpvOpAtomicFAddEXT ? o->float_atomic_add : o->float_atomic_min_max;
 }
 
+static uint32_t width_bit(k2s_module *m, const k2s_instr *i)
+{
+  uint32_t w = k2s_type_width(m, i->type);
+  return w == 16 ? 1u : w == 32 ? 2u : w == 64 ? 4u : 0u;
+}
+
+/* The float widths (width_bit) of which some atomic becomes a loop. A loop views the
+ * float's memory as an integer; a native float atomic on memory a loop also views that
+ * way has no logical-mode form (pointers: "an atomic on float at a place the memory does
+ * not hold one"), and which memory they share is known only after the pointer passes: so
+ * a module with a loop for one float atomic of a width gets loops for all of that width
+ * (e.g. --float-atomics=add with fetch_add and fetch_max on one buffer). */
+static uint32_t emulated_widths(k2s_module *m, const k2s_options *o)
+{
+  uint32_t bits = 0;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(blk, f)
+      k2s_foreach_instr(i, &blk->body)
+        if (is_float_rmw(i->opcode) && i->n_ops == 4 && !device_has(o, i->opcode))
+          bits |= width_bit(m, i);
+  return bits;
+}
+
 /* Lowers the atomics of one block; a float loop splits it, and the moved rest
  * (a later block of the function) is visited on its own. */
-static bool lower_block(k2s_module *m, const k2s_options *o, k2s_block *blk)
+static bool lower_block(k2s_module *m, const k2s_options *o, uint32_t emulated,
+                        k2s_block *blk)
 {
   bool changed = false;
   k2s_foreach_instr_safe(i, &blk->body) {
@@ -140,7 +165,8 @@ static bool lower_block(k2s_module *m, const k2s_options *o, k2s_block *blk)
       }
       break;
     default:
-      if (is_float_rmw(i->opcode) && i->n_ops == 4 && !device_has(o, i->opcode)) {
+      if (is_float_rmw(i->opcode) && i->n_ops == 4 &&
+          (!device_has(o, i->opcode) || (emulated & width_bit(m, i)))) {
         float_loop(m, i);
         return true;
       }
@@ -153,9 +179,10 @@ static bool lower_block(k2s_module *m, const k2s_options *o, k2s_block *blk)
 bool k2s_lower_atomics(k2s_module *m, const k2s_options *o)
 {
   bool changed = false;
+  uint32_t emulated = emulated_widths(m, o);
   k2s_foreach_function(f, m)
     for (k2s_block *blk = f->first; blk; blk = blk->next)
-      changed |= lower_block(m, o, blk);
+      changed |= lower_block(m, o, emulated, blk);
   if (changed)
     k2s_invalidate_uses(m);
   return changed;

@@ -178,24 +178,12 @@ static bool drop_linkage(k2s_module *m)
   return changed;
 }
 
-/* Mark functions reachable from entry points through calls. */
-static void mark_reachable(k2s_module *m, k2s_function *f, uint8_t *live)
-{
-  if (!f || live[f->def->result])
-    return;
-  live[f->def->result] = 1;
-  k2s_foreach_block(b, f)
-    k2s_foreach_instr(i, &b->body)
-      if (i->opcode == SpvOpFunctionCall && i->n_ops >= 1)
-        mark_reachable(m, k2s_function_of_id(m, i->ops[0]), live);
-}
-
 static bool remove_dead_functions(k2s_module *m)
 {
   uint8_t *live = k2s_alloc(&m->arena, m->bound);
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
     if (e->n_ops >= 2)
-      mark_reachable(m, k2s_function_of_id(m, e->ops[1]), live);
+      k2s_mark_called(m, k2s_function_of_id(m, e->ops[1]), live);
   uint32_t n_dead = 0;
   k2s_foreach_function(f, m)
     n_dead += !live[f->def->result];

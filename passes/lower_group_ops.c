@@ -5,17 +5,19 @@
  * (the Groups capability) do not exist in Vulkan. With Subgroup scope each
  * becomes its GroupNonUniform* twin (same operation, same scan order: the
  * sub-group local id). With Workgroup scope each becomes code over a Workgroup
- * scratch array (one per scalar type, X*Y*Z elements: the spec-constant
- * work-group size, or the largest reqd_work_group_size) and barriers, in
- * increasing linear local id: scans are Hillis-Steele (log2 n steps, each read /
- * barrier / write / barrier; exclusive = the left neighbour, the identity for
- * id 0), reductions a pairwise tree (log2 n steps of one barrier), both in an
- * order fixed by n alone, so float results are deterministic and exact on
- * exactly representable data. all/any and 32-bit integer and float min/max
- * reductions instead reduce each sub-group with GroupNonUniform* and combine
- * the sub-groups' results through the scratch array, when the work-group size
- * in x is a multiple of the sub-group size (a uniform run-time test), unless
- * --no-subgroups (the device lacks subgroup vote/arithmetic). Runs after
+ * scratch array (one per scalar type; two halves of X*Y*Z elements, the
+ * spec-constant work-group size or the largest reqd_work_group_size) and
+ * barriers, in increasing linear local id. Where the work-group size in x is a
+ * multiple of the sub-group size (a uniform run-time test) and the type is
+ * 32-bit, sub-group operations do the work: a reduction is a sub-group
+ * reduction, one partial per sub-group, ONE barrier, then every sub-group folds
+ * the partials itself; a scan goes through scratch memory in linear id order
+ * (Vulkan ties sub-groups to no local ids) with three barriers. Otherwise, or
+ * with --no-subgroups, a pairwise tree (one barrier a step) and a Hillis-Steele
+ * scan (two a step). Broadcast: the chosen work-item stores, one barrier.
+ * Consecutive functions alternate between the halves, so none needs a trailing
+ * barrier (next_half). Float results are exact on exactly representable data;
+ * float sums round in a device-dependent order, as OpenCL allows. Runs after
  * pointers (logical access chains) and work-items (the WorkgroupSize builtin
  * exists); inline_calls put every work-group function into its kernel, so a
  * reqd_work_group_size is known where it applies.
@@ -33,6 +35,8 @@ typedef struct go_ctx {
   uint32_t scratch_type[MAX_SCRATCH], scratch_var[MAX_SCRATCH];
   uint32_t n_scratch;
   uint32_t scratch_len; /* constant or spec-constant length of every scratch array */
+  uint32_t half_len;    /* half of it: X*Y*Z */
+  uint32_t parity_var;  /* Private uint: which half the next work-group function uses */
   uint32_t wg_size;     /* the WorkgroupSize builtin's value, 0 when none */
   uint32_t glsl;
   bool changed;
@@ -86,8 +90,9 @@ static uint32_t find_workgroup_size(k2s_module *m)
   return 0;
 }
 
-/* The length of the scratch arrays: X*Y*Z of the spec constants, or the
- * largest required work-group size when every kernel has one. */
+/* The length of the scratch arrays: two halves (see next_half) of X*Y*Z of
+ * the spec constants, or of the largest required work-group size when every
+ * kernel has one. */
 static uint32_t scratch_length(go_ctx *c)
 {
   k2s_module *m = c->m;
@@ -101,7 +106,11 @@ static uint32_t scratch_length(go_ctx *c)
     uint32_t xyz[3] = {SpvOpIMul, p->result, ws->ops[2]};
     k2s_instr *q = k2s_instr_new(m, SpvOpSpecConstantOp, c->u32, k2s_new_id(m), xyz, 3);
     k2s_list_append(&m->sec[K2S_SEC_GLOBAL], q);
-    return c->scratch_len = q->result;
+    uint32_t two[3] = {SpvOpIMul, q->result, k2s_const_uint32(m, 2)};
+    k2s_instr *r2 = k2s_instr_new(m, SpvOpSpecConstantOp, c->u32, k2s_new_id(m), two, 3);
+    k2s_list_append(&m->sec[K2S_SEC_GLOBAL], r2);
+    c->half_len = q->result;
+    return c->scratch_len = r2->result;
   }
   k2s_refl_facts *r = k2s_refl(m);
   uint64_t most = 1;
@@ -110,7 +119,8 @@ static uint32_t scratch_length(go_ctx *c)
       uint64_t n = (uint64_t)r->kernels[i].reqd[0] * r->kernels[i].reqd[1] * r->kernels[i].reqd[2];
       most = n > most ? n : most;
     }
-  return c->scratch_len = k2s_const_uint32(m, (uint32_t)most);
+  c->half_len = k2s_const_uint32(m, (uint32_t)most);
+  return c->scratch_len = k2s_const_uint32(m, (uint32_t)(2 * most));
 }
 
 /* The Workgroup scratch array of scalar type t. */
@@ -275,10 +285,34 @@ static k2s_builder emit_if(go_ctx *c, k2s_instr *at, uint32_t cond)
 
 enum form { FORM_REDUCE, FORM_INCLUSIVE, FORM_EXCLUSIVE };
 
-/* Scan v (type t) over the work-group through scratch memory and return the
- * form asked for; the code goes before `at`, which ends up in a new block. */
+/* Consecutive work-group functions alternate between the two halves of each
+ * scratch array: a per-invocation parity, the same in every work-item because
+ * all of them meet the same work-group functions in the same order. A function
+ * writes only its own half before its first barrier and reads only its own half
+ * after its last one. So the next function (the other half) needs no barrier
+ * after this one, and the one after that (this half again) writes it only once
+ * every work-item has passed the next function's barrier, after all of this
+ * one's reads: no trailing barrier anywhere. Returns the base of the half. */
+static uint32_t next_half(go_ctx *c, k2s_builder *b)
+{
+  k2s_module *m = c->m;
+  if (!c->parity_var) {
+    c->parity_var = k2s_global_variable(m, k2s_type_pointer(m, SpvStorageClassPrivate, c->u32),
+                                        SpvStorageClassPrivate, k2s_const_uint32(m, 0));
+    k2s_set_name(m, c->parity_var, "k2s_group_half");
+  }
+  scratch_length(c);
+  uint32_t p = k2s_emit(b, SpvOpLoad, c->u32, &c->parity_var, 1);
+  uint32_t st[2] = {c->parity_var, emit2(b, SpvOpBitwiseXor, c->u32, p, k2s_const_uint32(c->m, 1))};
+  k2s_emit(b, SpvOpStore, 0, st, 2);
+  return emit2(b, SpvOpIMul, c->u32, p, c->half_len);
+}
+
+/* Scan v (type t) over the work-group through the half of scratch memory at
+ * base and return the form asked for; the code goes before `at`, which ends up
+ * in a new block. */
 static uint32_t workgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed, uint32_t t,
-                               uint32_t v, enum form form)
+                               uint32_t v, enum form form, uint32_t base)
 {
   k2s_module *m = c->m;
   uint32_t var = scratch_of(c, t, at);
@@ -289,7 +323,8 @@ static uint32_t workgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is
   if (!n)
     return 0;
   uint32_t lid = load_builtin(c, &b, SpvBuiltInLocalInvocationIndex);
-  store_at(c, &b, var, t, lid, v);
+  uint32_t slot = emit2(&b, SpvOpIAdd, c->u32, base, lid);
+  store_at(c, &b, var, t, slot, v);
   barrier(c, &b);
   /* steps = ceil(log2(n)) = FindUMsb(n - 1) + 1 (FindUMsb(0) is -1). */
   if (!c->glsl)
@@ -313,70 +348,83 @@ static uint32_t workgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is
     uint32_t inside = emit2(&b, SpvOpULessThan, c->boolean, other, n);
     uint32_t act = emit2(&b, SpvOpLogicalAnd, c->boolean, lead, inside);
     k2s_builder tb = emit_if(c, l.step, act);
-    uint32_t x = load_at(c, &tb, var, t, lid);
-    uint32_t y = load_at(c, &tb, var, t, other);
-    store_at(c, &tb, var, t, lid, combine(c, &tb, k, is_signed, t, x, y));
+    uint32_t x = load_at(c, &tb, var, t, slot);
+    uint32_t y = load_at(c, &tb, var, t, emit2(&tb, SpvOpIAdd, c->u32, base, other));
+    store_at(c, &tb, var, t, slot, combine(c, &tb, k, is_signed, t, x, y));
     b = (k2s_builder){m, k2s_before(l.step)};
     barrier(c, &b);
     b = (k2s_builder){m, k2s_before(at)};
-    uint32_t res = load_at(c, &b, var, t, k2s_const_uint32(m, 0));
-    barrier(c, &b); /* the next work-group function may reuse the scratch array */
-    return res;
+    return load_at(c, &b, var, t, base);
   }
+  /* Hillis-Steele: read, barrier, write, barrier per step. */
   b = (k2s_builder){m, k2s_before(l.step)};
   uint32_t d = emit2(&b, SpvOpShiftLeftLogical, c->u32, one, l.k);
-  uint32_t x = load_at(c, &b, var, t, lid);
+  uint32_t x = load_at(c, &b, var, t, slot);
   uint32_t ge = emit2(&b, SpvOpUGreaterThanEqual, c->boolean, lid, d);
-  uint32_t j = emit3(&b, SpvOpSelect, c->u32, ge, emit2(&b, SpvOpISub, c->u32, lid, d), lid);
+  uint32_t j = emit3(&b, SpvOpSelect, c->u32, ge, emit2(&b, SpvOpISub, c->u32, slot, d), slot);
   uint32_t y = load_at(c, &b, var, t, j);
   barrier(c, &b);
   uint32_t r = emit3(&b, SpvOpSelect, t, ge, combine(c, &b, k, is_signed, t, y, x), x);
-  store_at(c, &b, var, t, lid, r);
+  store_at(c, &b, var, t, slot, r);
   barrier(c, &b);
   b = (k2s_builder){m, k2s_before(at)};
-  uint32_t res;
-  if (form == FORM_INCLUSIVE) {
-    res = load_at(c, &b, var, t, lid);
-  } else {
-    uint32_t first = emit2(&b, SpvOpIEqual, c->boolean, lid, k2s_const_uint32(m, 0));
-    uint32_t left =
-        emit3(&b, SpvOpSelect, c->u32, first, lid, emit2(&b, SpvOpISub, c->u32, lid, one));
-    res = emit3(&b, SpvOpSelect, t, first, identity(c, k, is_signed, t),
-                load_at(c, &b, var, t, left));
-  }
-  barrier(c, &b); /* the next work-group function may reuse the scratch array */
-  return res;
+  if (form == FORM_INCLUSIVE)
+    return load_at(c, &b, var, t, slot);
+  uint32_t first = emit2(&b, SpvOpIEqual, c->boolean, lid, k2s_const_uint32(m, 0));
+  uint32_t left =
+      emit3(&b, SpvOpSelect, c->u32, first, slot, emit2(&b, SpvOpISub, c->u32, slot, one));
+  return emit3(&b, SpvOpSelect, t, first, identity(c, k, is_signed, t),
+               load_at(c, &b, var, t, left));
 }
 
-/* Reduce v (type t) with sub-group operations: each sub-group's result goes
- * to scratch[SubgroupId], then every work-item folds the NumSubgroups
- * entries in sub-group id order. */
-static uint32_t subgroup_reduce(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed,
-                                uint32_t t, uint32_t partial_op, uint32_t v)
+static bool is_vote(uint32_t nonuniform_op)
+{
+  return nonuniform_op == SpvOpGroupNonUniformAll || nonuniform_op == SpvOpGroupNonUniformAny;
+}
+
+/* The sub-group's reduction of v: GroupNonUniform* arithmetic, or for all/any
+ * (v is 0 or 1) a vote turned back into 0 or 1. */
+static uint32_t subgroup_op(go_ctx *c, k2s_builder *b, uint32_t t, uint32_t nonuniform_op,
+                            uint32_t group_op, uint32_t v)
 {
   k2s_module *m = c->m;
-  uint32_t var = scratch_of(c, t, at);
-  if (!var)
-    return 0;
-  k2s_builder b = {m, k2s_before(at)};
   uint32_t sg = k2s_const_uint32(m, SpvScopeSubgroup);
-  uint32_t part;
-  if (partial_op == SpvOpGroupNonUniformAll || partial_op == SpvOpGroupNonUniformAny) {
-    uint32_t pred = emit2(&b, SpvOpINotEqual, c->boolean, v, k2s_const_uint32(m, 0));
-    uint32_t vote = emit2(&b, partial_op, c->boolean, sg, pred);
-    part = emit3(&b, SpvOpSelect, t, vote, k2s_const_uint32(m, 1), k2s_const_uint32(m, 0));
-  } else {
-    part = emit3(&b, partial_op, t, sg, SpvGroupOperationReduce, v);
-  }
-  uint32_t elect = k2s_emit(&b, SpvOpGroupNonUniformElect, c->boolean, &sg, 1);
-  uint32_t sgid = load_builtin(c, &b, SpvBuiltInSubgroupId);
-  k2s_builder tb = emit_if(c, at, elect);
-  store_at(c, &tb, var, t, sgid, part);
-  b = (k2s_builder){m, k2s_before(at)};
-  barrier(c, &b);
-  uint32_t ns = load_builtin(c, &b, SpvBuiltInNumSubgroups);
-  uint32_t id = identity(c, k, is_signed, t);
-  k2s_counted_loop l = k2s_build_counted_loop(m, at, k2s_const_uint32(m, 0), ns);
+  if (!is_vote(nonuniform_op))
+    return emit3(b, nonuniform_op, t, sg, group_op, v);
+  uint32_t pred = emit2(b, SpvOpINotEqual, c->boolean, v, k2s_const_uint32(m, 0));
+  uint32_t vote = emit2(b, nonuniform_op, c->boolean, sg, pred);
+  return emit3(b, SpvOpSelect, t, vote, k2s_const_uint32(m, 1), k2s_const_uint32(m, 0));
+}
+
+/* The identity an entry past the end is padded with: the spec's identity,
+ * but -0.0 for float sums (x + -0.0 is x for every x, -0.0 included). */
+static uint32_t pad_identity(go_ctx *c, enum op_kind k, bool is_signed, uint32_t t)
+{
+  if (k == OP_ADD && is_float(c->m, t))
+    return k2s_const_float(c->m, t, -0.0);
+  return identity(c, k, is_signed, t);
+}
+
+/* op over scratch[from + j] for j < count (count uniform in the sub-group),
+ * computed by the whole sub-group: lane l folds the entries l, l + size, ...
+ * (one round when count <= the sub-group size), then one sub-group reduction. */
+static uint32_t fold_entries(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed, uint32_t t,
+                             uint32_t nonuniform_op, uint32_t var, uint32_t from, uint32_t count)
+{
+  k2s_module *m = c->m;
+  k2s_builder b = {m, k2s_before(at)};
+  uint32_t lane = load_builtin(c, &b, SpvBuiltInSubgroupLocalInvocationId);
+  uint32_t size = load_builtin(c, &b, SpvBuiltInSubgroupSize);
+  uint32_t up = emit2(&b, SpvOpISub, c->u32, emit2(&b, SpvOpIAdd, c->u32, count, size),
+                      k2s_const_uint32(m, 1));
+  /* Vulkan's sub-group sizes are powers of two: divide by a shift. */
+  if (!c->glsl)
+    c->glsl = k2s_ext_import(m, "GLSL.std.450");
+  uint32_t lsb_ops[3] = {c->glsl, K2S_GLSL_STD_450_FindILsb, size};
+  uint32_t log2_size = k2s_emit(&b, SpvOpExtInst, c->u32, lsb_ops, 3);
+  uint32_t rounds = emit2(&b, SpvOpShiftRightLogical, c->u32, up, log2_size);
+  uint32_t id = pad_identity(c, k, is_signed, t);
+  k2s_counted_loop l = k2s_build_counted_loop(m, at, k2s_const_uint32(m, 0), rounds);
   k2s_instr *kphi = l.head->body.first;
   uint32_t acc = k2s_new_id(m);
   uint32_t phi_ops[4] = {id, kphi->ops[1], id, l.body->label->result};
@@ -384,11 +432,87 @@ static uint32_t subgroup_reduce(go_ctx *c, k2s_instr *at, enum op_kind k, bool i
   phi->block = l.head;
   k2s_list_insert_after(&l.head->body, kphi, phi);
   b = (k2s_builder){m, k2s_before(l.step)};
-  uint32_t x = load_at(c, &b, var, t, l.k);
+  uint32_t j = emit2(&b, SpvOpIAdd, c->u32, lane, emit2(&b, SpvOpIMul, c->u32, l.k, size));
+  uint32_t in = emit2(&b, SpvOpULessThan, c->boolean, j, count);
+  uint32_t idx = emit2(&b, SpvOpIAdd, c->u32, from,
+                       emit3(&b, SpvOpSelect, c->u32, in, j, k2s_const_uint32(m, 0)));
+  uint32_t x = emit3(&b, SpvOpSelect, t, in, load_at(c, &b, var, t, idx), id);
   phi->ops[2] = combine(c, &b, k, is_signed, t, acc, x);
   b = (k2s_builder){m, k2s_before(at)};
+  return subgroup_op(c, &b, t, nonuniform_op, SpvGroupOperationReduce, acc);
+}
+
+/* Reduce v (type t) with sub-group operations: each sub-group's result goes to
+ * scratch[base + SubgroupId]; after one barrier every sub-group folds the
+ * NumSubgroups entries itself (no second barrier for the result). */
+static uint32_t subgroup_reduce(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed,
+                                uint32_t t, uint32_t nonuniform_op, uint32_t v, uint32_t base)
+{
+  k2s_module *m = c->m;
+  uint32_t var = scratch_of(c, t, at);
+  if (!var)
+    return 0;
+  k2s_builder b = {m, k2s_before(at)};
+  uint32_t sg = k2s_const_uint32(m, SpvScopeSubgroup);
+  uint32_t part = subgroup_op(c, &b, t, nonuniform_op, SpvGroupOperationReduce, v);
+  uint32_t elect = k2s_emit(&b, SpvOpGroupNonUniformElect, c->boolean, &sg, 1);
+  uint32_t slot = emit2(&b, SpvOpIAdd, c->u32, base, load_builtin(c, &b, SpvBuiltInSubgroupId));
+  k2s_builder tb = emit_if(c, at, elect);
+  store_at(c, &tb, var, t, slot, part);
+  b = (k2s_builder){m, k2s_before(at)};
   barrier(c, &b);
-  return acc;
+  uint32_t ns = load_builtin(c, &b, SpvBuiltInNumSubgroups);
+  return fold_entries(c, at, k, is_signed, t, nonuniform_op, var, base, ns);
+}
+
+/* Scan v (type t) with sub-group scans, in linear local id order whatever
+ * work-items the device puts into a sub-group (Vulkan promises no relation
+ * between sub-groups and LocalInvocationIndex): every work-item stores v at
+ * its linear id; sub-group s scans the entries s * size + lane (full
+ * sub-groups tile the work-group) and its last lane writes the total into the
+ * other half; the sub-group folds the totals of the sub-groups before it,
+ * writes its results back at the same entries; each work-item reads its own.
+ * Three barriers, against two per step of the scratch-memory scan. */
+static uint32_t subgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed,
+                              uint32_t t, uint32_t nonuniform_op, uint32_t v, enum form form,
+                              uint32_t base)
+{
+  k2s_module *m = c->m;
+  uint32_t var = scratch_of(c, t, at);
+  if (!var)
+    return 0;
+  k2s_builder b = {m, k2s_before(at)};
+  uint32_t lid = load_builtin(c, &b, SpvBuiltInLocalInvocationIndex);
+  store_at(c, &b, var, t, emit2(&b, SpvOpIAdd, c->u32, base, lid), v);
+  barrier(c, &b);
+  uint32_t sgid = load_builtin(c, &b, SpvBuiltInSubgroupId);
+  uint32_t size = load_builtin(c, &b, SpvBuiltInSubgroupSize);
+  uint32_t lane = load_builtin(c, &b, SpvBuiltInSubgroupLocalInvocationId);
+  uint32_t own = emit2(&b, SpvOpIAdd, c->u32, base,
+                       emit2(&b, SpvOpIAdd, c->u32, emit2(&b, SpvOpIMul, c->u32, sgid, size), lane));
+  uint32_t w = load_at(c, &b, var, t, own);
+  uint32_t s, total;
+  if (form == FORM_INCLUSIVE) {
+    s = total = subgroup_op(c, &b, t, nonuniform_op, SpvGroupOperationInclusiveScan, w);
+  } else {
+    s = subgroup_op(c, &b, t, nonuniform_op, SpvGroupOperationExclusiveScan, w);
+    total = combine(c, &b, k, is_signed, t, s, w);
+  }
+  uint32_t other = emit2(&b, SpvOpISub, c->u32, c->half_len, base);
+  uint32_t last = emit2(&b, SpvOpIEqual, c->boolean, lane,
+                        emit2(&b, SpvOpISub, c->u32, size, k2s_const_uint32(m, 1)));
+  uint32_t tslot = emit2(&b, SpvOpIAdd, c->u32, other, sgid);
+  k2s_builder tb = emit_if(c, at, last);
+  store_at(c, &tb, var, t, tslot, total);
+  b = (k2s_builder){m, k2s_before(at)};
+  barrier(c, &b);
+  uint32_t before = fold_entries(c, at, k, is_signed, t, nonuniform_op, var, other, sgid);
+  b = (k2s_builder){m, k2s_before(at)};
+  uint32_t first = emit2(&b, SpvOpIEqual, c->boolean, sgid, k2s_const_uint32(m, 0));
+  uint32_t r = emit3(&b, SpvOpSelect, t, first, s, combine(c, &b, k, is_signed, t, before, s));
+  store_at(c, &b, var, t, own, r);
+  barrier(c, &b);
+  return load_at(c, &b, var, t, emit2(&b, SpvOpIAdd, c->u32, base, lid));
 }
 
 /* The work-group size in x (uint). */
@@ -399,13 +523,14 @@ static uint32_t group_size_x(go_ctx *c, k2s_builder *b, k2s_function *f)
   return k2s_const_uint32(c->m, reqd_size(c, f, 0));
 }
 
-/* Sub-group partials are used only where they are known to be right: the
- * work-group size in x is a multiple of gl_SubgroupSize (what Vulkan's
- * REQUIRE_FULL_SUBGROUPS demands, and what makes every sub-group full; lavapipe
- * forms sub-groups along x and reports wrong ids and counts otherwise). The
- * test is uniform; otherwise the scratch-memory scan runs. Returns the value. */
-static uint32_t reduce_either(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed, uint32_t t,
-                              uint32_t partial_op, uint32_t v)
+/* Sub-group code is used only where it is known to be right: the work-group
+ * size in x is a multiple of gl_SubgroupSize (what Vulkan's REQUIRE_FULL_SUBGROUPS
+ * demands, and what makes every sub-group full; lavapipe forms sub-groups along x
+ * and reports wrong ids and counts otherwise). The test is uniform; otherwise the
+ * scratch-memory code runs. Returns the value. */
+static uint32_t subgroups_either(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed,
+                                 uint32_t t, uint32_t nonuniform_op, uint32_t v, enum form form,
+                                 uint32_t base)
 {
   k2s_module *m = c->m;
   k2s_function *f = at->block->func;
@@ -414,6 +539,15 @@ static uint32_t reduce_either(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_
   uint32_t size = load_builtin(c, &b, SpvBuiltInSubgroupSize);
   uint32_t rem = emit2(&b, SpvOpUMod, c->u32, x, size);
   uint32_t full = emit2(&b, SpvOpIEqual, c->boolean, rem, k2s_const_uint32(m, 0));
+  if (form != FORM_REDUCE) {
+    /* A scan covers entries s * size + lane: every sub-group must be full. Without
+     * REQUIRE_FULL_SUBGROUPS (SPIR-V before 1.6) Vulkan allows partial ones even then;
+     * NumSubgroups * SubgroupSize == the group's size holds only when none is. */
+    uint32_t n = group_size(c, &b, f, at);
+    uint32_t ns = load_builtin(c, &b, SpvBuiltInNumSubgroups);
+    uint32_t tiles = emit2(&b, SpvOpIEqual, c->boolean, emit2(&b, SpvOpIMul, c->u32, ns, size), n);
+    full = emit2(&b, SpvOpLogicalAnd, c->boolean, full, tiles);
+  }
   k2s_block *pre = at->block;
   k2s_block *rest = k2s_split_block(m, at, k2s_new_id(m));
   k2s_block *ba = k2s_block_new(m, f, k2s_new_id(m));
@@ -427,10 +561,12 @@ static uint32_t reduce_either(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_
   k2s_instr *bra = k2s_emit_instr(&b, SpvOpBranch, 0, &to, 1);
   b = (k2s_builder){m, k2s_block_append(bb)};
   k2s_instr *brb = k2s_emit_instr(&b, SpvOpBranch, 0, &to, 1);
-  uint32_t ra = subgroup_reduce(c, bra, k, is_signed, t, partial_op, v);
+  uint32_t ra = form == FORM_REDUCE
+                    ? subgroup_reduce(c, bra, k, is_signed, t, nonuniform_op, v, base)
+                    : subgroup_scan(c, bra, k, is_signed, t, nonuniform_op, v, form, base);
   if (!ra)
     return 0;
-  uint32_t rb = workgroup_scan(c, brb, k, is_signed, t, v, FORM_REDUCE);
+  uint32_t rb = workgroup_scan(c, brb, k, is_signed, t, v, form, base);
   if (!rb)
     return 0;
   uint32_t phi_ops[4] = {ra, bra->block->label->result, rb, brb->block->label->result};
@@ -486,6 +622,8 @@ static uint32_t lower_workgroup(go_ctx *c, k2s_instr *i)
     return 0;
   }
   bool sg = subgroups_allowed(c);
+  k2s_builder hb = {m, k2s_before(i)};
+  uint32_t base = next_half(c, &hb);
   switch (i->opcode) {
   case SpvOpGroupAll:
   case SpvOpGroupAny: {
@@ -496,9 +634,10 @@ static uint32_t lower_workgroup(go_ctx *c, k2s_instr *i)
     uint32_t v =
         emit3(&b, SpvOpSelect, c->u32, i->ops[1], k2s_const_uint32(m, 1), k2s_const_uint32(m, 0));
     enum op_kind k = all ? OP_MIN : OP_MAX;
-    uint32_t r = sg ? reduce_either(c, i, k, false, c->u32,
-                                    all ? SpvOpGroupNonUniformAll : SpvOpGroupNonUniformAny, v)
-                    : workgroup_scan(c, i, k, false, c->u32, v, FORM_REDUCE);
+    uint32_t r = sg ? subgroups_either(c, i, k, false, c->u32,
+                                       all ? SpvOpGroupNonUniformAll : SpvOpGroupNonUniformAny, v,
+                                       FORM_REDUCE, base)
+                    : workgroup_scan(c, i, k, false, c->u32, v, FORM_REDUCE, base);
     if (!r)
       return 0;
     b = (k2s_builder){m, k2s_before(i)};
@@ -514,12 +653,14 @@ static uint32_t lower_workgroup(go_ctx *c, k2s_instr *i)
     uint32_t idx = linear_index(c, &b, i->block->func, i->ops[2], i);
     if (!idx)
       return 0;
+    /* The local id is the same in every work-item (OpenCL C 2.0 §6.13.15): only
+     * that work-item stores; one barrier. */
     uint32_t lid = load_builtin(c, &b, SpvBuiltInLocalInvocationIndex);
-    store_at(c, &b, var, t, lid, i->ops[1]);
+    k2s_builder tb = emit_if(c, i, emit2(&b, SpvOpIEqual, c->boolean, lid, idx));
+    store_at(c, &tb, var, t, base, i->ops[1]);
+    b = (k2s_builder){m, k2s_before(i)};
     barrier(c, &b);
-    uint32_t r = load_at(c, &b, var, t, idx);
-    barrier(c, &b);
-    return r;
+    return load_at(c, &b, var, t, base);
   }
   default: {
     enum op_kind k;
@@ -537,12 +678,13 @@ static uint32_t lower_workgroup(go_ctx *c, k2s_instr *i)
                 k2s_enumerant_name(K2S_OK_GROUP_OPERATION, op));
       return 0;
     }
-    /* Sub-group partials for reductions whose result does not depend on the
-     * order: integer ones and float min/max, 32-bit only (other widths would
-     * need shaderSubgroupExtendedTypes). Float sums keep the fixed order. */
-    if (sg && form == FORM_REDUCE && k2s_type_width(m, t) == 32 && !(k == OP_ADD && is_float(m, t)))
-      return reduce_either(c, i, k, is_signed, t, nu, v);
-    return workgroup_scan(c, i, k, is_signed, t, v, form);
+    /* Sub-group operations for 32-bit types (other widths would need
+     * shaderSubgroupExtendedTypes). Float sums then add in an order that depends
+     * on the device, as OpenCL allows (its order "is not guaranteed"): exact on
+     * exactly representable data whatever the sub-group size. */
+    if (sg && k2s_type_width(m, t) == 32)
+      return subgroups_either(c, i, k, is_signed, t, nu, v, form, base);
+    return workgroup_scan(c, i, k, is_signed, t, v, form, base);
   }
   }
   k2s_error(m, i, "malformed group instruction");

@@ -85,6 +85,17 @@ k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t *id_ma
   return nf;
 }
 
+void k2s_mark_called(k2s_module *m, k2s_function *f, uint8_t *seen)
+{
+  if (!f || seen[f->def->result])
+    return;
+  seen[f->def->result] = 1;
+  k2s_foreach_block(b, f)
+    k2s_foreach_instr(i, &b->body)
+      if (i->opcode == SpvOpFunctionCall && i->n_ops >= 1)
+        k2s_mark_called(m, k2s_function_of_id(m, i->ops[0]), seen);
+}
+
 /* O(1) through the func_of cache, which removal clears; a miss (a function
  * appended since, or an id that is no function) refills it in one walk. */
 k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id)

@@ -219,6 +219,8 @@ struct resource_tables {
     uint32_t *array_elem;     /* OpTypeArray / OpTypeRuntimeArray: the element type */
     unsigned char *int32;     /* 1: OpTypeInt 32, 2: a vector of those */
     unsigned char *kind;      /* 1 int, 2 float; OpTypeImage: 4 + its Sampled Type's */
+    unsigned char *width;     /* OpTypeInt / OpTypeFloat: the width */
+    uint32_t *value_type;     /* pointers made in functions: their type */
 };
 
 /* Ids index plain arrays; a larger bound is either hostile or absurd for a kernel module. */
@@ -260,7 +262,10 @@ static void note_type(const struct spv_inst *in, struct resource_tables *t, uint
         t->int32[id] = in->w[2] == 32;
         t->kind[id] = 1;
         break;
-    case SpvOpTypeFloat: t->kind[id] = 2; break;
+    case SpvOpTypeFloat:
+        t->kind[id] = 2;
+        t->width[id] = (unsigned char)in->w[2];
+        break;
     case SpvOpTypeImage: t->kind[id] = 4 + (in->w[2] < bound ? t->kind[in->w[2]] : 0); break;
     case SpvOpTypeVector:
         if (in->w[2] < bound && t->int32[in->w[2]] == 1)
@@ -268,6 +273,45 @@ static void note_type(const struct spv_inst *in, struct resource_tables *t, uint
         break;
     default: break;
     }
+}
+
+/* The type of a pointer an instruction in a function makes (what atomics point through). */
+static void note_pointer_value(const struct spv_inst *in, struct resource_tables *t,
+                               uint32_t bound)
+{
+    switch (in->opcode) {
+    case SpvOpFunctionParameter:
+    case SpvOpAccessChain:
+    case SpvOpInBoundsAccessChain:
+    case SpvOpPtrAccessChain:
+    case SpvOpInBoundsPtrAccessChain:
+    case SpvOpCopyObject:
+    case SpvOpPhi:
+    case SpvOpSelect:
+    case SpvOpBitcast:
+    case SpvOpConvertUToPtr:
+        if (in->count >= 3 && in->w[1] < bound && in->w[2] < bound && t->ptr_class[in->w[1]])
+            t->value_type[in->w[2]] = in->w[1];
+        break;
+    default: break;
+    }
+}
+
+/* A float atomic: which feature bit it needs (buffer or shared memory, by width). */
+static void note_float_atomic(const struct spv_inst *in, const struct resource_tables *t,
+                              uint32_t bound, struct spv_info *info)
+{
+    bool min_max = in->opcode == SpvOpAtomicFMinEXT || in->opcode == SpvOpAtomicFMaxEXT;
+    if ((!min_max && in->opcode != SpvOpAtomicFAddEXT) || in->count < 4)
+        return;
+    uint32_t type = in->w[1], ptr = in->w[3];
+    uint32_t ptype = ptr < bound ? t->value_type[ptr] : 0;
+    if (type >= bound || t->kind[type] != 2 || !ptype)
+        return;
+    unsigned w = t->width[type];
+    uint32_t wi = w == 16 ? 0 : w == 32 ? 1 : 2;
+    bool shared = t->ptr_class[ptype] - 1 == SpvStorageClassWorkgroup;
+    info->float_atomics |= SPV_FLOAT_ATOMIC_BIT(min_max, wi, shared);
 }
 
 static bool note_resource(const struct spv_inst *in, const struct resource_tables *t,
@@ -304,18 +348,25 @@ static bool scan_resources(const struct spv_module *m, struct spv_info *info)
     }
     struct resource_tables t = {calloc(bound, 4), calloc(bound, 4), calloc(bound, 4),
                                 calloc(bound, 4), calloc(bound, 1), calloc(bound, 4),
-                                calloc(bound, 4), calloc(bound, 4), calloc(bound, 1), calloc(bound, 1)};
+                                calloc(bound, 4), calloc(bound, 4), calloc(bound, 1), calloc(bound, 1),
+                                calloc(bound, 1), calloc(bound, 4)};
     bool ok = t.set && t.binding && t.ptr_class && t.ptr_pointee && t.buffer_block &&
-              t.array_stride && t.member0 && t.array_elem && t.int32 && t.kind;
+              t.array_stride && t.member0 && t.array_elem && t.int32 && t.kind && t.width &&
+              t.value_type;
     size_t pos = SPV_FIRST_INST;
     struct spv_inst in;
     while (ok && spv_next(m, &pos, &in)) {
         if (in.opcode == SpvOpDecorate)
             note_decoration(&in, &t, bound);
-        else if (in.opcode == SpvOpVariable && in.count >= 4)
+        else if (in.opcode == SpvOpVariable && in.count >= 4) {
+            if (in.w[2] < bound && in.w[1] < bound)
+                t.value_type[in.w[2]] = in.w[1];
             ok = note_resource(&in, &t, bound, info);
-        else
+        } else {
             note_type(&in, &t, bound);
+            note_pointer_value(&in, &t, bound);
+            note_float_atomic(&in, &t, bound, info);
+        }
     }
     free(t.set);
     free(t.binding);
@@ -327,6 +378,8 @@ static bool scan_resources(const struct spv_module *m, struct spv_info *info)
     free(t.array_elem);
     free(t.int32);
     free(t.kind);
+    free(t.width);
+    free(t.value_type);
     if (!ok)
         k2s_error("out of memory scanning the module");
     return ok;

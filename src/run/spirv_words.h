@@ -78,9 +78,16 @@ struct spv_info {
     struct spv_float_mode *float_modes;
     size_t nfloat_modes;
     bool workgroup_initializer; /* a Workgroup variable with an initializer */
+    /* Float atomics (OpAtomicFAddEXT, OpAtomicF{Min,Max}EXT) by kind, width and memory: bit
+     * SPV_FLOAT_ATOMIC_BIT(min_max, width index 0/1/2 for 16/32/64, shared) — the facts of
+     * the reflection's "device_features", which the capability alone does not give. */
+    uint32_t float_atomics;
     bool uses_nonsemantic;      /* any NonSemantic.* import */
     char *foreign_import;       /* first import Vulkan does not know (OpenCL.std...) */
 };
+
+#define SPV_FLOAT_ATOMIC_BIT(min_max, width_index, shared)                                       \
+    (1u << (6 * (min_max) + 2 * (width_index) + (shared)))
 
 bool spv_scan(const struct spv_module *m, struct spv_info *info);
 /* Whether entry `e` may use global variable `var`: exact from SPIR-V 1.4 (the interface

@@ -274,7 +274,7 @@ bool vk_list_devices(const struct vk_options *opt)
 
 /* ---- features ----------------------------------------------------------------------------------- */
 
-enum feature_struct { FS_10, FS_11, FS_12, FS_13, FS_ATOMIC_FLOAT, FS_COUNT };
+enum feature_struct { FS_10, FS_11, FS_12, FS_13, FS_ATOMIC_FLOAT, FS_ATOMIC_FLOAT2, FS_COUNT };
 
 struct feature_chain {
     VkPhysicalDeviceFeatures2 f2;
@@ -282,6 +282,7 @@ struct feature_chain {
     VkPhysicalDeviceVulkan12Features v12;
     VkPhysicalDeviceVulkan13Features v13;
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af;
+    VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT af2;
     bool present[FS_COUNT];
 };
 
@@ -293,6 +294,7 @@ enum {
     NEED_ROBUST_ACCESS,              /* always asked for, optional */
     NEED_SCALAR_LAYOUT,              /* always asked for, optional: nothing in a module says
                                         that it relies on the scalar block layout */
+    NEED_FLOAT_ATOMIC = 0x7fff0100,  /* + the spv_info.float_atomics bit index */
 };
 
 struct feature_row {
@@ -308,7 +310,8 @@ struct feature_row {
 #define F11(cap, field) ROW(cap, FS_11, VkPhysicalDeviceVulkan11Features, field, false)
 #define F12(cap, field) ROW(cap, FS_12, VkPhysicalDeviceVulkan12Features, field, false)
 #define F13(cap, field) ROW(cap, FS_13, VkPhysicalDeviceVulkan13Features, field, false)
-#define FAF(cap, field, opt) ROW(cap, FS_ATOMIC_FLOAT, VkPhysicalDeviceShaderAtomicFloatFeaturesEXT, field, opt)
+#define FAF(bit, field) ROW(NEED_FLOAT_ATOMIC + (bit), FS_ATOMIC_FLOAT, VkPhysicalDeviceShaderAtomicFloatFeaturesEXT, field, false)
+#define FAF2(bit, field) ROW(NEED_FLOAT_ATOMIC + (bit), FS_ATOMIC_FLOAT2, VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT, field, false)
 
 static const struct feature_row feature_rows[] = {
     F10(SpvCapabilityFloat64, shaderFloat64),
@@ -348,10 +351,20 @@ static const struct feature_row feature_rows[] = {
         shaderSubgroupExtendedTypes, true),
     ROW(SpvCapabilityGroupNonUniform, FS_13, VkPhysicalDeviceVulkan13Features,
         computeFullSubgroups, true),
-    FAF(SpvCapabilityAtomicFloat32AddEXT, shaderBufferFloat32AtomicAdd, false),
-    FAF(SpvCapabilityAtomicFloat32AddEXT, shaderSharedFloat32AtomicAdd, true),
-    FAF(SpvCapabilityAtomicFloat64AddEXT, shaderBufferFloat64AtomicAdd, false),
-    FAF(SpvCapabilityAtomicFloat64AddEXT, shaderSharedFloat64AtomicAdd, true),
+    /* Float atomics, by the memory they work on (spv_info.float_atomics bit index:
+     * 6 * min_max + 2 * (16/32/64-bit) + shared), as the reflection's device_features. */
+    FAF2(0, shaderBufferFloat16AtomicAdd),
+    FAF2(1, shaderSharedFloat16AtomicAdd),
+    FAF(2, shaderBufferFloat32AtomicAdd),
+    FAF(3, shaderSharedFloat32AtomicAdd),
+    FAF(4, shaderBufferFloat64AtomicAdd),
+    FAF(5, shaderSharedFloat64AtomicAdd),
+    FAF2(6, shaderBufferFloat16AtomicMinMax),
+    FAF2(7, shaderSharedFloat16AtomicMinMax),
+    FAF2(8, shaderBufferFloat32AtomicMinMax),
+    FAF2(9, shaderSharedFloat32AtomicMinMax),
+    FAF2(10, shaderBufferFloat64AtomicMinMax),
+    FAF2(11, shaderSharedFloat64AtomicMinMax),
 };
 
 /* Capabilities that need no device feature (or are checked elsewhere). */
@@ -366,6 +379,10 @@ static const uint32_t free_caps[] = {
     SpvCapabilityDenormPreserve, SpvCapabilityDenormFlushToZero,
     SpvCapabilitySignedZeroInfNanPreserve, SpvCapabilityRoundingModeRTE,
     SpvCapabilityRoundingModeRTZ,
+    /* checked by what each float atomic works on (NEED_FLOAT_ATOMIC) */
+    SpvCapabilityAtomicFloat16AddEXT, SpvCapabilityAtomicFloat32AddEXT,
+    SpvCapabilityAtomicFloat64AddEXT, SpvCapabilityAtomicFloat16MinMaxEXT,
+    SpvCapabilityAtomicFloat32MinMaxEXT, SpvCapabilityAtomicFloat64MinMaxEXT,
 };
 
 static void *struct_of(struct feature_chain *c, enum feature_struct fs)
@@ -375,7 +392,8 @@ static void *struct_of(struct feature_chain *c, enum feature_struct fs)
     case FS_11: return &c->v11;
     case FS_12: return &c->v12;
     case FS_13: return &c->v13;
-    default: return &c->af;
+    case FS_ATOMIC_FLOAT: return &c->af;
+    default: return &c->af2;
     }
 }
 
@@ -385,7 +403,8 @@ static VkBool32 *field_of(struct feature_chain *c, const struct feature_row *row
 }
 
 /* Links only the structures the device's API version (and extensions) allow. */
-static void chain_init(struct feature_chain *c, uint32_t api, bool atomic_float)
+static void chain_init(struct feature_chain *c, uint32_t api, bool atomic_float,
+                       bool atomic_float2)
 {
     memset(c, 0, sizeof *c);
     c->f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
@@ -393,10 +412,12 @@ static void chain_init(struct feature_chain *c, uint32_t api, bool atomic_float)
     c->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
     c->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
     c->af.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
+    c->af2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT;
     c->present[FS_10] = true;
     c->present[FS_11] = c->present[FS_12] = api >= VK_API_VERSION_1_2;
     c->present[FS_13] = api >= VK_API_VERSION_1_3;
     c->present[FS_ATOMIC_FLOAT] = atomic_float;
+    c->present[FS_ATOMIC_FLOAT2] = atomic_float2;
     void **tail = &c->f2.pNext;
     for (int fs = FS_11; fs < FS_COUNT; fs++) {
         if (!c->present[fs])
@@ -428,6 +449,8 @@ static const struct ext_row ext_rows[] = {
     {"SPV_KHR_integer_dot_product", "VK_KHR_shader_integer_dot_product", VK_API_VERSION_1_3},
     {"SPV_KHR_terminate_invocation", "VK_KHR_shader_terminate_invocation", VK_API_VERSION_1_3},
     {"SPV_EXT_shader_atomic_float_add", "VK_EXT_shader_atomic_float", 0},
+    {"SPV_EXT_shader_atomic_float16_add", "VK_EXT_shader_atomic_float2", 0},
+    {"SPV_EXT_shader_atomic_float_min_max", "VK_EXT_shader_atomic_float2", 0},
     {"SPV_KHR_shader_clock", "VK_KHR_shader_clock", 0},
 };
 
@@ -485,8 +508,12 @@ static bool select_extensions(struct vk_host *h, const struct spv_info *info,
             h->keep_nonsemantic = false;
             continue;
         }
-        k2s_error("the module uses %s, but device '%s' lacks %s", row->spv, h->props.deviceName,
-                  row->vk);
+        k2s_error("the module uses %s, but device '%s' lacks %s%s", row->spv, h->props.deviceName,
+                  row->vk,
+                  strncmp(row->spv, "SPV_EXT_shader_atomic_float", 27) == 0
+                      ? " (translate without --float-atomics, or with fewer kinds, for "
+                        "compare-exchange loops)"
+                      : "");
         return false;
     }
     if (info->uses_nonsemantic && h->api_version < VK_API_VERSION_1_3 &&
@@ -548,7 +575,15 @@ static bool enable_need(struct vk_host *h, uint32_t cap, struct feature_chain *h
         }
         if (row->optional)
             continue;
-        if (cap >= NEED_MAINTENANCE4)
+        if (cap >= NEED_FLOAT_ATOMIC)
+            k2s_error("the module's float atomics need the Vulkan feature %s (%s), which device "
+                      "'%s' does not support (translate without --float-atomics, or with fewer "
+                      "kinds, for compare-exchange loops)",
+                      row->name,
+                      row->fs == FS_ATOMIC_FLOAT ? "VK_EXT_shader_atomic_float"
+                                                 : "VK_EXT_shader_atomic_float2",
+                      h->props.deviceName);
+        else if (cap >= NEED_MAINTENANCE4)
             k2s_error("the module needs the Vulkan feature %s, which device '%s' does not "
                       "support", row->name, h->props.deviceName);
         else
@@ -664,6 +699,10 @@ static bool enable_features(struct vk_host *h, const struct spv_info *info, bool
         return false;
     if (info->workgroup_initializer && !enable_need(h, NEED_ZERO_INIT_WORKGROUP, have, want))
         return false;
+    for (uint32_t bit = 0; bit < 12; bit++)
+        if ((info->float_atomics >> bit & 1) &&
+            !enable_need(h, NEED_FLOAT_ATOMIC + bit, have, want))
+            return false;
     if (needs_bda && !enable_need(h, NEED_BUFFER_DEVICE_ADDRESS, have, want))
         return false;
     h->buffer_device_address = have->present[FS_12] && want->v12.bufferDeviceAddress;
@@ -763,12 +802,19 @@ bool vk_host_create(struct vk_host *h, const struct vk_options *opt, const struc
     if (!spirv_version_ok(h, m->version, &exts) || !select_extensions(h, info, &exts) ||
         !check_subgroups(h, info) || !check_float_controls(h, info, opt))
         return false;
-    bool atomic_float = false;
-    for (uint32_t i = 0; i < exts.n; i++)
+    bool atomic_float = false, atomic_float2 = false;
+    for (uint32_t i = 0; i < exts.n; i++) {
         atomic_float = atomic_float || strcmp(exts.names[i], "VK_EXT_shader_atomic_float") == 0;
+        atomic_float2 = atomic_float2 || strcmp(exts.names[i], "VK_EXT_shader_atomic_float2") == 0;
+    }
+    /* VK_EXT_shader_atomic_float2 requires VK_EXT_shader_atomic_float. */
+    if (atomic_float2 && !atomic_float && device_has_ext(h->phys, "VK_EXT_shader_atomic_float")) {
+        ext_add(&exts, "VK_EXT_shader_atomic_float");
+        atomic_float = true;
+    }
     struct feature_chain have, want;
-    chain_init(&have, h->api_version, atomic_float);
-    chain_init(&want, h->api_version, atomic_float);
+    chain_init(&have, h->api_version, atomic_float, atomic_float2);
+    chain_init(&want, h->api_version, atomic_float, atomic_float2);
     vkGetPhysicalDeviceFeatures2(h->phys, &have.f2);
     if (!enable_features(h, info, needs_bda, &have, &want))
         return false;

@@ -3,6 +3,7 @@
 #include "vk_images.h"
 
 #include "vk_transfer.h"
+#include "workgroup_mem.h"
 
 #include <math.h>
 #include <spirv/unified1/spirv.h>
@@ -34,10 +35,6 @@ struct binding {
     const struct buf *buf;
     const char *what;
     const struct vk_image_arg *image; /* images, texel buffers, samplers (vk_images.c) */
-};
-
-struct spec_entry {
-    uint32_t id, value;
 };
 
 #define MAX_PIPELINES 8
@@ -649,7 +646,7 @@ static bool create_descriptors(struct run_state *s)
 
 /* ---- pipelines ------------------------------------------------------------------------------ */
 
-static bool spec_add(struct spec_entry *list, unsigned *n, uint32_t id, uint32_t value)
+static bool spec_add(struct spec_value *list, unsigned *n, uint32_t id, uint32_t value)
 {
     for (unsigned i = 0; i < *n; i++) {
         if (list[i].id != id)
@@ -659,12 +656,12 @@ static bool spec_add(struct spec_entry *list, unsigned *n, uint32_t id, uint32_t
         k2s_error("reflection: specialization constant %u is given two different meanings", id);
         return false;
     }
-    list[(*n)++] = (struct spec_entry){id, value};
+    list[(*n)++] = (struct spec_value){id, value};
     return true;
 }
 
 /* Spec constants for one region: work-group size, work dim, offsets, local sizes. */
-static bool region_specs(struct run_state *s, const struct region *rg, struct spec_entry *list,
+static bool region_specs(struct run_state *s, const struct region *rg, struct spec_value *list,
                          unsigned *n)
 {
     const struct refl_module *r = s->req->refl;
@@ -693,10 +690,37 @@ static bool region_specs(struct run_state *s, const struct region *rg, struct sp
     return ok;
 }
 
+/* The Workgroup memory the kernel uses with these spec constants (its local arrays and
+ * arguments, and k2s's scratch for work-group functions) must fit the device: drivers do
+ * not have to report it, and some fail the dispatch or corrupt memory instead. */
+static bool check_workgroup_memory(const struct run_state *s, const struct region *rg,
+                                   const struct spec_value *specs, unsigned n)
+{
+    const struct run_request *q = s->req;
+    struct workgroup_bytes wb;
+    if (!q->module || !q->info || !q->entry_info)
+        return true; /* nothing to size it from */
+    if (!spv_workgroup_bytes(q->module, q->info, q->entry_info, specs, n, &wb))
+        return false;
+    uint32_t limit = s->h->props.limits.maxComputeSharedMemorySize;
+    if (wb.unknown && q->verbose)
+        fprintf(stderr, "%s: a workgroup variable of kernel '%s' has a size k2s-run cannot "
+                        "compute; not counted against maxComputeSharedMemorySize\n",
+                k2s_prog(), q->entry);
+    if (wb.total <= limit)
+        return true;
+    k2s_error("kernel '%s' with work-groups of %ux%ux%u needs %llu bytes of workgroup (local) "
+              "memory (%llu of them k2s's scratch for work-group functions), more than device "
+              "'%s' allows (maxComputeSharedMemorySize = %u)",
+              q->entry, rg->wg[0], rg->wg[1], rg->wg[2], (unsigned long long)wb.total,
+              (unsigned long long)wb.scratch, s->h->props.deviceName, limit);
+    return false;
+}
+
 static bool create_pipeline(struct run_state *s, const struct region *rg, VkPipeline *out)
 {
     size_t max = 8 + s->req->kernel->nargs;
-    struct spec_entry *list = calloc(max, sizeof *list);
+    struct spec_value *list = calloc(max, sizeof *list);
     VkSpecializationMapEntry *map = calloc(max, sizeof *map);
     unsigned n = 0;
     bool ok = list && map && region_specs(s, rg, list, &n);
@@ -714,6 +738,7 @@ static bool create_pipeline(struct run_state *s, const struct region *rg, VkPipe
         },
         .layout = s->layout,
     };
+    ok = ok && check_workgroup_memory(s, rg, list, n);
     /* Full sub-groups (docs/runtime-abi.md, "Sub-groups"): Vulkan allows the flag only when
      * the work-group size in x is a multiple of maxSubgroupSize. */
     if (s->h->full_subgroups && rg->wg[0] % s->h->max_subgroup_size == 0)

@@ -13,30 +13,47 @@ holding a work-group function into its kernel. Types: int, uint, long, ulong, fl
 double, half (every gentype OpenCL allows). Host contract: docs/runtime-abi.md, "Sub-groups".
 Verified by running: corpus `wg_funcs` (every form x type; 1-D, 2-D, 3-D,
 non-power-of-two, non-uniform, reqd_work_group_size, with and without --no-subgroups,
-against an OpenCL C 1.2 emulation on PoCL) and `sub_groups`.
+against an OpenCL C 1.2 emulation on PoCL), `wg_fresh` (application-style kernels:
+compaction with atomics, collectives in loops and helpers, 2-D/3-D non-uniform groups,
+sub-group results folded into work-group ones) and `sub_groups`.
 
-Work-group functions use a Workgroup scratch array per scalar type (X*Y*Z elements of the
-work-group-size spec constants, or the largest reqd_work_group_size) and barriers; "scan"
-below is a Hillis-Steele scan over the linear local id (ceil(log2 n) steps, each read,
-barrier, combine, write, barrier), whose order depends on n only: float results are
-deterministic and exact on exactly representable data. "tree" is a pairwise reduction in
+Work-group functions use a Workgroup scratch array per scalar type (two halves of X*Y*Z
+elements of the work-group-size spec constants, or of the largest reqd_work_group_size)
+and barriers. Consecutive work-group functions alternate between the halves (a Private
+parity, the same in every work-item): a function writes only its half before its first
+barrier and reads only its half after its last one, so none needs a barrier after its
+result (the next one uses the other half; the one after it writes this half only after
+every work-item has passed the next one's barrier).
+"sub-groups" below means: when the work-group size in x is a multiple of gl_SubgroupSize (a
+uniform run-time test) and the type is 32-bit, GroupNonUniform* operations do the work:
+- reduce: each sub-group reduces, an elected work-item stores the result at
+  scratch[SubgroupId], ONE barrier, then every sub-group loads the NumSubgroups partials
+  lane-wise (lane l folds entries l, l + size, ...) and reduces them again;
+- scan: every work-item stores its value at its linear id, barrier; sub-group s scans the
+  entries s * size + lane (the linear order, whatever work-items the device puts into a
+  sub-group: Vulkan ties sub-groups to no local ids), its last lane stores the sub-group's
+  total in the other half, barrier; each sub-group folds the totals of those before it,
+  stores its results back at the same entries, barrier; each work-item loads its own —
+  three barriers; only where every sub-group is full (NumSubgroups * SubgroupSize equals
+  the group's size: Vulkan allows partial sub-groups without REQUIRE_FULL_SUBGROUPS).
+Otherwise (other widths, other shapes, `--no-subgroups`): "tree" is a pairwise reduction in
 the scratch array (ceil(log2 n) steps of one barrier each; at step k the work-items whose id
-is a multiple of 2^(k+1) add the element 2^k further on), also in an order fixed by n.
-"partials" means: when the
-work-group size in x is a multiple of gl_SubgroupSize (a uniform run-time test), each
-sub-group reduces with GroupNonUniform*, one elected work-item per sub-group writes its
-result, and every work-item folds the NumSubgroups results in order; otherwise the tree.
-`--no-subgroups` (device without subgroup vote/arithmetic) always takes the scan.
+is a multiple of 2^(k+1) add the element 2^k further on); "scan" a Hillis-Steele scan over
+the linear local id (ceil(log2 n) steps, each read, barrier, combine, write, barrier). Float
+results are exact on exactly representable data (partials are padded with -0.0 for sums);
+otherwise float sums and scans round in an order that depends on the device's sub-group
+size and operations, which OpenCL C allows ("the order of floating-point operations is not
+guaranteed"); in the scratch-memory forms it depends on n only.
 
 | function | SPIR-V in | lowering |
 |---|---|---|
-| `work_group_all` | `OpGroupAll` Workgroup | partials (GroupNonUniformAll, UMin of 0/1), else the tree (UMin) of 0/1 |
-| `work_group_any` | `OpGroupAny` Workgroup | partials (GroupNonUniformAny, UMax of 0/1), else the tree (UMax) of 0/1 |
-| `work_group_broadcast` (1-, 2-, 3-D) | `OpGroupBroadcast` Workgroup | every work-item stores at its linear id, barrier, load at x + sx*(y + sy*z), barrier |
-| `work_group_reduce_add` | `OpGroupIAdd`/`OpGroupFAdd` Reduce | integers (32-bit): partials, else the tree; float, 64/16-bit: the tree |
-| `work_group_reduce_min/max` | `OpGroup[SUF]Min/Max` Reduce | 32-bit: partials (float: GroupNonUniformFMin/FMax), else the tree; other widths: the tree (float: NMin/NMax) |
-| `work_group_scan_inclusive_<op>` | `OpGroup*` InclusiveScan | the scan at the work-item's linear id |
-| `work_group_scan_exclusive_<op>` | `OpGroup*` ExclusiveScan | the scan at linear id - 1; the identity (0, type max / +inf, type min / 0 / -inf) for id 0 |
+| `work_group_all` | `OpGroupAll` Workgroup | sub-groups (GroupNonUniformAll of v != 0, then of the partials), else the tree (UMin) of 0/1 |
+| `work_group_any` | `OpGroupAny` Workgroup | sub-groups (GroupNonUniformAny), else the tree (UMax) of 0/1 |
+| `work_group_broadcast` (1-, 2-, 3-D) | `OpGroupBroadcast` Workgroup | the work-item at x + sx*(y + sy*z) stores (the id is the same in every work-item), one barrier, every work-item loads |
+| `work_group_reduce_add` | `OpGroupIAdd`/`OpGroupFAdd` Reduce | 32-bit (float too): sub-groups, else the tree; 64/16-bit: the tree |
+| `work_group_reduce_min/max` | `OpGroup[SUF]Min/Max` Reduce | 32-bit: sub-groups (float: GroupNonUniformFMin/FMax), else the tree; other widths: the tree (float: NMin/NMax) |
+| `work_group_scan_inclusive_<op>` | `OpGroup*` InclusiveScan | 32-bit: sub-groups (InclusiveScan), else the scan at the work-item's linear id |
+| `work_group_scan_exclusive_<op>` | `OpGroup*` ExclusiveScan | 32-bit: sub-groups (ExclusiveScan), else the scan at linear id - 1; the identity (0, type max / +inf, type min / 0 / -inf) for id 0 |
 | `sub_group_all/any` | `OpGroupAll/Any` Subgroup | `OpGroupNonUniformAll/Any` |
 | `sub_group_broadcast` | `OpGroupBroadcast` Subgroup | `OpGroupNonUniformBroadcast` (constant id), else `OpGroupNonUniformShuffle` |
 | `sub_group_reduce/scan_inclusive/scan_exclusive_<op>` | `OpGroup*` Subgroup | the `OpGroupNonUniform*` twin with the same GroupOperation (same order and identities) |
