@@ -135,6 +135,11 @@ typedef struct k2s_options {
    * RLIMIT_AS/RLIMIT_DATA); max_seconds: 0 = none. Default: automatic, 3600 s. */
   uint32_t max_memory_mb;
   uint32_t max_seconds;
+
+  /* --loop-guard: every loop reports, through a one-word storage buffer named
+   * "k2s.loop_guard", when the driver ends it before its exit condition
+   * (lavapipe stops loops after 65,535 iterations; passes/loop_guard.c). */
+  bool loop_guard;
 } k2s_options;
 
 typedef struct k2s_diagnostic {

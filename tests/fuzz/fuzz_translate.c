@@ -11,6 +11,8 @@
  *           -cl-fast-relaxed-math, -cl-denorms-are-zero, --scalar-block-layout,
  *           --denorm-preserve, --no-validate-input;
  *   byte 2: the device features the target lacks (--no-int8 ... --no-float-controls).
+ * A module of an odd number of words also runs with --loop-guard (no tail byte
+ * is left for it; the word count's parity varies freely under mutation).
  * tools/fuzz_seed_options.py writes each seed module under several such tails.
  * The properties checked, beyond "no crash, no sanitizer report":
  *   - a result always comes back, with a status that matches its words;
@@ -121,6 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
   if (tail >= 3)
     o.missing_features = data[n * 4 + 2];
+  o.loop_guard = n & 1;
   /* Bounded runs: a slow input is a finding of its own (libFuzzer -timeout),
    * but a huge allocation must end in the budget's clear error. */
   o.max_memory_mb = 2048;
