@@ -354,7 +354,8 @@ static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_opt
   if (setjmp(moom)) {
     k2s_budget_set_escape(&oom);
     add_diag(r, K2S_ERROR, m->pass, -1,
-             budget->exceeded ? k2s_budget_message(&r->arena, budget) : "out of memory");
+             budget->exceeded ? k2s_budget_message(&r->arena, budget)
+                              : "out of memory (the system refused an allocation)");
     status = K2S_ERROR_TRANSLATION;
     goto done;
   }
