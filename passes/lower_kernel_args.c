@@ -64,11 +64,9 @@ static uint32_t elem_pointer(arg_ctx *c, uint32_t var, uint32_t sc, uint32_t ele
  * LLVM's readonly as NoWrite, noalias (restrict) as NoAlias, nocapture as NoCapture). */
 static bool has_param_attr(k2s_module *m, uint32_t param, uint32_t attr)
 {
-  k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
-    if (i->opcode == SpvOpDecorate && i->n_ops >= 3 && i->ops[0] == param &&
-        i->ops[1] == SpvDecorationFuncParamAttr && i->ops[2] == attr)
-      return true;
-  return false;
+  /* Indexed: a scan of every decoration per parameter made modules of many
+   * kernels quadratic (4,000 kernels: 14 s of this pass). */
+  return k2s_find_decoration_value(m, param, SpvDecorationFuncParamAttr, attr) != NULL;
 }
 
 /* Memory hints for a storage buffer from its parameter's attributes. NonWritable when the

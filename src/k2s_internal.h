@@ -271,6 +271,8 @@ const char *k2s_name_of(const k2s_module *m, uint32_t id); /* OpName or NULL */
 bool k2s_is_debug_info(const k2s_module *m, const k2s_instr *i);
 /* Finds OpDecorate target Decoration; returns the instruction or NULL. */
 k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration);
+k2s_instr *k2s_find_decoration_value(const k2s_module *m, uint32_t id, uint32_t decoration,
+                                     uint32_t value); /* first literal == value */
 /* Finds OpMemberDecorate structure member Decoration (indexed like the above);
  * member K2S_ANY_MEMBER: the first such decoration of any member. */
 #define K2S_ANY_MEMBER UINT32_MAX
