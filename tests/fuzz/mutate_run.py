@@ -13,6 +13,7 @@ import argparse
 import glob
 import os
 import random
+import shutil
 import struct
 import subprocess
 import sys
@@ -86,8 +87,13 @@ def main():
     findings = 0
     os.makedirs(a.keep, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
+        # A private copy: a rebuild replacing the binary mid-run must not end the run.
+        k2s = os.path.join(tmp, "k2s")
+        shutil.copy2(a.k2s, k2s)
         inp, out = os.path.join(tmp, "in.spv"), os.path.join(tmp, "out.spv")
         for k in range(a.n):
+            if k and k % 250 == 0:
+                print(f"{k} mutants, {findings} findings so far", flush=True)
             data = open(rnd.choice(files), "rb").read()
             data = data[:len(data) // 4 * 4]
             words = struct.unpack(f"<{len(data) // 4}I", data)
@@ -98,7 +104,7 @@ def main():
             for mode in ([], ["--no-validate-input"]):
                 if os.path.exists(out):
                     os.remove(out)
-                cmd = [a.k2s, inp, "-o", out, "--max-memory=2048"] + mode
+                cmd = [k2s, inp, "-o", out, "--max-memory=2048"] + mode
                 try:
                     r = subprocess.run(cmd, capture_output=True, text=True, timeout=a.timeout)
                     rc, err = r.returncode, r.stderr
