@@ -717,37 +717,11 @@ const char *k2s_name_of(const k2s_module *m, uint32_t id)
   return NULL;
 }
 
-/* The decoration of id whose first literal is `value` (FuncParamAttr NoWrite
- * and NoCapture on one parameter are two decorations of one kind). */
-k2s_instr *k2s_find_decoration_value(const k2s_module *m, uint32_t id, uint32_t decoration,
-                                     uint32_t value)
-{
-  const k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
-  k2s_target_index *x = target_index(m, (k2s_target_index **)&m->deco_idx, l, indexed_decoration);
-  if (x && id >= x->n_ids)
-    return NULL;
-  if (x) {
-    bool intact = true;
-    for (uint32_t e = x->head[id]; e; e = x->next[e - 1]) {
-      k2s_instr *i = x->instr[e - 1];
-      if (!indexed_decoration(i) || i->ops[0] != id) {
-        intact = false;
-        break;
-      }
-      if (i->ops[1] == decoration && i->n_ops >= 3 && i->ops[2] == value)
-        return i;
-    }
-    if (intact)
-      return NULL;
-  }
-  k2s_foreach_instr(i, l)
-    if (indexed_decoration(i) && i->ops[0] == id && i->ops[1] == decoration && i->n_ops >= 3 &&
-        i->ops[2] == value)
-      return i;
-  return NULL;
-}
-
-k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration)
+/* The decoration `decoration` of id; with `by_value`, the one whose first literal
+ * is `value` (FuncParamAttr NoWrite and NoCapture on one parameter are two
+ * decorations of one kind). */
+static k2s_instr *find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration,
+                                  bool by_value, uint32_t value)
 {
   const k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
   k2s_target_index *x = target_index(m, (k2s_target_index **)&m->deco_idx, l, indexed_decoration);
@@ -761,16 +735,28 @@ k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decora
         intact = false;
         break;
       }
-      if (i->ops[1] == decoration)
+      if (i->ops[1] == decoration && (!by_value || (i->n_ops >= 3 && i->ops[2] == value)))
         return i;
     }
     if (intact)
       return NULL;
   }
   k2s_foreach_instr(i, l)
-    if (indexed_decoration(i) && i->ops[0] == id && i->ops[1] == decoration)
+    if (indexed_decoration(i) && i->ops[0] == id && i->ops[1] == decoration &&
+        (!by_value || (i->n_ops >= 3 && i->ops[2] == value)))
       return i;
   return NULL;
+}
+
+k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration)
+{
+  return find_decoration(m, id, decoration, false, 0);
+}
+
+k2s_instr *k2s_find_decoration_value(const k2s_module *m, uint32_t id, uint32_t decoration,
+                                     uint32_t value)
+{
+  return find_decoration(m, id, decoration, true, value);
 }
 
 k2s_instr *k2s_find_member_decoration(const k2s_module *m, uint32_t id, uint32_t member,
