@@ -2777,6 +2777,16 @@ static int program_scope_to_buffer(ptr_ctx *c)
   if (!k2s_decorate_layout(m, st, vars[0]))
     return -1;
   uint64_t size = cl_size(m, st);
+  /* The buffer's bytes are built here: a size past 4 GiB (an array of 2^40
+   * elements, from a mutated module) truncated `words` and the memset below
+   * wrote past the allocation (SIGSEGV in both modes). */
+  if (size > UINT32_MAX) {
+    k2s_error(m, vars[0],
+              "the program-scope variables take %llu bytes, more than the 4 GiB one storage "
+              "buffer can hold",
+              (unsigned long long)size);
+    return -1;
+  }
   uint32_t words = (uint32_t)((size + 3) / 4);
   uint8_t *data = k2s_alloc(&m->arena, (size_t)words * 4 + 1);
   memset(data, 0, (size_t)words * 4);
