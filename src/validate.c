@@ -5,11 +5,17 @@
 
 #include "k2s_internal.h"
 
+#ifdef K2S_HAVE_CPP_GUARD
 /* src/spirv_tools_guard.cc: the same calls, with C++ exceptions caught. */
 spv_result_t k2s_spv_validate(spv_const_context ctx, spv_const_validator_options opts,
                               spv_const_binary bin, spv_diagnostic *diag);
 spv_result_t k2s_spv_to_text(spv_const_context ctx, const uint32_t *words, size_t n,
                              uint32_t options, spv_text *text, spv_diagnostic *diag);
+#else
+/* Built without a C++ compiler: SPIRV-Tools' bad_alloc still aborts. */
+#define k2s_spv_validate spvValidateWithOptions
+#define k2s_spv_to_text spvBinaryToText
+#endif
 
 /* SPIRV-Tools could not get memory: the arena's recovery point (the
  * translation's "out of memory" error), else a message. */
