@@ -106,14 +106,15 @@ def main():
                     os.remove(out)
                 cmd = [k2s, inp, "-o", out, "--max-memory=2048"] + mode
                 try:
-                    r = subprocess.run(cmd, capture_output=True, text=True, timeout=a.timeout)
+                    r = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
+                                       timeout=a.timeout)
                     rc, err = r.returncode, r.stderr
                 except subprocess.TimeoutExpired:
                     rc, err = "timeout", ""
                 what = None
                 if rc == 0:
                     v = subprocess.run(["spirv-val", "--target-env", "vulkan1.1", out],
-                                       capture_output=True, text=True)
+                                       capture_output=True, text=True, errors="replace")
                     what = None if v.returncode == 0 else "invalid output: " + v.stderr[:200]
                     cls = "ok"
                 elif rc in (1, 2) and "k2s: error:" in err and not os.path.exists(out):
