@@ -2756,6 +2756,20 @@ static int program_scope_to_buffer(ptr_ctx *c, enum module_buffer which)
   if (!k2s_decorate_layout(m, st, vars[0]))
     return -1;
   uint64_t size = cl_size(m, st);
+  /* The buffer's initial bytes travel in the reflection as one hex literal
+   * string (ProgramScopeVariablesStorageBuffer, as clspv writes it), and SPIR-V
+   * caps a literal string at 65,535 words. Found by fuzzing: a 2^40-element
+   * array truncated `words` below and the memset wrote past the allocation
+   * (SIGSEGV); 256 MB of variables took 7.5 GB and 37 s to end in an internal
+   * error (a 134-million-word OpString). */
+  const uint64_t max_bytes = (65535u * 4 - 1) / 2;
+  if (size > max_bytes) {
+    k2s_error(m, vars[0],
+              "the program-scope variables take %llu bytes; their initial contents go into "
+              "the embedded reflection as one hex string, which SPIR-V limits to %llu bytes",
+              (unsigned long long)size, (unsigned long long)max_bytes);
+    return -1;
+  }
   uint32_t words = (uint32_t)((size + 3) / 4);
   uint8_t *data = k2s_alloc(&m->arena, (size_t)words * 4 + 1);
   memset(data, 0, (size_t)words * 4);

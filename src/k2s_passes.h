@@ -34,6 +34,7 @@
   X(lower_barriers, "barriers", "OpenCL scopes and memory semantics → Vulkan's")                 \
   X(emit_reflection, "reflection", "embedded ClspvReflection, JSON and descriptor map")          \
   X(structurize, "structurize", "arbitrary CFG → structured control flow (merges, one exit per loop)") \
+  X(loop_guard, "loop-guard", "--loop-guard: loops report a driver's cut (lavapipe's 65,535-iteration cap) into a flag buffer") \
   X(lower_for_target, "target", "instructions newer than the target's SPIR-V (OpSelect on vectors with a scalar condition) → older forms") \
   X(cleanup, "cleanup", "redundant values, loads and phis, integer identities, dead code → removed (what lowering left)") \
   X(finalize, "finalize", "capabilities, extensions, memory model and version for the target")

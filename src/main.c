@@ -45,6 +45,9 @@ static void usage(FILE *f)
       "  --scalar-block-layout                         the device has scalarBlockLayout\n"
       "  --math=precise|native                         OpenCL precision (default) or GLSL.std.450\n"
       "  -cl-fast-relaxed-math  -cl-denorms-are-zero\n"
+      "Running:\n"
+      "  --loop-guard                                  loops report when the driver ends them early\n"
+      "                                                (lavapipe's 65,535-iteration cap; k2s-run checks)\n"
       "Reflection:\n"
       "  --reflect=FILE.json  --descriptormap=FILE.csv\n"
       "Batch (several inputs, or -o naming a directory):\n"
@@ -190,6 +193,7 @@ static const char *const option_names[] = {"help",
                                            "jobs",
                                            "pointers",
                                            "scalar-block-layout",
+                                           "loop-guard",
                                            "math",
                                            "cl-fast-relaxed-math",
                                            "cl-denorms-are-zero",
@@ -524,6 +528,8 @@ int main(int argc, char **argv)
         return fail_usage("--pointers takes auto, logical or physical, not '%s'", v);
     } else if (opt_flag(a, "scalar-block-layout")) {
       o.scalar_block_layout = true;
+    } else if (opt_flag(a, "loop-guard")) {
+      o.loop_guard = true;
     } else if ((v = take_value(argc, argv, &i, "math"))) {
       if (strcmp(v, "precise") == 0)
         o.math = K2S_MATH_PRECISE;

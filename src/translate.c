@@ -355,7 +355,8 @@ static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_opt
   if (setjmp(moom)) {
     k2s_budget_set_escape(&oom);
     add_diag(r, K2S_ERROR, m->pass, -1,
-             budget->exceeded ? k2s_budget_message(&r->arena, budget) : "out of memory");
+             budget->exceeded ? k2s_budget_message(&r->arena, budget)
+                              : "out of memory (the system refused an allocation)");
     status = K2S_ERROR_TRANSLATION;
     goto done;
   }
@@ -421,6 +422,22 @@ static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_opt
     uint32_t *native = m->big_endian ? k2s_write_native(m, &nw) : w;
     char *msg = k2s_validate_words_layout(&m->arena, native, nw, env,
                                           full && opts->scalar_block_layout, &off);
+    int64_t in_off = -1;
+    char *in_msg = msg && !opts->validate_input
+                       ? validate_input(m, words, n_words, false, false, in_env, &in_off)
+                       : NULL;
+    if (in_msg) {
+      /* --no-validate-input let an invalid module through, and the passes
+       * carried its fault into the output: the input's fault, not k2s's. */
+      add_diag(r, K2S_ERROR, NULL, in_off,
+               k2s_sprintf(&m->arena,
+                           "the input is not a valid OpenCL SPIR-V module: %s\n  (not "
+                           "validated under --no-validate-input; the translation inherited "
+                           "the fault and failed validation; nothing was written)",
+                           in_msg));
+      status = K2S_ERROR_INPUT;
+      goto done;
+    }
     if (msg) {
       k2s_error(m, NULL,
                 "internal error: the translated module fails validation for %s: %s "

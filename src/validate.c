@@ -5,6 +5,27 @@
 
 #include "k2s_internal.h"
 
+#ifdef K2S_HAVE_CPP_GUARD
+/* src/spirv_tools_guard.cc: the same calls, with C++ exceptions caught. */
+spv_result_t k2s_spv_validate(spv_const_context ctx, spv_const_validator_options opts,
+                              spv_const_binary bin, spv_diagnostic *diag);
+spv_result_t k2s_spv_to_text(spv_const_context ctx, const uint32_t *words, size_t n,
+                             uint32_t options, spv_text *text, spv_diagnostic *diag);
+#else
+/* Built without a C++ compiler: SPIRV-Tools' bad_alloc still aborts. */
+#define k2s_spv_validate spvValidateWithOptions
+#define k2s_spv_to_text spvBinaryToText
+#endif
+
+/* SPIRV-Tools could not get memory: the arena's recovery point (the
+ * translation's "out of memory" error), else a message. */
+static char *tools_out_of_memory(k2s_arena *a)
+{
+  if (a->oom)
+    longjmp(*a->oom, 1);
+  return k2s_strdup(a, "SPIRV-Tools ran out of memory (the system refused an allocation)");
+}
+
 /* SPIRV-Tools places a validation error by the instruction's ordinal (the
  * "line" spirv-val prints, counted from 1), not by its word: find the word. */
 static int64_t instruction_word(const uint32_t *words, size_t n, uint64_t ordinal)
@@ -36,10 +57,16 @@ char *k2s_validate_words_layout(k2s_arena *a, const uint32_t *words, size_t n, i
   spv_diagnostic diag = NULL;
   spv_validator_options opts = spvValidatorOptionsCreate();
   spvValidatorOptionsSetScalarBlockLayout(opts, scalar_block_layout);
-  spv_result_t r = spvValidateWithOptions(ctx, opts, &bin, &diag);
+  spv_result_t r = k2s_spv_validate(ctx, opts, &bin, &diag);
   char *msg = NULL;
   if (word_offset)
     *word_offset = -1;
+  if (r == SPV_ERROR_OUT_OF_MEMORY) {
+    spvDiagnosticDestroy(diag);
+    spvValidatorOptionsDestroy(opts);
+    spvContextDestroy(ctx);
+    return tools_out_of_memory(a);
+  }
   if (r != SPV_SUCCESS) {
     if (diag && diag->error) {
       msg = k2s_strdup(a, diag->error);
@@ -65,14 +92,16 @@ char *k2s_disassemble(k2s_arena *a, const uint32_t *words, size_t n)
   spv_text text = NULL;
   spv_diagnostic diag = NULL;
   char *out = NULL;
-  if (spvBinaryToText(ctx, words, n,
-                      SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT,
-                      &text, &diag) == SPV_SUCCESS)
+  spv_result_t r = k2s_spv_to_text(ctx, words, n,
+                                   SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES |
+                                       SPV_BINARY_TO_TEXT_OPTION_INDENT,
+                                   &text, &diag);
+  if (r == SPV_SUCCESS)
     out = k2s_strdup(a, text->str);
   spvTextDestroy(text);
   spvDiagnosticDestroy(diag);
   spvContextDestroy(ctx);
-  return out;
+  return r == SPV_ERROR_OUT_OF_MEMORY ? tools_out_of_memory(a) : out;
 }
 
 /* libspirv.h defines objects in the header, so only this file may include it. */

@@ -4,13 +4,22 @@
 # fuzzer-no-link so coverage reaches the parser and passes), and write a seed
 # corpus of every corpus/ module (little- and big-endian) next to it.
 #
-# usage: tools/build-fuzzer.sh [BUILDDIR]        (default build-fuzz)
+# usage: tools/build-fuzzer.sh [--fast] [BUILDDIR]        (default build-fuzz)
 # then:  BUILDDIR/tests/fuzz/fuzz_translate -max_total_time=60 BUILDDIR/fuzz-corpus BUILDDIR/fuzz-seeds
 set -euo pipefail
 cd "$(dirname "$0")/.."
-B=${1:-build-fuzz}
-if [ ! -f "$B/build.ninja" ]; then
-  CC=clang-15 meson setup "$B" -Dfuzz=true -Dbuildtype=debugoptimized \
+# --fast [BUILDDIR] (default build-fuzz-fast): no ASan, UBSan as traps, asserts
+# on: about 3x the executions per second, for long runs (docs/robustness.md).
+FAST=
+if [ "${1:-}" = --fast ]; then FAST=1; shift; fi
+B=${1:-build-fuzz${FAST:+-fast}}
+if [ ! -f "$B/build.ninja" ] && [ -n "$FAST" ]; then
+  CC=clang-15 CXX=clang++-15 meson setup "$B" -Dfuzz=true -Dbuildtype=debugoptimized \
+    -Db_ndebug=false -Db_lundef=false -Dvulkan=disabled -Dopencl=disabled \
+    -Dc_args="-fsanitize=fuzzer-no-link -fsanitize=undefined -fsanitize-trap=undefined" \
+    -Dc_link_args="-fsanitize=undefined -fsanitize-trap=undefined" >/dev/null
+elif [ ! -f "$B/build.ninja" ]; then
+  CC=clang-15 CXX=clang++-15 meson setup "$B" -Dfuzz=true -Dbuildtype=debugoptimized \
     -Db_sanitize=address,undefined -Db_lundef=false \
     -Dc_args="-fsanitize=fuzzer-no-link -fno-sanitize-recover=undefined" >/dev/null
 fi

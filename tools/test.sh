@@ -21,7 +21,7 @@ FUZZ_RUNS=${FUZZ_RUNS:-5000}
 FUZZ_SEED=${FUZZ_SEED:-1}
 JOBS=${JOBS:-$(nproc)}
 
-PACKAGES=(clang-15 llvm-spirv-15 llvm-15-tools clang-14 llvm-spirv-14 spirv-tools spirv-headers libvulkan-dev
+PACKAGES=(g++ clang-15 llvm-spirv-15 llvm-15-tools clang-14 llvm-spirv-14 spirv-tools spirv-headers libvulkan-dev
   mesa-vulkan-drivers vulkan-validationlayers pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
   libmpfr-dev meson ninja-build pkg-config python3 valgrind)
 missing=()

@@ -145,6 +145,11 @@ typedef struct k2s_options {
   /* -printf-buffer-size=N (clspv's spelling): bytes of the printf storage buffer
    * (a multiple of 4, at least 16; default 1048576, clspv's). */
   uint32_t printf_buffer_size;
+
+  /* --loop-guard: every loop reports, through a one-word storage buffer named
+   * "k2s.loop_guard", when the driver ends it before its exit condition
+   * (lavapipe stops loops after 65,535 iterations; passes/loop_guard.c). */
+  bool loop_guard;
 } k2s_options;
 
 typedef struct k2s_diagnostic {

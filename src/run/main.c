@@ -2,6 +2,7 @@
  * buffer arguments, following docs/runtime-abi.md. */
 #include "argspec.h"
 #include "guard.h"
+#include "loop_guard.h"
 #include "module_check.h"
 #include "plan.h"
 #include "present.h"
@@ -94,6 +95,7 @@ struct session {
     struct vk_host host;
     struct run_result result;
     uint32_t *stripped;
+    struct loop_guard loop_guard;
 };
 
 static bool parse_number(const char *what, const char *text, double min, double max, double *out)
@@ -128,10 +130,11 @@ static bool load_module(struct session *s)
         return false;
     }
     if (s->cli.reflect)
-        return refl_from_json(s->cli.reflect, &s->refl) &&
-               (s->cli.no_reflect_check ||
-                refl_cross_check(&s->module, &s->refl, s->cli.reflect));
-    return refl_from_spirv(&s->module, &s->refl, s->cli.verbose);
+        ok = refl_from_json(s->cli.reflect, &s->refl) &&
+             (s->cli.no_reflect_check || refl_cross_check(&s->module, &s->refl, s->cli.reflect));
+    else
+        ok = refl_from_spirv(&s->module, &s->refl, s->cli.verbose);
+    return ok && loop_guard_bind(&s->module, &s->info, &s->refl, &s->loop_guard);
 }
 
 static void list_kernels(const struct refl_module *r)
@@ -223,9 +226,12 @@ static bool execute(struct session *s, const struct refl_kernel *k,
         return false;
     struct run_request req = {&s->refl, k, entry->name, &s->module, &s->info, entry, code,
                               words, s->args, c->nspecs, plan, (unsigned)runs, timeout,
-                              c->verbose};
-    /* printf output first, as an OpenCL host's stream has it when the kernel is done. */
+                              c->verbose, s->loop_guard.data_index};
+    /* printf output first, as an OpenCL host's stream has it when the kernel is done;
+     * nothing at all when a loop was cut (the results are not to be trusted). */
     if (!vk_run_kernel(&s->host, &req, &s->result) ||
+        !loop_guard_check(&s->loop_guard, s->result.loop_guard_flag,
+                          s->host.props.deviceName, loop_guard_module_has_loops(&s->module)) ||
         (s->result.printf_bytes &&
          !k2s_print_printf_buffer(&s->refl, s->result.printf_bytes, s->result.printf_size,
                                   stdout)) ||

@@ -954,6 +954,10 @@ static bool read_back(struct run_state *s, struct run_result *res)
             return false;
         bytes += (double)d->nbytes;
     }
+    if (req->loop_guard_data >= 0 &&
+        !vk_download(s->h, s->data_bufs[req->loop_guard_data].buffer, &res->loop_guard_flag,
+                     sizeof res->loop_guard_flag))
+        return false;
     double us = now_us() - start;
     if (req->verbose)
         fprintf(stderr, "%s: read back %.0f bytes in %.0f us (%.0f MB/s)\n", k2s_prog(), bytes,

@@ -22,6 +22,7 @@ struct run_request {
     unsigned time_runs;     /* 0: no timing */
     double timeout_s;
     bool verbose;
+    long loop_guard_data; /* refl->data index of the loop-guard flag buffer, -1: none */
 };
 
 struct run_result {
@@ -33,6 +34,7 @@ struct run_result {
     double *times_us; /* the N timed runs of --time N, in run order */
     unsigned ntimes, warmup;
     bool gpu_clock;   /* times from GPU timestamps (else the host's clock) */
+    uint32_t loop_guard_flag; /* the loop guard's word after the first run (loop_guard.h) */
 };
 
 bool vk_run_kernel(struct vk_host *h, const struct run_request *req, struct run_result *res);

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Prints the SPIR-V assembly (Kernel dialect, spirv-as --target-env spv1.0) of
+a module that grows with N in one direction, for the resource-budget tests
+(tests/lit/robust/budget-shapes.test) and the scaling table of bench/RESULTS.md
+(bench/scale_shapes.py):
+
+  kernels  N kernels, each a loop over a buffer (many entry points and functions)
+  nesting  one kernel of N nested ifs (deep selection nesting)
+  loops    one kernel of N nested loops (deep loop nesting)
+  members  one kernel copying a struct of N int members through a buffer
+
+usage: scale_shapes.py SHAPE N
+"""
+import sys
+
+HEAD = """OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+"""
+TYPES = """%uint = OpTypeInt 32 0
+%bool = OpTypeBool
+%void = OpTypeVoid
+%ptr = OpTypePointer CrossWorkgroup %uint
+%fn = OpTypeFunction %void %ptr %uint
+%c0 = OpConstant %uint 0
+%c1 = OpConstant %uint 1
+"""
+
+
+def kernels(n):
+    out = [HEAD]
+    out += [f'OpEntryPoint Kernel %k{i} "k{i}"\n' for i in range(n)]
+    out.append(TYPES)
+    for i in range(n):
+        out.append(f"""%k{i} = OpFunction %void None %fn
+%p{i} = OpFunctionParameter %ptr
+%n{i} = OpFunctionParameter %uint
+%e{i} = OpLabel
+OpBranch %h{i}
+%h{i} = OpLabel
+%j{i} = OpPhi %uint %c0 %e{i} %jn{i} %b{i}
+%t{i} = OpULessThan %bool %j{i} %n{i}
+OpLoopMerge %x{i} %b{i} None
+OpBranchConditional %t{i} %b{i} %x{i}
+%b{i} = OpLabel
+%a{i} = OpInBoundsPtrAccessChain %ptr %p{i} %j{i}
+%v{i} = OpLoad %uint %a{i} Aligned 4
+%w{i} = OpIAdd %uint %v{i} %c{1 if i % 2 else 0}
+OpStore %a{i} %w{i} Aligned 4
+%jn{i} = OpIAdd %uint %j{i} %c1
+OpBranch %h{i}
+%x{i} = OpLabel
+OpReturn
+OpFunctionEnd
+""")
+    return "".join(out)
+
+
+def one_kernel(body):
+    return (HEAD + 'OpEntryPoint Kernel %k "k"\n' + TYPES +
+            "%k = OpFunction %void None %fn\n%p = OpFunctionParameter %ptr\n"
+            "%n = OpFunctionParameter %uint\n%entry = OpLabel\n" + body +
+            "OpReturn\nOpFunctionEnd\n")
+
+
+def nesting(n):
+    out = ["%x = OpLoad %uint %p Aligned 4\nOpBranch %h0\n"]
+    for d in range(n):
+        out.append(f"%h{d} = OpLabel\n%v{d} = OpIAdd %uint %x %c1\n"
+                   f"%b{d} = OpUGreaterThan %bool %v{d} %n\n"
+                   f"OpSelectionMerge %m{d} None\nOpBranchConditional %b{d} %h{d + 1} %m{d}\n")
+    out.append(f"%h{n} = OpLabel\nOpStore %p %c1 Aligned 4\nOpBranch %m{n - 1}\n")
+    for d in range(n - 1, -1, -1):
+        out.append(f"%m{d} = OpLabel\nOpBranch {f'%m{d - 1}' if d > 0 else '%end'}\n")
+    out.append("%end = OpLabel\n")
+    return one_kernel("".join(out))
+
+
+def loops(n):
+    # for (i0 < n) for (i1 < n) ... p[0] += 1: loop d's header h{d}, body b{d},
+    # latch l{d} (its continue target), exit x{d}.
+    out = [f"OpBranch %h0\n"]
+    pred = "%entry"
+    for d in range(n):
+        out.append(f"%h{d} = OpLabel\n%i{d} = OpPhi %uint %c0 {pred} %in{d} %l{d}\n"
+                   f"%t{d} = OpULessThan %bool %i{d} %n\n"
+                   f"OpLoopMerge %x{d} %l{d} None\nOpBranchConditional %t{d} %b{d} %x{d}\n"
+                   f"%b{d} = OpLabel\n")
+        out.append(f"OpBranch %h{d + 1}\n" if d + 1 < n else "")
+        pred = f"%b{d}"
+    out.append("%v = OpLoad %uint %p Aligned 4\n%w = OpIAdd %uint %v %c1\n"
+               "OpStore %p %w Aligned 4\n" + f"OpBranch %l{n - 1}\n")
+    for d in range(n - 1, -1, -1):
+        out.append(f"%l{d} = OpLabel\n%in{d} = OpIAdd %uint %i{d} %c1\nOpBranch %h{d}\n"
+                   f"%x{d} = OpLabel\n")
+        out.append(f"OpBranch %l{d - 1}\n" if d > 0 else "")
+    return one_kernel("".join(out))
+
+
+def members(n):
+    types = "".join(f"%m{i} = OpConstant %uint {i}\n" for i in range(n))
+    st = "%st = OpTypeStruct" + " %uint" * n + "\n%sptr = OpTypePointer CrossWorkgroup %st\n"
+    body = ["%q = OpBitcast %sptr %p\n%s = OpLoad %st %q Aligned 4\n"]
+    for i in range(n):
+        prev = "%s" if i == 0 else f"%s{i - 1}"
+        body.append(f"%e{i} = OpCompositeExtract %uint %s {i}\n%f{i} = OpIAdd %uint %e{i} %n\n"
+                    f"%s{i} = OpCompositeInsert %st %f{i} {prev} {i}\n")
+    body.append(f"%q2 = OpInBoundsPtrAccessChain %sptr %q %c1\nOpStore %q2 %s{n - 1} Aligned 4\n")
+    m = one_kernel("".join(body))
+    return m.replace(TYPES, TYPES + types + st)
+
+
+SHAPES = {"kernels": kernels, "nesting": nesting, "loops": loops, "members": members}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in SHAPES:
+        sys.exit(__doc__)
+    sys.stdout.write(SHAPES[sys.argv[1]](int(sys.argv[2])))
