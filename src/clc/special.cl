@@ -2,39 +2,45 @@
  * sqrt, rsqrt, hypot, erf, erfc (float). OpenCL bounds: sqrt 3 ulp, rsqrt 2 ulp, hypot 4 ulp,
  * erf and erfc 16 ulp.
  *
- * sqrt: the device's square root (Vulkan: about 1/inversesqrt, a few ulp)
- * refined by one Newton step on its exact residual (TwoProduct), with
- * subnormal arguments scaled by 2^24 first. rsqrt: the device's inversesqrt
- * alone (Vulkan promises 2 ulp, OpenCL's bound; the precision tool measured 1.47
- * ulp on lavapipe and 1.49 on the H100), with the special values GLSL leaves
- * undefined (x <= 0, NaN, infinity) done here and tiny arguments scaled by 2^64 so
- * that a device that flushes subnormals still sees a normal number; a Newton step
- * on the exact residual (0.5 ulp) made n-body 5x slower on the H100 (issue 13).
+ * sqrt: x * inversesqrt(x) (the device's, 2 ulp in Vulkan) refined by one
+ * Newton step on the exact residual x - s^2 (TwoProduct): 0.5 ulp and a little,
+ * one special-function instruction, no division. rsqrt: the device's
+ * inversesqrt alone (Vulkan promises 2 ulp, OpenCL's bound; the precision tool
+ * measured 1.47 ulp on lavapipe and 1.49 on the H100); a Newton step on the
+ * exact residual (0.5 ulp) made n-body 5x slower on the H100 (issue 13).
+ * Both are straight-line code: arguments below 1e-30 are scaled by selects, and the values GLSL leaves undefined
+ * (x <= 0, NaN, infinity) are chosen by selects at the end (as branches, in
+ * n-body's inner loop, they left it 4x slower than --math=native on the H100;
+ * issue 13).
  * hypot: both arguments scaled by
  * the same power of two, x^2 + y^2 in float-float, then sqrt the same way.
- * erf: |x| < 1 as x g(x^2) (fit "erf", degree 7); erfc(x), x >= 1, as
- * exp(-x^2) h(1/x) / x with h fitted on four intervals of t = 1/x
- * ("erfc_0/a/b/c", polynomials in t - centre; erfc uses it from x = 0.75,
- * where 1 - erf would lose 3 bits), exp(-x^2) from the exact square;
- * the other ranges by erf = 1 - erfc, erfc = 1 - erf and erfc(-x) = 2 - erfc(x).
- */
+ * erf: |x| < 1 as x g(x^2) (fit "erf", degree 7); erf(x), |x| >= 1, as
+ * 1 - exp(-x^2) h(1/x) / x with h fitted on four intervals of t = 1/x
+ * ("erfc_0/a/b/c", polynomials in t - centre), exp(-x^2) from the exact square.
+ * erfc: straight-line code after Shepherd and Laframboise (Math. Comp. 36, 1981):
+ * (1 + 2a) exp(a^2) erfc(a), a = |x|, is smooth on [0, inf) and becomes one
+ * polynomial in t = (a - 2) / (a + 2) on [-1, 1] (fit "erfc_sl", degree 12,
+ * error 5e-9); exp(-a^2) from the exact square through exp's core, the
+ * scaling branch-free (subnormal results too); erfc(-a) = 2 - erfc(a).
+ * The piecewise version this replaced (four intervals, float-float
+ * quotient) ran its branches divergently on a GPU: Black-Scholes 0.36x
+ * NVIDIA's OpenCL on an H100 (issue 13). */
 
 float __k2s_sqrt_f32(float x)
 {
-  if (is_nan(x) || x == 0.0f || (is_inf(x) && x > 0.0f))
-    return x;
-  if (x < 0.0f)
-    return K2S_NAN;
-  float scale = 1.0f;
-  if (x < 1.17549435e-38f) {
-    x *= 16777216.0f; /* 2^24, exact */
-    scale = 2.44140625e-4f; /* 2^-12 */
-  } else if (x > 1e38f) {
-    x *= 0.25f; /* keeps s * s of the residual finite */
-    scale = 2.0f;
-  }
-  ff s = sqrt_ff(x);
-  return (s.hi + s.lo) * scale;
+  /* tiny: 2^64 makes subnormals normal and keeps the residual's low part
+   * (about x 2^-48) above the subnormal range; huge: 1/4 keeps s * s finite */
+  bool tiny = x < 1e-30f, big = x > 1e38f;
+  float xs = x * (tiny ? 18446744073709551616.0f : big ? 0.25f : 1.0f);
+  float y = rsqrt(xs);
+  float s = xs * y;
+  ff p = two_prod(s, s);
+  float res = (xs - p.hi) - p.lo; /* x - s^2, exact but for the last rounding */
+  s = mad(res, 0.5f * y, s);
+  s *= tiny ? 2.3283064365386963e-10f : big ? 2.0f : 1.0f; /* 2^-32, 2 */
+  /* +-0, +inf and NaN are their own square roots; negative numbers give NaN */
+  bool special = !(x > 0.0f && x < K2S_INF);
+  return special ? (x < 0.0f ? K2S_NAN : x) : s;
 }
 
 float __k2s_hypot_f32(float x, float y)
@@ -155,31 +161,38 @@ float __k2s_erf_f32(float x)
 
 float __k2s_erfc_f32(float x)
 {
-  if (is_nan(x))
-    return x;
-  float ax = fabs(x);
-  if (ax < 0.75f || (ax < 1.0f && sign_of(x))) {
-    ff e = two_prod(x, erf_g(x * x));
-    ff r = ff_add_f(ff_make(-e.hi, -e.lo), 1.0f);
-    return r.hi + r.lo;
-  }
-  if (sign_of(x))
-    return ax >= 4.0f ? 2.0f : 2.0f - erfc_big(ax);
-  return ax > 10.1f ? 0.0f : erfc_big(ax);
+  /* beyond 10.15 erfc(a) < 2^-150 rounds to 0; the clamp keeps exp's k >= -150 */
+  float a = fmin(fabs(x), 10.15f);
+  float t = (a - 2.0f) / (a + 2.0f); /* division: its 2.5 ulp move P by < 1 ulp */
+  float p = -2.010893149e-05f;
+  p = mad(p, t, 6.310018216e-05f);
+  p = mad(p, t, 2.211054525e-04f);
+  p = mad(p, t, -3.571778943e-04f);
+  p = mad(p, t, -1.463511726e-03f);
+  p = mad(p, t, 1.216665492e-03f);
+  p = mad(p, t, 8.724294603e-03f);
+  p = mad(p, t, -8.018636145e-03f);
+  p = mad(p, t, -5.422018468e-02f);
+  p = mad(p, t, 1.640494019e-01f);
+  p = mad(p, t, -1.660303921e-01f);
+  p = mad(p, t, -9.276375920e-02f);
+  p = mad(p, t, 1.276978374e+00f);
+  float q = p / mad(2.0f, a, 1.0f);
+  ff sq = two_prod(a, a);
+  int k;
+  float v = exp_core(-sq.hi, -sq.lo, &k);
+  float r = scale2_near1(q * v, k); /* q * v in [0.5, 1.5] */
+  r = a == 0.0f ? 1.0f : r;         /* exactly 1 (P(-1) is 1 only to 5e-9) */
+  r = sign_of(x) ? 2.0f - r : r;
+  return is_nan(x) ? x : r;
 }
 
 float __k2s_rsqrt_f32(float x)
 {
-  if (is_nan(x) || x < 0.0f)
-    return is_nan(x) ? x : K2S_NAN;
-  if (x == 0.0f)
-    return with_sign(K2S_INF, x);
-  if (is_inf(x))
-    return 0.0f;
-  float scale = 1.0f;
-  if (x < 1e-30f) {
-    x *= 18446744073709551616.0f; /* 2^64: subnormals too become normal */
-    scale = 4294967296.0f;        /* 2^32 */
-  }
-  return rsqrt(x) * scale;
+  /* 2^64 makes subnormals normal for a device that flushes them */
+  bool tiny = x < 1e-30f;
+  float r = rsqrt(tiny ? x * 18446744073709551616.0f : x) * (tiny ? 4294967296.0f : 1.0f);
+  /* x <= 0, NaN, +inf: rsqrt(+-0) = +-inf, rsqrt(inf) = +0, else NaN */
+  float special = x == 0.0f ? with_sign(K2S_INF, x) : x == K2S_INF ? 0.0f : K2S_NAN;
+  return x > 0.0f && x < K2S_INF ? r : special;
 }
