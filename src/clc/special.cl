@@ -38,9 +38,12 @@ float __k2s_sqrt_f32(float x)
   float res = (xs - p.hi) - p.lo; /* x - s^2, exact but for the last rounding */
   s = mad(res, 0.5f * y, s);
   s *= tiny ? 2.3283064365386963e-10f : big ? 2.0f : 1.0f; /* 2^-32, 2 */
-  /* +-0, +inf and NaN are their own square roots; negative numbers give NaN */
+  /* +-0, +inf and NaN are their own square roots; negative numbers give NaN.
+   * A zero is rebuilt from the sign: a device that flushes subnormals finds a
+   * subnormal x == 0, and x's own bits would be neither sqrt(x) nor 0. */
   bool special = !(x > 0.0f && x < K2S_INF);
-  return special ? (x < 0.0f ? K2S_NAN : x) : s;
+  float zero_or_x = x == 0.0f ? with_sign(0.0f, x) : x;
+  return special ? (x < 0.0f ? K2S_NAN : zero_or_x) : s;
 }
 
 float __k2s_hypot_f32(float x, float y)
