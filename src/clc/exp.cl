@@ -20,7 +20,7 @@
 #define LN2_LO 1.4286068203094172e-06f  /* ln2 - LN2_HI */
 #define LOG2E 1.44269504088896340736f
 
-/* exp(r) - 1 for |r| <= 0.35, as a float-float: r + r^2/2 + ... */
+/* exp(r) - 1 for |r| <= 0.45 (Taylor to degree 8, truncation < 2^-28 relative): r + r^2/2 + ... */
 K2S_INLINE float expm1_poly(float r)
 {
   float p = 1.0f / 40320.0f;
@@ -42,7 +42,7 @@ K2S_INLINE float exp_finish(float rh, float rl, int k)
   return scale2(v, k);
 }
 
-/* x * 2^k for x in [0.5, 2] and k in [-150, 128], without branches: 2^(k/2)
+/* x * 2^k for x in [2^-20, 2] and k in [-150, 128], without branches: 2^(k/2)
  * is exact (the product stays normal), the second factor rounds once. */
 K2S_INLINE float scale2_near1(float x, int k)
 {
@@ -50,15 +50,18 @@ K2S_INLINE float scale2_near1(float x, int k)
   return (x * pow2i(k1)) * pow2i(k - k1);
 }
 
-/* exp(x + xl) = v 2^k, v in [0.7, 1.42], for x in [-104, 89] and |xl| <=
- * 2^-17: the reduced argument as a float-float, then the polynomial. */
+/* exp(x + xl) = v 2^k, v in [0.63, 1.6], for x in [-104, 89] and |xl| <= 0.11:
+ * the reduced argument r = (x - k LN2_HI) - (k LN2_LO - xl) with its rounding
+ * error (FastTwoSum: exact when the first part is the larger, and otherwise
+ * both are below 2^-12, where the lost bits are far below exp's last place),
+ * then the polynomial. */
 K2S_INLINE float exp_core(float x, float xl, int *k)
 {
   float kf = rint(x * LOG2E);
   /* x - kf*LN2_HI is exact (kf has at most 8 bits, x and kf*LN2_HI are close). */
   float hi = x - kf * LN2_HI;
   float lo = mad(kf, LN2_LO, -xl);
-  ff r = two_sum(hi, -lo);
+  ff r = fast_two_sum(hi, -lo);
   float e = expm1_poly(r.hi);
   *k = (int)kf;
   return 1.0f + mad(r.lo, 1.0f + e, e);

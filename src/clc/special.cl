@@ -3,8 +3,9 @@
  * erf and erfc 16 ulp.
  *
  * sqrt: x * inversesqrt(x) (the device's, 2 ulp in Vulkan) refined by one
- * Newton step on the exact residual x - s^2 (TwoProduct): 0.5 ulp and a little,
- * one special-function instruction, no division. rsqrt: the device's
+ * Newton step on the residual x - s^2 from mad (exact where it is fused: 0.5
+ * ulp and a little; 0.75 ulp where it is not), one special-function
+ * instruction, no division. rsqrt: the device's
  * inversesqrt alone (Vulkan promises 2 ulp, OpenCL's bound; the precision tool
  * measured 1.47 ulp on lavapipe and 1.49 on the H100); a Newton step on the
  * exact residual (0.5 ulp) made n-body 5x slower on the H100 (issue 13).
@@ -20,22 +21,25 @@
  * erfc: straight-line code after Shepherd and Laframboise (Math. Comp. 36, 1981):
  * (1 + 2a) exp(a^2) erfc(a), a = |x|, is smooth on [0, inf) and becomes one
  * polynomial in t = (a - 2) / (a + 2) on [-1, 1] (fit "erfc_sl", degree 12,
- * error 5e-9); exp(-a^2) from the exact square through exp's core, the
- * scaling branch-free (subnormal results too); erfc(-a) = 2 - erfc(a).
+ * error 5e-9), one division for both quotients; exp(-a^2) through exp's core
+ * with a^2 split into an exact h^2 and a small tail, the scaling branch-free
+ * (subnormal results too); erfc(-a) = 2 - erfc(a).
  * The piecewise version this replaced (four intervals, float-float
  * quotient) ran its branches divergently on a GPU: Black-Scholes 0.36x
  * NVIDIA's OpenCL on an H100 (issue 13). */
 
 float __k2s_sqrt_f32(float x)
 {
-  /* tiny: 2^64 makes subnormals normal and keeps the residual's low part
-   * (about x 2^-48) above the subnormal range; huge: 1/4 keeps s * s finite */
+  /* tiny: 2^64 makes subnormals normal and keeps the residual above the
+   * subnormal range; huge: 1/4 keeps s * s finite */
   bool tiny = x < 1e-30f, big = x > 1e38f;
   float xs = x * (tiny ? 18446744073709551616.0f : big ? 0.25f : 1.0f);
   float y = rsqrt(xs);
-  float s = xs * y;
-  ff p = two_prod(s, s);
-  float res = (xs - p.hi) - p.lo; /* x - s^2, exact but for the last rounding */
+  float s = xs * y; /* up to ~4.5 ulp: 2 from inversesqrt, scaled by the grid */
+  /* One Newton step: exact residual where mad is fused (then 0.5 ulp and a
+   * hair); two roundings otherwise, the residual off by ulp(x)/2, which moves
+   * the result by at most 1/2 ulp more (lavapipe). */
+  float res = mad(-s, s, xs);
   s = mad(res, 0.5f * y, s);
   s *= tiny ? 2.3283064365386963e-10f : big ? 2.0f : 1.0f; /* 2^-32, 2 */
   /* +-0, +inf and NaN are their own square roots; negative numbers give NaN.
@@ -166,7 +170,11 @@ float __k2s_erfc_f32(float x)
 {
   /* beyond 10.15 erfc(a) < 2^-150 rounds to 0; the clamp keeps exp's k >= -150 */
   float a = fmin(fabs(x), 10.15f);
-  float t = (a - 2.0f) / (a + 2.0f); /* division: its 2.5 ulp move P by < 1 ulp */
+  /* one division for t = (a - 2) / (a + 2) and 1 / (1 + 2a): its 2.5 ulp and
+   * the products' roundings are inside the 16 ulp */
+  float d1 = a + 2.0f, d2 = mad(2.0f, a, 1.0f);
+  float rd = 1.0f / (d1 * d2);
+  float t = (a - 2.0f) * (d2 * rd);
   float p = -2.010893149e-05f;
   p = mad(p, t, 6.310018216e-05f);
   p = mad(p, t, 2.211054525e-04f);
@@ -180,11 +188,13 @@ float __k2s_erfc_f32(float x)
   p = mad(p, t, -1.660303921e-01f);
   p = mad(p, t, -9.276375920e-02f);
   p = mad(p, t, 1.276978374e+00f);
-  float q = p / mad(2.0f, a, 1.0f);
-  ff sq = two_prod(a, a);
+  float q = p * (d1 * rd);
+  /* a^2 = h^2 + (a - h)(a + h) with h = a cut to 12 significant bits: h^2 is
+   * exact, the rest (|.| < 2^-10 a^2 < 0.11) goes into exp's reduction as its tail */
+  float h = as_float(as_uint(a) & 0xfffff000u);
   int k;
-  float v = exp_core(-sq.hi, -sq.lo, &k);
-  float r = scale2_near1(q * v, k); /* q * v in [0.5, 1.5] */
+  float v = exp_core(-(h * h), (h - a) * (a + h), &k);
+  float r = scale2_near1(q * v, k); /* q * v in [0.03, 1.7] */
   r = a == 0.0f ? 1.0f : r;         /* exactly 1 (P(-1) is 1 only to 5e-9) */
   r = sign_of(x) ? 2.0f - r : r;
   return is_nan(x) ? x : r;
