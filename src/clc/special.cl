@@ -9,10 +9,12 @@
  * inversesqrt alone (Vulkan promises 2 ulp, OpenCL's bound; the precision tool
  * measured 1.47 ulp on lavapipe and 1.49 on the H100); a Newton step on the
  * exact residual (0.5 ulp) made n-body 5x slower on the H100 (issue 13).
- * Both are straight-line code: arguments below 1e-30 are scaled by selects, and the values GLSL leaves undefined
- * (x <= 0, NaN, infinity) are chosen by selects at the end (as branches, in
- * n-body's inner loop, they left it 4x slower than --math=native on the H100;
- * issue 13).
+ * Both are straight-line code, the values GLSL leaves undefined (x <= 0,
+ * NaN, infinity) chosen by selects at the end. sqrt scales arguments below
+ * 1e-30 by 2^64; rsqrt takes subnormals as zeros, which OpenCL allows for
+ * float, and spends six instructions besides inversesqrt: n-body's inner
+ * loop is about 15 (issue 13, H100: with branches 4x --math=native's time,
+ * with 13 instructions of selects 1.65x).
  * hypot: both arguments scaled by
  * the same power of two, x^2 + y^2 in float-float, then sqrt the same way.
  * erf: |x| < 1 as x g(x^2) (fit "erf", degree 7); erf(x), |x| >= 1, as
@@ -202,10 +204,13 @@ float __k2s_erfc_f32(float x)
 
 float __k2s_rsqrt_f32(float x)
 {
-  /* 2^64 makes subnormals normal for a device that flushes them */
-  bool tiny = x < 1e-30f;
-  float r = rsqrt(tiny ? x * 18446744073709551616.0f : x) * (tiny ? 4294967296.0f : 1.0f);
-  /* x <= 0, NaN, +inf: rsqrt(+-0) = +-inf, rsqrt(inf) = +0, else NaN */
-  float special = x == 0.0f ? with_sign(K2S_INF, x) : x == K2S_INF ? 0.0f : K2S_NAN;
-  return x > 0.0f && x < K2S_INF ? r : special;
+  /* Six instructions around the device's inversesqrt: the positive normal
+   * numbers are its domain; elsewhere, with subnormals taken as zeros (the
+   * full profile lets float flush them), +-0 -> +-inf and +inf -> +0 are x's
+   * sign and exponent bits xor those of inf, and x < 0 or NaN -> NaN. */
+  float r = rsqrt(x);
+  u32 ux = as_uint(x);
+  float zero_or_inf = as_float((ux & 0xff800000u) ^ 0x7f800000u);
+  float special = x >= 0.0f ? zero_or_inf : K2S_NAN;
+  return ux - 0x00800000u < 0x7f000000u ? r : special;
 }
