@@ -12,6 +12,7 @@
  * lacks is left to the builtins pass, which maps or rejects it.
  * Division: float OpFDiv is guarded for divisors outside Vulkan's range of
  * 2.5 ulp; double OpFDiv becomes the library's correctly rounded division.
+ * --fma=fused maps float and half fma to GLSL's Fma (the device fuses it).
  * Options: --math=native maps every function with a GLSL.std.450 counterpart
  * to it (Vulkan's precision: nothing of OpenCL's is guaranteed);
  * -cl-fast-relaxed-math does the same for the float functions whose relaxed
@@ -398,6 +399,11 @@ static bool lower_one(math *c, k2s_instr *at)
   uint32_t n = k2s_vector_size(m, at->type);
   if (n > 16 || (width != 16 && width != 32 && width != 64))
     return false;
+  /* --fma=fused: the device's Fma is the correctly rounded fma OpenCL asks
+   * for (double keeps the exact library: Vulkan promises double arithmetic
+   * only to single precision). */
+  if (f->op == K2S_OPENCL_STD_fma && width != 64 && c->o && c->o->fma_fused)
+    return lower_glsl(c, at, f);
   bool native = c->o && c->o->math == K2S_MATH_NATIVE;
   /* OpenCL's relaxed-math table is for single precision: double keeps its bounds */
   bool relaxed = c->o && c->o->fast_relaxed_math && f->relaxed && width != 64;

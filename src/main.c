@@ -44,6 +44,7 @@ static void usage(FILE *f)
       "  --pointers=auto|logical|physical              pointer model (default auto)\n"
       "  --scalar-block-layout                         the device has scalarBlockLayout\n"
       "  --math=precise|native                         OpenCL precision (default) or GLSL.std.450\n"
+      "  --fma=fused|any                               the device's Fma rounds once (fma() maps to it)\n"
       "  -cl-fast-relaxed-math  -cl-denorms-are-zero\n"
       "Running:\n"
       "  --loop-guard                                  loops report when the driver ends them early\n"
@@ -537,6 +538,13 @@ int main(int argc, char **argv)
         o.math = K2S_MATH_NATIVE;
       else
         return fail_usage("--math takes precise or native, not '%s'", v);
+    } else if ((v = take_value(argc, argv, &i, "fma"))) {
+      if (strcmp(v, "fused") == 0)
+        o.fma_fused = true;
+      else if (strcmp(v, "any") == 0)
+        o.fma_fused = false;
+      else
+        return fail_usage("--fma takes fused or any, not '%s'", v);
     } else if (opt_flag(a, "cl-native-math")) { /* clspv's spelling */
       o.math = K2S_MATH_NATIVE;
     } else if (opt_flag(a, "physical-storage-buffers")) { /* clspv's spelling */

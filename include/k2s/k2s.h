@@ -121,6 +121,12 @@ typedef struct k2s_options {
   bool scalar_block_layout; /* --scalar-block-layout: the device has scalarBlockLayout */
   k2s_math_mode math;
   bool fast_relaxed_math;   /* -cl-fast-relaxed-math */
+  /* --fma=fused: the device's GLSL.std.450 Fma rounds once (what VK_KHR_shader_fma
+   * promises; NVIDIA, AMD and Intel GPUs fuse it in practice, lavapipe does not), so
+   * float and half fma() become Fma instead of the library's integer fma. The
+   * module cannot record this (SPV_KHR_fma is newer than the SPIR-V headers k2s
+   * builds with): it is the user's statement about the device. */
+  bool fma_fused;
   bool denorms_are_zero;    /* -cl-denorms-are-zero */
   /* --denorm-preserve: the device has shaderDenormPreserveFloat16/32/64 for the
    * float widths the module uses (DenormPreserve execution modes are emitted). */

@@ -7,23 +7,30 @@
  * < 2^-30 relative); then a scaling by 2^k that rounds once (subnormal
  * results included). exp2/exp10 reduce in their own base with a float-float
  * product so the reduced argument keeps ~40 bits.
+ *
+ * exp itself (and erfc's exp(-x^2)) is straight-line code: the argument is
+ * clamped so that k stays in [-150, 128], 2^k is applied as two exact powers
+ * of two (the first product stays normal, the second rounds once), and NaN
+ * is a select at the end. A GPU runs a branch per special case as divergent
+ * control flow; selects cost one instruction each (issue 13: Black-Scholes).
+ * The Horner steps use mad: one rounding or two, the bound holds for both.
  */
 
 #define LN2_HI 0.693145751953125f       /* 0x3f317200: 16 significant bits */
 #define LN2_LO 1.4286068203094172e-06f  /* ln2 - LN2_HI */
 #define LOG2E 1.44269504088896340736f
 
-/* exp(r) - 1 for |r| <= 0.35, as a float-float: r + r^2/2 + ... */
+/* exp(r) - 1 for |r| <= 0.45 (Taylor to degree 8, truncation < 2^-28 relative): r + r^2/2 + ... */
 K2S_INLINE float expm1_poly(float r)
 {
   float p = 1.0f / 40320.0f;
-  p = p * r + 1.0f / 5040.0f;
-  p = p * r + 1.0f / 720.0f;
-  p = p * r + 1.0f / 120.0f;
-  p = p * r + 1.0f / 24.0f;
-  p = p * r + 1.0f / 6.0f;
-  p = p * r + 0.5f;
-  return r + (r * r) * p;
+  p = mad(p, r, 1.0f / 5040.0f);
+  p = mad(p, r, 1.0f / 720.0f);
+  p = mad(p, r, 1.0f / 120.0f);
+  p = mad(p, r, 1.0f / 24.0f);
+  p = mad(p, r, 1.0f / 6.0f);
+  p = mad(p, r, 0.5f);
+  return mad(r * r, p, r);
 }
 
 /* exp(rh + rl) * 2^k with |rh| <= 0.35 and rl a small correction. */
@@ -31,24 +38,43 @@ K2S_INLINE float exp_finish(float rh, float rl, int k)
 {
   /* exp(rh + rl) = exp(rh) * (1 + rl) to first order; rl < 2^-20 */
   float e = expm1_poly(rh);
-  float v = 1.0f + (e + rl * (1.0f + e));
+  float v = 1.0f + mad(rl, 1.0f + e, e);
   return scale2(v, k);
+}
+
+/* x * 2^k for x in [2^-20, 2] and k in [-150, 128], without branches: 2^(k/2)
+ * is exact (the product stays normal), the second factor rounds once. */
+K2S_INLINE float scale2_near1(float x, int k)
+{
+  int k1 = k >> 1;
+  return (x * pow2i(k1)) * pow2i(k - k1);
+}
+
+/* exp(x + xl) = v 2^k, v in [0.63, 1.6], for x in [-104, 89] and |xl| <= 0.11:
+ * the reduced argument r = (x - k LN2_HI) - (k LN2_LO - xl) with its rounding
+ * error (FastTwoSum: exact when the first part is the larger, and otherwise
+ * both are below 2^-12, where the lost bits are far below exp's last place),
+ * then the polynomial. */
+K2S_INLINE float exp_core(float x, float xl, int *k)
+{
+  float kf = rint(x * LOG2E);
+  /* x - kf*LN2_HI is exact (kf has at most 8 bits, x and kf*LN2_HI are close). */
+  float hi = x - kf * LN2_HI;
+  float lo = mad(kf, LN2_LO, -xl);
+  ff r = fast_two_sum(hi, -lo);
+  float e = expm1_poly(r.hi);
+  *k = (int)kf;
+  return 1.0f + mad(r.lo, 1.0f + e, e);
 }
 
 float __k2s_exp_f32(float x)
 {
-  if (is_nan(x))
-    return x;
-  if (x > 88.72283935546875f)
-    return K2S_INF;
-  if (x < -103.972084045410156f)
-    return 0.0f;
-  float k = rint(x * LOG2E);
-  /* x - k*LN2_HI is exact (k has at most 8 bits, x and k*LN2_HI are close). */
-  float hi = x - k * LN2_HI;
-  float lo = k * LN2_LO;
-  ff r = two_sum(hi, -lo);
-  return exp_finish(r.hi, r.lo, (int)k);
+  /* beyond the clamp exp is inf or rounds to 0 anyway; NaN becomes -104 */
+  float xc = fmin(fmax(x, -104.0f), 89.0f);
+  int k;
+  float v = exp_core(xc, 0.0f, &k);
+  float r = scale2_near1(v, k);
+  return is_nan(x) ? x : r;
 }
 
 float __k2s_exp2_f32(float x)

@@ -40,8 +40,23 @@ def h_erfc(t):   # erfc(x) = exp(-x^2) h(1/x) / x, t = 1/x
     return mp.erfc(x) * mp.exp(x * x) * x
 
 
+def g_log(f):    # log1p(f) = f + f^2 g(f), f = m - 1 in [-1/3, 1/3]
+    if f == 0:
+        return -mp.mpf(1) / 2
+    return (mp.log1p(f) - f) / (f * f)
+
+
+def p_erfc_sl(t):  # Shepherd-Laframboise: (1 + 2a) exp(a^2) erfc(a), a = 2(1 + t)/(1 - t)
+    if t == 1:
+        return 2 / mp.sqrt(mp.pi)
+    a = 2 * (1 + t) / (1 - t)
+    return (1 + 2 * a) * mp.exp(a * a) * mp.erfc(a)
+
+
 FITS = {
     "erf": (g_erf, (0, 1), 7),
+    "log_g": (g_log, (-mp.mpf(1) / 3, mp.mpf(1) / 3), 8),
+    "erfc_sl": (p_erfc_sl, (-1, 1), 12),
     # double precision versions
     "atan_d": (g_atan, (0, mp.tan(mp.pi / 8) ** 2), 11),
     "asin_d": (g_asin, (0, mp.mpf(1) / 4), 12),

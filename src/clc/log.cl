@@ -83,13 +83,35 @@ K2S_INLINE bool log_special(float x, float *r)
   return false;
 }
 
+/* log(x) for float alone needs no float-float (3 ulp): x = 2^e m with m in
+ * [2/3, 4/3) taken from the bits (subnormals scaled by 2^24 first), f = m - 1
+ * exact, log1p(f) = f + f^2 G(f) with G fitted by src/clc/fit.py ("log_g",
+ * degree 8, error 3e-8 on G, which the f^2 weight divides by 6 or more), and
+ * e ln2 added with a two-part ln2 (e * LN2_HI is exact). Straight-line code:
+ * the special values are selects (a GPU runs branches as divergent control
+ * flow; issue 13). 0.81 ulp in a float simulation. */
 float __k2s_log_f32(float x)
 {
-  float r;
-  if (log_special(x, &r))
-    return r;
-  ff l = log_ff(x);
-  return l.hi + l.lo;
+  bool tiny = x < 1.17549435e-38f;
+  u32 ux = as_uint(tiny ? x * 16777216.0f : x);
+  int i = (int)ux - 0x3f2aaaab; /* the bits of 2/3 */
+  int e = i >> 23;              /* arithmetic: floor */
+  float f = as_float(ux - ((u32)e << 23)) - 1.0f;
+  float g = -1.242220029e-01f;
+  g = mad(g, f, 1.374830902e-01f);
+  g = mad(g, f, -1.228872165e-01f);
+  g = mad(g, f, 1.405581236e-01f);
+  g = mad(g, f, -1.667331606e-01f);
+  g = mad(g, f, 2.000723332e-01f);
+  g = mad(g, f, -2.499994487e-01f);
+  g = mad(g, f, 3.333327174e-01f);
+  g = mad(g, f, -0.5f);
+  float l = mad(f * f, g, f);
+  float fe = (float)(tiny ? e - 24 : e);
+  float r = mad(fe, LN2_HI_L, mad(fe, LN2_LO_L, l));
+  r = x == 0.0f ? -K2S_INF : r;
+  r = x == K2S_INF ? x : r;
+  return x >= 0.0f ? r : K2S_NAN; /* NaN and negative numbers */
 }
 
 #define LOG2E_HI 1.44269502162933349609375f

@@ -2,39 +2,54 @@
  * sqrt, rsqrt, hypot, erf, erfc (float). OpenCL bounds: sqrt 3 ulp, rsqrt 2 ulp, hypot 4 ulp,
  * erf and erfc 16 ulp.
  *
- * sqrt: the device's square root (Vulkan: about 1/inversesqrt, a few ulp)
- * refined by one Newton step on its exact residual (TwoProduct), with
- * subnormal arguments scaled by 2^24 first. rsqrt: the device's inversesqrt
- * alone (Vulkan promises 2 ulp, OpenCL's bound; the precision tool measured 1.47
- * ulp on lavapipe and 1.49 on the H100), with the special values GLSL leaves
- * undefined (x <= 0, NaN, infinity) done here and tiny arguments scaled by 2^64 so
- * that a device that flushes subnormals still sees a normal number; a Newton step
- * on the exact residual (0.5 ulp) made n-body 5x slower on the H100 (issue 13).
+ * sqrt: x * inversesqrt(x) (the device's, 2 ulp in Vulkan) refined by one
+ * Newton step on the residual x - s^2 from mad (exact where it is fused: 0.5
+ * ulp and a little; 0.75 ulp where it is not), one special-function
+ * instruction, no division. rsqrt: the device's
+ * inversesqrt alone (Vulkan promises 2 ulp, OpenCL's bound; the precision tool
+ * measured 1.47 ulp on lavapipe and 1.49 on the H100); a Newton step on the
+ * exact residual (0.5 ulp) made n-body 5x slower on the H100 (issue 13).
+ * Both are straight-line code, the values GLSL leaves undefined (x <= 0,
+ * NaN, infinity) chosen by selects at the end. sqrt scales arguments below
+ * 1e-30 by 2^64; rsqrt takes subnormals as zeros, which OpenCL allows for
+ * float, and spends six instructions besides inversesqrt: n-body's inner
+ * loop is about 15 (issue 13, H100: with branches 4x --math=native's time,
+ * with 13 instructions of selects 1.65x).
  * hypot: both arguments scaled by
  * the same power of two, x^2 + y^2 in float-float, then sqrt the same way.
- * erf: |x| < 1 as x g(x^2) (fit "erf", degree 7); erfc(x), x >= 1, as
- * exp(-x^2) h(1/x) / x with h fitted on four intervals of t = 1/x
- * ("erfc_0/a/b/c", polynomials in t - centre; erfc uses it from x = 0.75,
- * where 1 - erf would lose 3 bits), exp(-x^2) from the exact square;
- * the other ranges by erf = 1 - erfc, erfc = 1 - erf and erfc(-x) = 2 - erfc(x).
- */
+ * erf: |x| < 1 as x g(x^2) (fit "erf", degree 7); erf(x), |x| >= 1, as
+ * 1 - exp(-x^2) h(1/x) / x with h fitted on four intervals of t = 1/x
+ * ("erfc_0/a/b/c", polynomials in t - centre), exp(-x^2) from the exact square.
+ * erfc: straight-line code after Shepherd and Laframboise (Math. Comp. 36, 1981):
+ * (1 + 2a) exp(a^2) erfc(a), a = |x|, is smooth on [0, inf) and becomes one
+ * polynomial in t = (a - 2) / (a + 2) on [-1, 1] (fit "erfc_sl", degree 12,
+ * error 5e-9), one division for both quotients; exp(-a^2) through exp's core
+ * with a^2 split into an exact h^2 and a small tail, the scaling branch-free
+ * (subnormal results too); erfc(-a) = 2 - erfc(a).
+ * The piecewise version this replaced (four intervals, float-float
+ * quotient) ran its branches divergently on a GPU: Black-Scholes 0.36x
+ * NVIDIA's OpenCL on an H100 (issue 13). */
 
 float __k2s_sqrt_f32(float x)
 {
-  if (is_nan(x) || x == 0.0f || (is_inf(x) && x > 0.0f))
-    return x;
-  if (x < 0.0f)
-    return K2S_NAN;
-  float scale = 1.0f;
-  if (x < 1.17549435e-38f) {
-    x *= 16777216.0f; /* 2^24, exact */
-    scale = 2.44140625e-4f; /* 2^-12 */
-  } else if (x > 1e38f) {
-    x *= 0.25f; /* keeps s * s of the residual finite */
-    scale = 2.0f;
-  }
-  ff s = sqrt_ff(x);
-  return (s.hi + s.lo) * scale;
+  /* tiny: 2^64 makes subnormals normal and keeps the residual above the
+   * subnormal range; huge: 1/4 keeps s * s finite */
+  bool tiny = x < 1e-30f, big = x > 1e38f;
+  float xs = x * (tiny ? 18446744073709551616.0f : big ? 0.25f : 1.0f);
+  float y = rsqrt(xs);
+  float s = xs * y; /* up to ~4.5 ulp: 2 from inversesqrt, scaled by the grid */
+  /* One Newton step: exact residual where mad is fused (then 0.5 ulp and a
+   * hair); two roundings otherwise, the residual off by ulp(x)/2, which moves
+   * the result by at most 1/2 ulp more (lavapipe). */
+  float res = mad(-s, s, xs);
+  s = mad(res, 0.5f * y, s);
+  s *= tiny ? 2.3283064365386963e-10f : big ? 2.0f : 1.0f; /* 2^-32, 2 */
+  /* +-0, +inf and NaN are their own square roots; negative numbers give NaN.
+   * A zero is rebuilt from the sign: a device that flushes subnormals finds a
+   * subnormal x == 0, and x's own bits would be neither sqrt(x) nor 0. */
+  bool special = !(x > 0.0f && x < K2S_INF);
+  float zero_or_x = x == 0.0f ? with_sign(0.0f, x) : x;
+  return special ? (x < 0.0f ? K2S_NAN : zero_or_x) : s;
 }
 
 float __k2s_hypot_f32(float x, float y)
@@ -155,31 +170,47 @@ float __k2s_erf_f32(float x)
 
 float __k2s_erfc_f32(float x)
 {
-  if (is_nan(x))
-    return x;
-  float ax = fabs(x);
-  if (ax < 0.75f || (ax < 1.0f && sign_of(x))) {
-    ff e = two_prod(x, erf_g(x * x));
-    ff r = ff_add_f(ff_make(-e.hi, -e.lo), 1.0f);
-    return r.hi + r.lo;
-  }
-  if (sign_of(x))
-    return ax >= 4.0f ? 2.0f : 2.0f - erfc_big(ax);
-  return ax > 10.1f ? 0.0f : erfc_big(ax);
+  /* beyond 10.15 erfc(a) < 2^-150 rounds to 0; the clamp keeps exp's k >= -150 */
+  float a = fmin(fabs(x), 10.15f);
+  /* one division for t = (a - 2) / (a + 2) and 1 / (1 + 2a): its 2.5 ulp and
+   * the products' roundings are inside the 16 ulp */
+  float d1 = a + 2.0f, d2 = mad(2.0f, a, 1.0f);
+  float rd = 1.0f / (d1 * d2);
+  float t = (a - 2.0f) * (d2 * rd);
+  float p = -2.010893149e-05f;
+  p = mad(p, t, 6.310018216e-05f);
+  p = mad(p, t, 2.211054525e-04f);
+  p = mad(p, t, -3.571778943e-04f);
+  p = mad(p, t, -1.463511726e-03f);
+  p = mad(p, t, 1.216665492e-03f);
+  p = mad(p, t, 8.724294603e-03f);
+  p = mad(p, t, -8.018636145e-03f);
+  p = mad(p, t, -5.422018468e-02f);
+  p = mad(p, t, 1.640494019e-01f);
+  p = mad(p, t, -1.660303921e-01f);
+  p = mad(p, t, -9.276375920e-02f);
+  p = mad(p, t, 1.276978374e+00f);
+  float q = p * (d1 * rd);
+  /* a^2 = h^2 + (a - h)(a + h) with h = a cut to 12 significant bits: h^2 is
+   * exact, the rest (|.| < 2^-10 a^2 < 0.11) goes into exp's reduction as its tail */
+  float h = as_float(as_uint(a) & 0xfffff000u);
+  int k;
+  float v = exp_core(-(h * h), (h - a) * (a + h), &k);
+  float r = scale2_near1(q * v, k); /* q * v in [0.03, 1.7] */
+  r = a == 0.0f ? 1.0f : r;         /* exactly 1 (P(-1) is 1 only to 5e-9) */
+  r = sign_of(x) ? 2.0f - r : r;
+  return is_nan(x) ? x : r;
 }
 
 float __k2s_rsqrt_f32(float x)
 {
-  if (is_nan(x) || x < 0.0f)
-    return is_nan(x) ? x : K2S_NAN;
-  if (x == 0.0f)
-    return with_sign(K2S_INF, x);
-  if (is_inf(x))
-    return 0.0f;
-  float scale = 1.0f;
-  if (x < 1e-30f) {
-    x *= 18446744073709551616.0f; /* 2^64: subnormals too become normal */
-    scale = 4294967296.0f;        /* 2^32 */
-  }
-  return rsqrt(x) * scale;
+  /* Six instructions around the device's inversesqrt: the positive normal
+   * numbers are its domain; elsewhere, with subnormals taken as zeros (the
+   * full profile lets float flush them), +-0 -> +-inf and +inf -> +0 are x's
+   * sign and exponent bits xor those of inf, and x < 0 or NaN -> NaN. */
+  float r = rsqrt(x);
+  u32 ux = as_uint(x);
+  float zero_or_inf = as_float((ux & 0xff800000u) ^ 0x7f800000u);
+  float special = x >= 0.0f ? zero_or_inf : K2S_NAN;
+  return ux - 0x00800000u < 0x7f000000u ? r : special;
 }

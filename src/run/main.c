@@ -23,6 +23,7 @@ static const char usage[] =
     "               [--offset X[,Y[,Z]]] --arg SPEC ... [--reflect FILE.json] [--time N]\n"
     "               [--device N|NAME] [--dump-dir DIR] [--timeout SECONDS] [--validate]\n"
     "               [--ignore-float-controls] [--no-spirv-val] [--no-size-warnings]\n"
+    "               [--no-robust-access]\n"
     "               [--verbose] [--png N=FILE] [--no-reflect-check]\n"
     "               [--print=N[,N...]|none] [--output DIR]\n"
     "       k2s-run --list-devices | --version\n"
@@ -50,6 +51,7 @@ struct cli {
     size_t npngs;
     bool list_devices, validate, verbose, help, ignore_float_controls, no_spirv_val;
     bool no_size_warnings;
+    bool no_robust_access; /* robustBufferAccess off: timing as OpenCL runs (no bounds checks) */
     bool no_reflect_check; /* trust --reflect over the embedded reflection (refl_cross.c) */
 };
 
@@ -72,6 +74,7 @@ static bool parse_cli(int argc, char **argv, struct cli *c)
         {"--ignore-float-controls", NULL, NULL, NULL, &c->ignore_float_controls},
         {"--no-spirv-val", NULL, NULL, NULL, &c->no_spirv_val},
         {"--no-size-warnings", NULL, NULL, NULL, &c->no_size_warnings},
+        {"--no-robust-access", NULL, NULL, NULL, &c->no_robust_access},
         {"--no-reflect-check", NULL, NULL, NULL, &c->no_reflect_check},
         {"--print", &c->print, NULL, NULL, NULL},
         {"--output", &c->output, NULL, NULL, NULL},
@@ -209,7 +212,8 @@ static bool execute(struct session *s, const struct refl_kernel *k,
     if ((c->time && !parse_number("--time", c->time, 1, 1e6, &runs)) ||
         (c->timeout && !parse_number("--timeout", c->timeout, 0.001, 1e6, &timeout)))
         return false;
-    struct vk_options vo = {c->device, c->validate, c->verbose, c->ignore_float_controls};
+    struct vk_options vo = {c->device, c->validate, c->verbose, c->ignore_float_controls,
+                            c->no_robust_access};
     if (!vk_host_create(&s->host, &vo, &s->module, &s->info, needs_buffer_address(&s->refl, k)))
         return false;
     const uint32_t *code = s->module.words;
@@ -298,7 +302,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (s.cli.list_devices) {
-        struct vk_options vo = {s.cli.device, s.cli.validate, s.cli.verbose, false};
+        struct vk_options vo = {s.cli.device, s.cli.validate, s.cli.verbose, false, false};
         free(s.cli.specs);
         return vk_list_devices(&vo) ? 0 : 1;
     }

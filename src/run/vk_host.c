@@ -687,7 +687,7 @@ static bool check_float_controls(const struct vk_host *h, const struct spv_info 
 }
 
 static bool enable_features(struct vk_host *h, const struct spv_info *info, bool needs_bda,
-                            struct feature_chain *have, struct feature_chain *want)
+                            struct feature_chain *have, struct feature_chain *want, bool no_robust)
 {
     for (size_t i = 0; i < info->ncaps; i++)
         if (!check_cap(info->caps[i]) || !enable_need(h, info->caps[i], have, want))
@@ -709,7 +709,7 @@ static bool enable_features(struct vk_host *h, const struct spv_info *info, bool
     if (!enable_need(h, NEED_SCALAR_LAYOUT, have, want))
         return false;
     h->scalar_block_layout = have->present[FS_12] && want->v12.scalarBlockLayout;
-    return enable_need(h, NEED_ROBUST_ACCESS, have, want);
+    return no_robust || enable_need(h, NEED_ROBUST_ACCESS, have, want);
 }
 
 /* ---- device ------------------------------------------------------------------------------------ */
@@ -816,7 +816,7 @@ bool vk_host_create(struct vk_host *h, const struct vk_options *opt, const struc
     chain_init(&have, h->api_version, atomic_float, atomic_float2);
     chain_init(&want, h->api_version, atomic_float, atomic_float2);
     vkGetPhysicalDeviceFeatures2(h->phys, &have.f2);
-    if (!enable_features(h, info, needs_bda, &have, &want))
+    if (!enable_features(h, info, needs_bda, &have, &want, opt->no_robust_access))
         return false;
     if (want.present[FS_13] && want.v13.computeFullSubgroups) {
         VkPhysicalDeviceVulkan13Properties p13 = {

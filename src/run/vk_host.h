@@ -14,6 +14,7 @@ struct vk_options {
     bool validate;              /* enable VK_LAYER_KHRONOS_validation, fail on its errors */
     bool verbose;
     bool ignore_float_controls; /* warn instead of failing on unsupported float controls */
+    bool no_robust_access;      /* leave robustBufferAccess off (OpenCL does not check bounds) */
 };
 
 struct vk_host {
