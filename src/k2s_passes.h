@@ -8,7 +8,7 @@
 #define K2S_PASSES_H
 
 #define K2S_PIPELINE(X)                                                                       \
-  X(strip_debug_info, "debug-info", "OpenCL.DebugInfo.100 → dropped (not translated yet; OpLine kept)") \
+  X(record_debug_info, "debug-info", "OpenCL.DebugInfo.100 / NonSemantic.Shader.DebugInfo.100 → recorded for debug-emit, removed") \
   X(drop_hints, "hints", "OpExpectKHR → its value, OpAssumeTrueKHR dropped (hints Vulkan would need an extension for)") \
   X(lower_entry_points, "entry-points", "Kernel entry points → GLCompute; drop Linkage and wrappers") \
   X(lower_math, "math", "OpenCL.std math with OpenCL precision → calls into the linked builtin library") \
@@ -34,6 +34,7 @@
   X(emit_reflection, "reflection", "embedded ClspvReflection, JSON and descriptor map")          \
   X(structurize, "structurize", "arbitrary CFG → structured control flow (merges, one exit per loop)") \
   X(lower_for_target, "target", "instructions newer than the target's SPIR-V (OpSelect on vectors with a scalar condition) → older forms") \
+  X(emit_debug_info, "debug-emit", "recorded debug information → NonSemantic.Shader.DebugInfo.100 (or none: --strip-debug)") \
   X(finalize, "finalize", "capabilities, extensions, memory model and version for the target")
 
 #define K2S_DECLARE_PASS(fn, name, desc) bool k2s_##fn(k2s_module *m, const k2s_options *o);

@@ -43,6 +43,8 @@ static void usage(FILE *f)
       "  -cl-fast-relaxed-math  -cl-denorms-are-zero\n"
       "Reflection:\n"
       "  --reflect=FILE.json  --descriptormap=FILE.csv\n"
+      "Debug information (OpenCL.DebugInfo.100 becomes NonSemantic.Shader.DebugInfo.100):\n"
+      "  --strip-debug                                 none in the output (also OpLine, OpSource)\n"
       "Value options take --opt=V or --opt V. clspv spellings: -cl-native-math\n"
       "(--math=native), -physical-storage-buffers (--pointers=physical), -fp64=0\n"
       "(--no-fp64), -fp16=0 (--no-fp16), -descriptormap FILE; -cl-std= is ignored.\n"
@@ -168,6 +170,7 @@ static const char *const option_names[] = {"help",
                                            "validate-after-each",
                                            "no-validate-input",
                                            "no-validate-output",
+                                           "strip-debug",
                                            "verbose",
                                            "reflect",
                                            "descriptormap",
@@ -381,6 +384,8 @@ int main(int argc, char **argv)
       o.validate_input = false;
     } else if (opt_flag(a, "no-validate-output")) {
       o.validate_output = false;
+    } else if (opt_flag(a, "strip-debug")) {
+      o.strip_debug = true;
     } else if (opt_flag(a, "verbose") || strcmp(a, "-v") == 0) {
       o.verbose = true;
     } else if ((v = take_value(argc, argv, &i, "reflect"))) {

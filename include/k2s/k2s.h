@@ -135,6 +135,10 @@ typedef struct k2s_options {
    * RLIMIT_AS/RLIMIT_DATA); max_seconds: 0 = none. Default: automatic, 3600 s. */
   uint32_t max_memory_mb;
   uint32_t max_seconds;
+
+  /* --strip-debug: no debug information in the output (by default the
+   * input's OpenCL.DebugInfo.100 becomes NonSemantic.Shader.DebugInfo.100). */
+  bool strip_debug;
 } k2s_options;
 
 typedef struct k2s_diagnostic {
