@@ -186,7 +186,8 @@ static bool clear_nontemporal(void *ud, const k2s_instr *in, const k2s_operand *
 {
   image_mask_ctx *c = ud;
   (void)in;
-  if (op->kind == K2S_OK_IMAGE_OPERANDS && (c->in->ops[op->word] & SpvImageOperandsNontemporalMask)) {
+  if (op->kind == K2S_OK_IMAGE_OPERANDS &&
+      (c->in->ops[op->word] & SpvImageOperandsNontemporalMask)) {
     c->in->ops[op->word] &= ~(uint32_t)SpvImageOperandsNontemporalMask;
     c->changed = true;
   }
@@ -208,8 +209,7 @@ bool k2s_lower_for_target(k2s_module *m, const k2s_options *o)
       k2s_foreach_instr_safe(i, &b->body) {
         if (is_dot(i->opcode) && i->result)
           changed |= lower_dot(m, i);
-        else if (i->opcode == SpvOpCopyLogical && i->result &&
-                 o->target_env == K2S_ENV_VULKAN_1_1)
+        else if (i->opcode == SpvOpCopyLogical && i->result && o->target_env == K2S_ENV_VULKAN_1_1)
           changed |= lower_copy_logical(m, i);
         else if (takes_image_operands(i->opcode)) { /* Nontemporal: SPIR-V 1.6 */
           image_mask_ctx c = {i, false};
