@@ -205,6 +205,12 @@ static k2s_instr *debug_line(emit_ctx *c, const k2s_instr *line)
   return ext(c, DBG_LINE, args, 5);
 }
 
+static k2s_instr *in_block(k2s_block *b, k2s_instr *i)
+{
+  i->block = b;
+  return i;
+}
+
 static bool is_line(const k2s_instr *i)
 {
   return (i->opcode == SpvOpLine && i->n_ops >= 3) || i->opcode == SpvOpNoLine;
@@ -225,7 +231,7 @@ static void emit_function(emit_ctx *c, k2s_function *f, uint32_t dfn)
         last_line = i;
     }
     k2s_list *l = &b->body;
-    k2s_instr *scope = ext(c, DBG_SCOPE, &dfn, 1);
+    k2s_instr *scope = in_block(b, ext(c, DBG_SCOPE, &dfn, 1));
     if (pos)
       k2s_list_insert_after(l, pos, scope);
     else if (l->first)
@@ -235,12 +241,12 @@ static void emit_function(emit_ctx *c, k2s_function *f, uint32_t dfn)
     pos = scope;
     if (b == f->first) {
       uint32_t args[2] = {dfn, f->def->result};
-      k2s_instr *def = ext(c, DBG_FUNCTION_DEFINITION, args, 2);
+      k2s_instr *def = in_block(b, ext(c, DBG_FUNCTION_DEFINITION, args, 2));
       k2s_list_insert_after(l, pos, def);
       pos = def;
     }
     if (last_line)
-      k2s_list_insert_after(l, pos, debug_line(c, last_line));
+      k2s_list_insert_after(l, pos, in_block(b, debug_line(c, last_line)));
   }
 }
 
@@ -261,7 +267,7 @@ static void emit_lines_after_scope(emit_ctx *c, k2s_function *f)
       k2s_instr *p = i->prev;
       if (p && (p->opcode == SpvOpLoopMerge || p->opcode == SpvOpSelectionMerge))
         continue;
-      k2s_list_insert_after(&b->body, i, debug_line(c, i));
+      k2s_list_insert_after(&b->body, i, in_block(b, debug_line(c, i)));
     }
   }
 }

@@ -118,7 +118,11 @@ static bool record_decl(record_ctx *c, const k2s_instr *i, uint8_t set)
                       k2s_alloc(&m->arena, (n + 1) * sizeof(k2s_debug_operand))};
   for (uint32_t w = 0; w < n; w++) {
     uint32_t k = info->n_operands ? (w < info->n_operands ? w : info->n_operands - 1u) : 0;
-    bool is_id = info->n_operands && k2s_kinds[info->operands[k].kind].category == K2S_CAT_ID;
+    /* An enumerator's (Value, Name) pair is two <id>s. */
+    const k2s_kind_info *kind = info->n_operands ? &k2s_kinds[info->operands[k].kind] : NULL;
+    bool is_id = kind && (kind->category == K2S_CAT_ID ||
+                          (kind->category == K2S_CAT_COMPOSITE && kind->name &&
+                           strcmp(kind->name, "PairIdRefIdRef") == 0));
     uint32_t v = i->ops[2 + w];
     if (opencl) {
       /* The NonSemantic layout drops a few OpenCL operands: a member's
