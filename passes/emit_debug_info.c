@@ -20,14 +20,7 @@
 #include "debug_record.h"
 #include "k2s_internal.h"
 
-enum {
-  DBG_INFO_NONE = 0,
-  DBG_SCOPE = 23,
-  DBG_SOURCE = 35,
-  DBG_FUNCTION_DEFINITION = 101,
-  DBG_LINE = 103,
-  DBG_NO_LINE = 104,
-};
+#define DBG(name) K2S_SHADER_DEBUGINFO_100_##name /* generated opcodes */
 
 typedef struct emit_ctx {
   k2s_module *m;
@@ -61,7 +54,7 @@ static uint32_t global_ext(emit_ctx *c, uint32_t op, const uint32_t *args, uint3
 static uint32_t none(emit_ctx *c)
 {
   if (!c->none)
-    c->none = global_ext(c, DBG_INFO_NONE, NULL, 0);
+    c->none = global_ext(c, DBG(DebugInfoNone), NULL, 0);
   return c->none;
 }
 
@@ -103,9 +96,9 @@ static uint32_t operand_id(emit_ctx *c, const k2s_debug_operand *o)
 static uint32_t list_start(uint32_t op)
 {
   switch (op) {
-  case 8: return 2;
-  case 10: return 9;
-  case 14: return 1;
+  case DBG(DebugTypeFunction): return 2;
+  case DBG(DebugTypeComposite): return 9;
+  case DBG(DebugTypeTemplate): return 1;
   default: return UINT32_MAX;
   }
 }
@@ -140,7 +133,7 @@ static void emit_decl(emit_ctx *c, const k2s_debug_decl *d)
   for (uint32_t w = 0; w < n; w++)
     k2s_instr_push_op(m, i, args[w]);
   k2s_list_append(&m->sec[K2S_SEC_GLOBAL], i);
-  if (d->op == DBG_SOURCE && n >= 1) {
+  if (d->op == DBG(DebugSource) && n >= 1) {
     c->source_file[c->n_sources] = args[0];
     c->source_id[c->n_sources++] = id;
   }
@@ -190,7 +183,7 @@ static uint32_t source_of(emit_ctx *c, uint32_t file)
   for (uint32_t k = 0; k < c->n_sources; k++)
     if (c->source_file[k] == file)
       return c->source_id[k];
-  uint32_t id = global_ext(c, DBG_SOURCE, &file, 1);
+  uint32_t id = global_ext(c, DBG(DebugSource), &file, 1);
   c->source_file[c->n_sources] = file;
   c->source_id[c->n_sources++] = id;
   return id;
@@ -199,10 +192,10 @@ static uint32_t source_of(emit_ctx *c, uint32_t file)
 static k2s_instr *debug_line(emit_ctx *c, const k2s_instr *line)
 {
   if (line->opcode == SpvOpNoLine)
-    return ext(c, DBG_NO_LINE, NULL, 0);
+    return ext(c, DBG(DebugNoLine), NULL, 0);
   uint32_t l = k2s_const_uint32(c->m, line->ops[1]), col = k2s_const_uint32(c->m, line->ops[2]);
   uint32_t args[5] = {source_of(c, line->ops[0]), l, l, col, col};
-  return ext(c, DBG_LINE, args, 5);
+  return ext(c, DBG(DebugLine), args, 5);
 }
 
 static k2s_instr *in_block(k2s_block *b, k2s_instr *i)
@@ -231,7 +224,7 @@ static void emit_function(emit_ctx *c, k2s_function *f, uint32_t dfn)
         last_line = i;
     }
     k2s_list *l = &b->body;
-    k2s_instr *scope = in_block(b, ext(c, DBG_SCOPE, &dfn, 1));
+    k2s_instr *scope = in_block(b, ext(c, DBG(DebugScope), &dfn, 1));
     if (pos)
       k2s_list_insert_after(l, pos, scope);
     else if (l->first)
@@ -241,7 +234,7 @@ static void emit_function(emit_ctx *c, k2s_function *f, uint32_t dfn)
     pos = scope;
     if (b == f->first) {
       uint32_t args[2] = {dfn, f->def->result};
-      k2s_instr *def = in_block(b, ext(c, DBG_FUNCTION_DEFINITION, args, 2));
+      k2s_instr *def = in_block(b, ext(c, DBG(DebugFunctionDefinition), args, 2));
       k2s_list_insert_after(l, pos, def);
       pos = def;
     }
@@ -258,7 +251,7 @@ static void emit_lines_after_scope(emit_ctx *c, k2s_function *f)
     bool after_scope = false;
     k2s_foreach_instr_safe(i, &b->body) {
       if (i->opcode == SpvOpExtInst && i->n_ops >= 2 && i->ops[0] == c->set &&
-          i->ops[1] == DBG_SCOPE) {
+          i->ops[1] == DBG(DebugScope)) {
         after_scope = true;
         continue;
       }

@@ -21,23 +21,11 @@
 
 uint32_t k2s_strip_debug_set(k2s_module *m, uint8_t set); /* src/repair_compat.c */
 
-/* OpenCL.DebugInfo.100 / NonSemantic.Shader.DebugInfo.100 opcodes that differ. */
-enum {
-  DBG_TYPE_BASIC = 2,
-  DBG_TYPE_INHERITANCE = 12,
-  DBG_TYPE_MEMBER = 11,
-  DBG_GLOBAL_VARIABLE = 18,
-  DBG_FUNCTION = 20,
-  DBG_SCOPE = 23,
-  DBG_NO_SCOPE = 24,
-  DBG_DECLARE = 28,
-  DBG_VALUE = 29,
-  DBG_SOURCE = 35,
-  DBG_LAST_SHARED = 35, /* 36 is DebugModuleINTEL, OpenCL only */
-  DBG_FUNCTION_DEFINITION = 101,
-  DBG_LINE = 103,
-  DBG_NO_LINE = 104,
-};
+/* Opcodes (generated from the grammar): the NonSemantic set's, which equal
+ * OpenCL.DebugInfo.100's up to DebugSource (35); 36, DebugModuleINTEL, is
+ * OpenCL-only. */
+#define DBG(name) K2S_SHADER_DEBUGINFO_100_##name
+enum { DBG_LAST_SHARED = DBG(DebugSource) };
 
 typedef struct record_ctx {
   k2s_module *m;
@@ -108,9 +96,9 @@ static bool record_decl(record_ctx *c, const k2s_instr *i, uint8_t set)
   bool opencl = set == K2S_EXT_OPENCL_DEBUGINFO_100;
   /* Positions and value bindings are not declarations (DebugLine & co. have
    * no place among the globals anyway). */
-  if ((opencl && op > DBG_LAST_SHARED) || op == DBG_SCOPE || op == DBG_NO_SCOPE ||
-      op == DBG_DECLARE || op == DBG_VALUE || op == DBG_FUNCTION_DEFINITION || op == DBG_LINE ||
-      op == DBG_NO_LINE)
+  if ((opencl && op > DBG_LAST_SHARED) || op == DBG(DebugScope) || op == DBG(DebugNoScope) ||
+      op == DBG(DebugDeclare) || op == DBG(DebugValue) || op == DBG(DebugFunctionDefinition) ||
+      op == DBG(DebugLine) || op == DBG(DebugNoLine))
     return false;
   const k2s_extinst_info *info = &gs->insts[op];
   uint32_t n = i->n_ops - 2;
@@ -127,24 +115,24 @@ static bool record_decl(record_ctx *c, const k2s_instr *i, uint8_t set)
     if (opencl) {
       /* The NonSemantic layout drops a few OpenCL operands: a member's
        * parent, an inheritance's child, a function's OpFunction. */
-      if ((op == DBG_TYPE_MEMBER && w == 5) || (op == DBG_TYPE_INHERITANCE && w == 0))
+      if ((op == DBG(DebugTypeMember) && w == 5) || (op == DBG(DebugTypeInheritance) && w == 0))
         continue;
-      if (op == DBG_FUNCTION && w == 9) {
+      if (op == DBG(DebugFunction) && w == 9) {
         k2s_instr *f = k2s_def(m, v);
         d.function = f && f->opcode == SpvOpFunction ? v : 0;
         continue;
       }
     }
     k2s_debug_operand o = is_id ? id_operand(c, v) : (k2s_debug_operand){K2S_DBG_CONST, v, NULL};
-    if (op == DBG_GLOBAL_VARIABLE && w == 7)
+    if (op == DBG(DebugGlobalVariable) && w == 7)
       o = (k2s_debug_operand){K2S_DBG_NONE, 0, NULL}; /* the variable: rewritten by the passes */
     d.ops[d.n_ops++] = o;
   }
-  if (opencl && op == DBG_TYPE_BASIC)
+  if (opencl && op == DBG(DebugTypeBasic))
     d.ops[d.n_ops++] = (k2s_debug_operand){K2S_DBG_CONST, 0, NULL}; /* Flags: none */
   /* A pointer the input repair made an Address type has no size yet: the
    * NonSemantic set requires one, the pointer width. */
-  if (op == DBG_TYPE_BASIC && d.n_ops >= 3 && d.ops[1].kind == K2S_DBG_NONE &&
+  if (op == DBG(DebugTypeBasic) && d.n_ops >= 3 && d.ops[1].kind == K2S_DBG_NONE &&
       d.ops[2].kind == K2S_DBG_CONST && d.ops[2].value == 1 /* Address */)
     d.ops[1] = (k2s_debug_operand){K2S_DBG_CONST, pointer_bits(m), NULL};
   push_decl(c->r, &m->arena, d);
@@ -156,10 +144,10 @@ static bool record_decl(record_ctx *c, const k2s_instr *i, uint8_t set)
  * OpFunction from inside the body. */
 static void record_definition(record_ctx *c, const k2s_instr *i)
 {
-  if (i->ops[1] != DBG_FUNCTION_DEFINITION || i->n_ops < 4 || !i->block)
+  if (i->ops[1] != DBG(DebugFunctionDefinition) || i->n_ops < 4 || !i->block)
     return;
   for (uint32_t k = 0; k < c->r->n_decls; k++)
-    if (c->r->decls[k].id == i->ops[2] && c->r->decls[k].op == DBG_FUNCTION)
+    if (c->r->decls[k].id == i->ops[2] && c->r->decls[k].op == DBG(DebugFunction))
       c->r->decls[k].function = i->block->func->def->result;
 }
 
