@@ -78,12 +78,6 @@ static void push_decl(k2s_debug_record *r, k2s_arena *a, k2s_debug_decl d)
   r->decls[r->n_decls++] = d;
 }
 
-static uint32_t pointer_bits(k2s_module *m)
-{
-  k2s_instr *mm = m->sec[K2S_SEC_MEMORY_MODEL].first;
-  return mm && mm->n_ops >= 1 && mm->ops[0] == SpvAddressingModelPhysical32 ? 32 : 64;
-}
-
 /* Record one declaration of the globals section; false when it has no
  * NonSemantic form (its users then name DebugInfoNone). */
 static bool record_decl(record_ctx *c, const k2s_instr *i, uint8_t set)
@@ -130,11 +124,6 @@ static bool record_decl(record_ctx *c, const k2s_instr *i, uint8_t set)
   }
   if (opencl && op == DBG(DebugTypeBasic))
     d.ops[d.n_ops++] = (k2s_debug_operand){K2S_DBG_CONST, 0, NULL}; /* Flags: none */
-  /* A pointer the input repair made an Address type has no size yet: the
-   * NonSemantic set requires one, the pointer width. */
-  if (op == DBG(DebugTypeBasic) && d.n_ops >= 3 && d.ops[1].kind == K2S_DBG_NONE &&
-      d.ops[2].kind == K2S_DBG_CONST && d.ops[2].value == 1 /* Address */)
-    d.ops[1] = (k2s_debug_operand){K2S_DBG_CONST, pointer_bits(m), NULL};
   push_decl(c->r, &m->arena, d);
   c->recorded[i->result] = 1;
   return true;

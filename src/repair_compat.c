@@ -371,8 +371,7 @@ static bool is_debug_complaint(const char *msg)
  * `size_t *` and `typedef struct {...} pair` are everyday kernel code
  * (llvm-spirv 15 -g output). A pointer to a qualified or typedef'd basic type
  * points at the basic type itself; any other pointer becomes a DebugTypeBasic
- * of encoding Address named after what it points to (its Size is left to
- * DebugInfoNone: debug-emit knows the pointer width). A typedef of anything
+ * of encoding Address named after what it points to, of the pointer's size. A typedef of anything
  * but a basic type is replaced by what it names. A DebugTypeFunction
  * returning DebugInfoNone (llvm-spirv's void) returns OpTypeVoid. So no -g module loses all
  * its debug information to these rules. The count rewritten. */
@@ -394,11 +393,34 @@ static bool is_basic(k2s_module *m, const k2s_instr *t)
   return t && is_debug_info(m, t) && t->ops[1] == 2;
 }
 
+/* An integer constant (32-bit, else 64-bit) of `value` defined before the
+ * global `at` (a new one placed just before it when none is; the repair may
+ * not reorder). 0 when no such integer type precedes `at`. */
+static uint32_t const_before(k2s_module *m, k2s_instr *at, uint32_t value)
+{
+  k2s_instr *int_t = NULL;
+  for (k2s_instr *g = m->sec[K2S_SEC_GLOBAL].first; g && g != at; g = g->next)
+    if (g->opcode == SpvOpTypeInt && g->n_ops >= 2 && (g->ops[0] == 32 || g->ops[0] == 64) &&
+        (!int_t || (int_t->ops[0] == 64 && g->ops[0] == 32)))
+      int_t = g;
+  if (!int_t)
+    return 0;
+  uint32_t words[2] = {value, 0}, n = int_t->ops[0] / 32;
+  for (k2s_instr *g = m->sec[K2S_SEC_GLOBAL].first; g && g != at; g = g->next)
+    if (g->opcode == SpvOpConstant && g->type == int_t->result && g->n_ops == n &&
+        memcmp(g->ops, words, n * sizeof(uint32_t)) == 0)
+      return g->result;
+  k2s_instr *c = k2s_instr_new(m, SpvOpConstant, int_t->result, k2s_new_id(m), words, n);
+  k2s_list_insert_before(&m->sec[K2S_SEC_GLOBAL], at, c);
+  k2s_invalidate_intern(m);
+  return c->result;
+}
+
 static uint32_t repair_debug_base_types(k2s_module *m)
 {
   const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100];
   uint32_t *alias = k2s_alloc(&m->arena, m->id_cap * sizeof(uint32_t));
-  uint32_t none = 0, n = 0;
+  uint32_t n = 0;
   k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL]) {
     if (!is_debug_info(m, i) || i->ops[1] >= set->n_opcodes)
       continue;
@@ -410,8 +432,6 @@ static uint32_t repair_debug_base_types(k2s_module *m)
         i->ops[w] = alias[i->ops[w]];
     }
     uint32_t op = i->ops[1];
-    if (op == 0 && !none) /* DebugInfoNone */
-      none = i->result;
     k2s_instr *ret = op == 8 && i->n_ops >= 4 ? k2s_def(m, i->ops[3]) : NULL;
     if (ret && is_debug_info(m, ret) && ret->ops[1] == 0) { /* returns void */
       i->ops[3] = i->type;
@@ -425,6 +445,35 @@ static uint32_t repair_debug_base_types(k2s_module *m)
         n++;
       }
       continue;
+    }
+    /* spirv-val: a vector of at most 4 lanes of a basic type. OpenCL's 8- and
+     * 16-lane vectors become arrays; a typedef'd lane type, the basic one. */
+    if (op == 6 && i->n_ops >= 4) { /* DebugTypeVector */
+      k2s_instr *lane = strip_alias(m, k2s_def(m, i->ops[2]));
+      if (is_basic(m, lane) && i->ops[2] != lane->result) {
+        i->ops[2] = lane->result;
+        n++;
+      }
+      uint32_t count = i->ops[3] > 4 ? const_before(m, i, i->ops[3]) : 0;
+      if (count) {
+        uint32_t ops[4] = {i->ops[0], 5 /* DebugTypeArray */, i->ops[2], count};
+        k2s_instr_set_ops(m, i, ops, 4);
+        n++;
+      }
+      continue;
+    }
+    /* llvm-spirv 15 follows an array's count with DebugInfoNone (a lower
+     * bound it does not know), which spirv-val rejects as a count: it goes. */
+    if (op == 5 && i->n_ops > 4) { /* DebugTypeArray */
+      uint32_t out = 4;
+      for (uint32_t w = 4; w < i->n_ops; w++) {
+        k2s_instr *d = k2s_def(m, i->ops[w]);
+        if (d && is_debug_info(m, d) && d->ops[1] == 0)
+          n++;
+        else
+          i->ops[out++] = i->ops[w];
+      }
+      i->n_ops = out;
     }
     if (op != 3 || i->n_ops < 5) /* DebugTypePointer */
       continue;
@@ -449,9 +498,12 @@ static uint32_t repair_debug_base_types(k2s_module *m)
           break;
         }
     }
-    if (!name || !none)
+    k2s_instr *mm = m->sec[K2S_SEC_MEMORY_MODEL].first;
+    bool p32 = mm && mm->n_ops >= 1 && mm->ops[0] == SpvAddressingModelPhysical32;
+    uint32_t size = name ? const_before(m, i, p32 ? 32 : 64) : 0;
+    if (!size)
       continue; /* left for the validator, which drops all of it */
-    uint32_t ops[5] = {i->ops[0], 2, name->result, none, 1 /* Address */};
+    uint32_t ops[5] = {i->ops[0], 2, name->result, size, 1 /* Address */};
     k2s_instr_set_ops(m, i, ops, 5);
     n++;
   }
@@ -551,6 +603,13 @@ bool k2s_repair_debug_info(k2s_module *m)
   if (!has_debug_info(m))
     return false;
   uint32_t moved = repair_member_order(m);
+  /* llvm-spirv 15 gives a pointer without a DWARF address space (OpenCL's
+   * default, private) storage class 0xFFFFFFFF: it is Function. */
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
+    if (is_debug_info(m, i) && i->ops[1] == 3 && i->n_ops >= 5 && i->ops[3] == UINT32_MAX) {
+      i->ops[3] = SpvStorageClassFunction;
+      moved++;
+    }
   dbg_ctx c = {.m = m};
   c.state = k2s_alloc(&m->arena, m->id_cap);
   /* Debug instructions of the globals may only name what comes before them. */
