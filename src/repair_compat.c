@@ -27,6 +27,8 @@
  *     OpConstantSampler filter mode 0xFFFFFFFF for `CLK_NORMALIZED_COORDS_FALSE
  *     | CLK_ADDRESS_CLAMP_TO_EDGE` (no CLK_FILTER_* bit), which spirv-val
  *     rejects; OpenCL C's default is CLK_FILTER_NEAREST, so it becomes Nearest.
+ *   - image writes to mip level 0 with a Lod operand (cl_khr_mipmap_image_writes),
+ *     which the OpenCL environment forbids: a plain write.
  * As in src/repair.c the input is not trusted: anything unexpected is left
  * for the validator, which then names it.
  */
@@ -859,6 +861,49 @@ static bool repair_sampler_filters(k2s_module *m)
   return n > 0;
 }
 
+/* ---- image writes to mip level 0 ------------------------------------------ */
+
+/* cl_khr_mipmap_image_writes' write_image{f,i,ui}(img, coord, lod, color):
+ * llvm-spirv 15 emits OpImageWrite with a Lod image operand, which SPIR-V's
+ * OpenCL environment forbids ("Optional Image Operands are not allowed"), and
+ * so the module was refused as invalid. A write to level 0 is a plain write:
+ * the operand goes. Other levels stay for the validator to name. */
+static bool repair_level0_writes(k2s_module *m)
+{
+  uint32_t n = 0;
+  const k2s_instr *first = NULL;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body) {
+        uint64_t lod;
+        /* Lod's operand is the first after the mask (only Bias, absent on
+         * writes, would come before it); SignExtend & co. have none. */
+        if (i->opcode != SpvOpImageWrite || i->n_ops < 5 ||
+            !(i->ops[3] & SpvImageOperandsLodMask) || (i->ops[3] & SpvImageOperandsBiasMask) ||
+            !k2s_const_value(m, i->ops[4], &lod) || lod != 0)
+          continue;
+        uint32_t mask = i->ops[3] & ~(uint32_t)SpvImageOperandsLodMask;
+        uint32_t *ops = k2s_alloc(&m->arena, i->n_ops * sizeof(uint32_t)), k = 3;
+        memcpy(ops, i->ops, 3 * sizeof(uint32_t));
+        if (mask)
+          ops[k++] = mask;
+        for (uint32_t w = 5; w < i->n_ops; w++)
+          ops[k++] = i->ops[w];
+        k2s_instr_set_ops(m, i, ops, k);
+        first = first ? first : i;
+        n++;
+      }
+  if (n) {
+    k2s_invalidate_uses(m);
+    k2s_warn(m, first,
+             "repaired input: %u image write%s to mip level 0 carried a Lod operand, which the "
+             "OpenCL environment forbids (llvm-spirv 15, cl_khr_mipmap_image_writes); now a "
+             "plain write",
+             n, n == 1 ? "" : "s");
+  }
+  return n > 0;
+}
+
 /* ---- entry ---------------------------------------------------------------- */
 
 bool k2s_repair_compat(k2s_module *m);
@@ -868,5 +913,6 @@ bool k2s_repair_compat(k2s_module *m)
   changed |= repair_function_globals(m);
   changed |= repair_select_conditions(m);
   changed |= repair_sampler_filters(m);
+  changed |= repair_level0_writes(m);
   return changed;
 }
