@@ -72,6 +72,13 @@ static bool strip_decorations(k2s_module *m, uint32_t version)
     if (d != UINT32_MAX && kernel_only_decoration(d, version)) {
       k2s_list_remove(&m->sec[K2S_SEC_ANNOTATION], i);
       changed = true;
+    } else if (d == SpvDecorationUniformId) {
+      /* A hint. Vulkan allows only Workgroup and Subgroup scopes, and
+       * SPIRV-Tools 2023.1 crashes validating UniformId with either in a
+       * Vulkan environment (it looks for the decoration's function): the
+       * decoration goes. */
+      k2s_list_remove(&m->sec[K2S_SEC_ANNOTATION], i);
+      changed = true;
     }
   }
   return changed;
@@ -642,9 +649,14 @@ static void remove_dead_globals(k2s_module *m)
     mark_instr(&c, g);
   /* Decorations that give an object meaning to the host keep it (e.g. the
    * WorkgroupSize builtin). */
-  k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION])
+  k2s_foreach_instr(d, &m->sec[K2S_SEC_ANNOTATION]) {
     if (d->opcode == SpvOpDecorate && d->n_ops >= 2 && d->ops[1] == SpvDecorationBuiltIn)
       mark(&c, d->ops[0]);
+    /* The <id> operands of a kept OpDecorateId (UniformId's scope, ...): a
+     * decoration naming a removed constant is an undefined id. */
+    for (uint32_t k = 2; d->opcode == SpvOpDecorateId && k < d->n_ops; k++)
+      mark(&c, d->ops[k]);
+  }
   k2s_foreach_function(f, m) {
     mark_instr(&c, f->def);
     k2s_foreach_instr(i, &f->head)

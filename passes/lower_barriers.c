@@ -150,16 +150,40 @@ static bool visit(void *ud, const k2s_instr *in, const k2s_operand *op)
   return true;
 }
 
+/* A barrier whose memory scope is Invocation (memory_scope_work_item: a fence
+ * that orders nothing another invocation can see) must have no memory
+ * semantics in Vulkan (VUID-StandaloneSpirv-None-04641); an OpMemoryBarrier
+ * may not have none (04732), and is a no-op: it goes. */
+static void invocation_fence(bar_ctx *c, k2s_instr *i)
+{
+  uint64_t s;
+  if (i->opcode == SpvOpMemoryBarrier && i->n_ops >= 2 && k2s_const_value(c->m, i->ops[0], &s) &&
+      s == SpvScopeInvocation) {
+    k2s_instr_delete(c->m, i);
+    c->changed = true;
+    return;
+  }
+  uint32_t w = i->opcode == SpvOpControlBarrier ? 1 : 0;
+  uint64_t scope, sem;
+  if ((i->opcode != SpvOpControlBarrier && i->opcode != SpvOpMemoryBarrier) || i->n_ops < w + 2 ||
+      !k2s_const_value(c->m, i->ops[w], &scope) || scope != SpvScopeInvocation ||
+      !k2s_const_value(c->m, i->ops[w + 1], &sem) || sem == 0)
+    return;
+  i->ops[w + 1] = k2s_const_uint32(c->m, 0);
+  c->changed = true;
+}
+
 bool k2s_lower_barriers(k2s_module *m, const k2s_options *o)
 {
   (void)o;
   bar_ctx c = {m, false};
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
-      k2s_foreach_instr(i, &b->body) {
+      k2s_foreach_instr_safe(i, &b->body) {
         k2s_walk_operands(m, i, visit, &c);
         if (m->failed)
           return true;
+        invocation_fence(&c, i);
       }
   if (c.changed)
     m->uses_valid = false;

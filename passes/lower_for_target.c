@@ -10,7 +10,9 @@
  * cl_khr_integer_dot_product) are core only in Vulkan 1.3; before it they
  * need an optional extension, so for vulkan1.1/1.2 they become arithmetic
  * (lanes widened to the result type, multiplied and summed; the AccSat forms
- * add the accumulator with saturation). Runs after the passes that create
+ * add the accumulator with saturation). OpCopyLogical (1.4) becomes extracts
+ * and constructs, member by member and element by element; the Nontemporal
+ * image operand (1.6, a hint) is dropped. Runs after the passes that create
  * code, before finalize; steered by --target-env only.
  */
 #include "k2s_internal.h"
@@ -116,6 +118,82 @@ static bool lower_dot(k2s_module *m, k2s_instr *i)
   return true;
 }
 
+/* value (of type `from`) as the logically matching type `to` (OpCopyLogical's
+ * rule: same structure, decorations may differ); 0 where the two do not match
+ * or an array is too long to copy element by element. */
+static uint32_t copy_logical(k2s_builder *b, uint32_t value, uint32_t from, uint32_t to, int depth)
+{
+  k2s_module *m = b->m;
+  if (from == to)
+    return value;
+  k2s_instr *f = k2s_def(m, from), *t = k2s_def(m, to);
+  if (!f || !t || f->opcode != t->opcode || depth > 32)
+    return 0;
+  uint32_t n = 0;
+  uint64_t len = 0;
+  if (f->opcode == SpvOpTypeStruct && f->n_ops == t->n_ops)
+    n = f->n_ops;
+  else if (f->opcode == SpvOpTypeArray && f->n_ops >= 2 && t->n_ops >= 2 &&
+           k2s_const_value(m, f->ops[1], &len) && k2s_const_value(m, t->ops[1], &len) &&
+           len <= 4096)
+    n = (uint32_t)len;
+  else
+    return 0;
+  uint32_t *parts = k2s_alloc(&m->arena, (n + 1) * sizeof(uint32_t));
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t ft = f->opcode == SpvOpTypeStruct ? f->ops[k] : f->ops[0];
+    uint32_t tt = t->opcode == SpvOpTypeStruct ? t->ops[k] : t->ops[0];
+    uint32_t ops[2] = {value, k};
+    uint32_t e = k2s_emit(b, SpvOpCompositeExtract, ft, ops, 2);
+    parts[k] = copy_logical(b, e, ft, tt, depth + 1);
+    if (!parts[k])
+      return 0;
+  }
+  return k2s_emit(b, SpvOpCompositeConstruct, to, parts, n);
+}
+
+static bool lower_copy_logical(k2s_module *m, k2s_instr *i)
+{
+  k2s_builder b = {m, k2s_before(i)};
+  uint32_t v = i->n_ops ? copy_logical(&b, i->ops[0], k2s_type_of(m, i->ops[0]), i->type, 0) : 0;
+  if (!v) {
+    k2s_error(m, i,
+              "OpCopyLogical between these types has no form before SPIR-V 1.4 that k2s "
+              "builds (an array over 4096 elements, or types that do not match); use "
+              "--target-env=vulkan1.2");
+    return false;
+  }
+  k2s_replace_all_uses(m, i->result, v);
+  k2s_instr_delete(m, i);
+  return true;
+}
+
+static bool takes_image_operands(uint16_t opcode)
+{
+  const k2s_opcode_info *info = k2s_opcode(opcode);
+  for (uint32_t k = 0; info && k < info->n_operands; k++)
+    if (info->operands[k].kind == K2S_OK_IMAGE_OPERANDS)
+      return true;
+  return false;
+}
+
+typedef struct image_mask_ctx {
+  k2s_instr *in;
+  bool changed;
+} image_mask_ctx;
+
+static bool clear_nontemporal(void *ud, const k2s_instr *in, const k2s_operand *op)
+{
+  image_mask_ctx *c = ud;
+  (void)in;
+  if (op->kind == K2S_OK_IMAGE_OPERANDS &&
+      (c->in->ops[op->word] & SpvImageOperandsNontemporalMask)) {
+    c->in->ops[op->word] &= ~(uint32_t)SpvImageOperandsNontemporalMask;
+    c->changed = true;
+  }
+  return true;
+}
+
 static bool is_dot(uint16_t op)
 {
   return op >= SpvOpSDot && op <= SpvOpSUDotAccSat;
@@ -128,12 +206,19 @@ bool k2s_lower_for_target(k2s_module *m, const k2s_options *o)
   bool changed = false;
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
-      k2s_foreach_instr_safe(i, &b->body)
-        if (is_dot(i->opcode) && i->result) {
+      k2s_foreach_instr_safe(i, &b->body) {
+        if (is_dot(i->opcode) && i->result)
           changed |= lower_dot(m, i);
-          if (m->failed)
-            return true;
+        else if (i->opcode == SpvOpCopyLogical && i->result && o->target_env == K2S_ENV_VULKAN_1_1)
+          changed |= lower_copy_logical(m, i);
+        else if (takes_image_operands(i->opcode)) { /* Nontemporal: SPIR-V 1.6 */
+          image_mask_ctx c = {i, false};
+          k2s_walk_operands(m, i, clear_nontemporal, &c);
+          changed |= c.changed;
         }
+        if (m->failed)
+          return true;
+      }
   if (changed)
     k2s_invalidate_uses(m);
   /* vulkan1.2 is SPIR-V 1.5: scalar conditions on vectors are fine there. */

@@ -182,6 +182,14 @@ static bool fix_read(img_ctx *c, k2s_instr *i)
       if (w == UINT32_MAX) {
         k2s_instr_push_op(m, i, SpvImageOperandsLodMask);
         k2s_instr_push_op(m, i, k2s_const_uint32(m, 0));
+      } else if (i->ops[w] == SpvImageOperandsNontemporalMask) {
+        /* A hint without operands (SPIR-V 1.6): Lod's operand goes after the mask. */
+        uint32_t *ops = k2s_alloc(&m->arena, (i->n_ops + 1) * sizeof(uint32_t));
+        memcpy(ops, i->ops, (w + 1) * sizeof(uint32_t));
+        ops[w] |= SpvImageOperandsLodMask;
+        ops[w + 1] = k2s_const_uint32(m, 0);
+        memcpy(ops + w + 2, i->ops + w + 1, (i->n_ops - w - 1) * sizeof(uint32_t));
+        k2s_instr_set_ops(m, i, ops, i->n_ops + 1);
       } else {
         k2s_error(m, i, "image read with image operands 0x%x is not supported", i->ops[w]);
         return false;

@@ -725,8 +725,12 @@ static bool rewrite(phys_ctx *c, k2s_function *f, k2s_instr *i)
     if (!is_phys_value(c, i->result) || k2s_type_width(m, k2s_type_of(m, i->ops[0])) == 64)
       return true;
     {
+      /* Through set_ops, which keeps def-use right: a later replacement of
+       * the narrow operand (kernel-args: parameter → loaded value) must not
+       * write it back over the widened one. */
       k2s_builder b = {m, k2s_before(i)};
-      i->ops[0] = k2s_b_uconvert(&b, u64(m), i->ops[0]);
+      uint32_t wide = k2s_b_uconvert(&b, u64(m), i->ops[0]);
+      k2s_instr_set_ops(m, i, &wide, 1);
     }
     return true;
   case SpvOpBitcast: {

@@ -1900,8 +1900,15 @@ static uint32_t dispatch(ptr_ctx *c, k2s_instr *at, const pval *p, uint32_t resu
   k2s_module *m = c->m;
   if (p->n == 1 || !p->tag) {
     if (!p->a[0].root) {
-      k2s_error(m, at, "this access goes through a null pointer");
-      return 0;
+      /* The pointer can only be null here: the access is undefined behaviour
+       * where it runs, and is typically on a path that never runs (clang
+       * -O2 folds `p = cond ? buf : NULL; if (cond) *p` only so far). A load
+       * reads zero (not OpUndef: no poison spreads from it), a store or an
+       * atomic does nothing. */
+      k2s_warn(m, at,
+               "this access goes through a null pointer (undefined behaviour if it runs): a "
+               "load gives zero, a store or atomic does nothing");
+      return result_type ? k2s_const_null(m, result_type) : 1;
     }
     k2s_builder b = {m, k2s_before(at)};
     return fn(c, &b, &c->roots[p->a[0].root], p->a[0].off, ud);

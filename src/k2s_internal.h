@@ -179,6 +179,9 @@ struct k2s_module {
 
   /* reflection produced by the passes (NULL until then) */
   k2s_refl_facts *refl;
+  /* the input's debug information, recorded by the debug-info pass and
+   * emitted again by debug-emit (src/debug_record.h); NULL when none */
+  struct k2s_debug_record *debug;
   char *reflection_json, *descriptor_map;
 };
 

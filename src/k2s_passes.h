@@ -8,7 +8,7 @@
 #define K2S_PASSES_H
 
 #define K2S_PIPELINE(X)                                                                       \
-  X(strip_debug_info, "debug-info", "OpenCL.DebugInfo.100 → dropped (not translated yet; OpLine kept)") \
+  X(record_debug_info, "debug-info", "OpenCL.DebugInfo.100 / NonSemantic.Shader.DebugInfo.100 → recorded for debug-emit, removed") \
   X(drop_hints, "hints", "OpExpectKHR → its value, OpAssumeTrueKHR dropped (hints Vulkan would need an extension for)") \
   X(lower_entry_points, "entry-points", "Kernel entry points → GLCompute; drop Linkage and wrappers") \
   X(lower_math, "math", "OpenCL.std math with OpenCL precision → calls into the linked builtin library") \
@@ -38,6 +38,7 @@
   X(loop_guard, "loop-guard", "--loop-guard: loops report a driver's cut (lavapipe's 65,535-iteration cap) into a flag buffer") \
   X(lower_for_target, "target", "instructions newer than the target's SPIR-V (OpSelect on vectors with a scalar condition) → older forms") \
   X(cleanup, "cleanup", "redundant values, loads and phis, integer identities, dead code → removed (what lowering left)") \
+  X(emit_debug_info, "debug-emit", "recorded debug information → NonSemantic.Shader.DebugInfo.100 (or none: --strip-debug)") \
   X(finalize, "finalize", "capabilities, extensions, memory model and version for the target")
 
 #define K2S_DECLARE_PASS(fn, name, desc) bool k2s_##fn(k2s_module *m, const k2s_options *o);

@@ -54,6 +54,8 @@ static void usage(FILE *f)
       "Batch (several inputs, or -o naming a directory):\n"
       "  k2s a.spv b.spv ... -o OUTDIR/ [--jobs N]     OUTDIR/NAME.spv, NAME.json and NAME.csv\n"
       "                                                per input, each input all or none\n"
+      "Debug information (OpenCL.DebugInfo.100 becomes NonSemantic.Shader.DebugInfo.100):\n"
+      "  --strip-debug                                 none in the output (also OpLine, OpSource)\n"
       "Value options take --opt=V or --opt V. clspv spellings: -cl-native-math\n"
       "(--math=native), -physical-storage-buffers (--pointers=physical), -fp64=0\n"
       "(--no-fp64), -fp16=0 (--no-fp16), -descriptormap FILE; -cl-std= is ignored.\n"
@@ -180,6 +182,7 @@ static const char *const option_names[] = {"help",
                                            "no-validate-input",
                                            "no-validate-output",
                                            "no-cleanup",
+                                           "strip-debug",
                                            "verbose",
                                            "reflect",
                                            "descriptormap",
@@ -484,6 +487,8 @@ int main(int argc, char **argv)
       o.validate_output = false;
     } else if (opt_flag(a, "no-cleanup")) {
       o.no_cleanup = true;
+    } else if (opt_flag(a, "strip-debug")) {
+      o.strip_debug = true;
     } else if (opt_flag(a, "verbose") || strcmp(a, "-v") == 0) {
       o.verbose = true;
     } else if ((v = take_value(argc, argv, &i, "reflect"))) {

@@ -27,6 +27,8 @@
  *     OpConstantSampler filter mode 0xFFFFFFFF for `CLK_NORMALIZED_COORDS_FALSE
  *     | CLK_ADDRESS_CLAMP_TO_EDGE` (no CLK_FILTER_* bit), which spirv-val
  *     rejects; OpenCL C's default is CLK_FILTER_NEAREST, so it becomes Nearest.
+ *   - image writes to mip level 0 with a Lod operand (cl_khr_mipmap_image_writes),
+ *     which the OpenCL environment forbids: a plain write.
  * As in src/repair.c the input is not trusted: anything unexpected is left
  * for the validator, which then names it.
  */
@@ -223,10 +225,15 @@ static bool repair_function_globals(k2s_module *m)
 int k2s_input_core_env(uint32_t version); /* src/validate.c */
 uint32_t k2s_repair_strip_debug_info(k2s_module *m);
 
-static bool is_debug_info(const k2s_module *m, const k2s_instr *i)
+static bool in_set(const k2s_module *m, const k2s_instr *i, uint8_t set)
 {
   return i->opcode == SpvOpExtInst && i->n_ops >= 2 && i->ops[0] < m->id_cap &&
-         m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_DEBUGINFO_100;
+         m->ext_set[i->ops[0]] == set;
+}
+
+static bool is_debug_info(const k2s_module *m, const k2s_instr *i)
+{
+  return in_set(m, i, K2S_EXT_OPENCL_DEBUGINFO_100);
 }
 
 typedef struct dbg_ctx {
@@ -264,7 +271,7 @@ static const char *bad_operand(dbg_ctx *c, const k2s_instr *i, uint32_t op, uint
     return k2s_sprintf(&m->arena, "operand id %u is not defined", v);
   if (c->state[v] == DBG_DROPPED)
     return "it names a dropped debug instruction";
-  if (c->state[v] == DBG_LATER)
+  if (c->state[v] == DBG_LATER && !(op == 10 && w >= 9)) /* a composite's Members may */
     return k2s_sprintf(&m->arena, "it names %%%u before its definition", v);
   if (op == 35 && w == 1 && k2s_def(m, v)->opcode != SpvOpString) /* DebugSource Text */
     return "DebugSource's Text is not an OpString";
@@ -297,6 +304,15 @@ static bool repair_debug_instr(dbg_ctx *c, k2s_instr *i)
       note_first(c, i, "too many operands");
       return false;
     }
+    /* An optional operand given as DebugInfoNone (DebugSource's Text, a
+     * DebugFunction's Declaration): absent is what the producer means, and
+     * what spirv-val accepts; not worth a warning. */
+    k2s_instr *none = info->operands[d].quantifier == K2S_Q_OPTIONAL &&
+                              k2s_kinds[info->operands[d].kind].category == K2S_CAT_ID
+                          ? k2s_def(c->m, i->ops[2 + w])
+                          : NULL;
+    if (none && is_debug_info(c->m, none) && none->ops[1] == 0)
+      break;
     const char *why = bad_operand(c, i, op, info->operands[d].kind, w);
     if (why && info->operands[d].quantifier == K2S_Q_ONE) {
       note_first(c, i, why);
@@ -352,12 +368,250 @@ static bool is_debug_complaint(const char *msg)
   return strstr(msg, "DebugInfo") || (strstr(msg, "OpExtInst") && strstr(msg, " Debug"));
 }
 
+/* SPIRV-Tools 2023.1 accepts a DebugTypePointer and a DebugTypedef only of a
+ * DebugTypeBasic (in both debug-info sets), yet `const float *`, `pair *`,
+ * `size_t *` and `typedef struct {...} pair` are everyday kernel code
+ * (llvm-spirv 15 -g output). A pointer to a qualified or typedef'd basic type
+ * points at the basic type itself; any other pointer becomes a DebugTypeBasic
+ * of encoding Address named after what it points to, of the pointer's size. A typedef of anything
+ * but a basic type is replaced by what it names. A DebugTypeFunction
+ * returning DebugInfoNone (llvm-spirv's void) returns OpTypeVoid. So no -g module loses all
+ * its debug information to these rules. The count rewritten. */
+static k2s_instr *strip_alias(k2s_module *m, k2s_instr *t)
+{
+  for (int hops = 0; hops < 64 && t && is_debug_info(m, t); hops++) {
+    if (t->ops[1] == 4 && t->n_ops >= 3) /* DebugTypeQualifier: Base Type */
+      t = k2s_def(m, t->ops[2]);
+    else if (t->ops[1] == 7 && t->n_ops >= 4) /* DebugTypedef: Base Type */
+      t = k2s_def(m, t->ops[3]);
+    else
+      break;
+  }
+  return t;
+}
+
+static bool is_basic(k2s_module *m, const k2s_instr *t)
+{
+  return t && is_debug_info(m, t) && t->ops[1] == 2;
+}
+
+/* An integer constant (32-bit, else 64-bit) of `value` defined before the
+ * global `at` (a new one placed just before it when none is; the repair may
+ * not reorder). 0 when no such integer type precedes `at`. */
+static uint32_t const_before(k2s_module *m, k2s_instr *at, uint32_t value)
+{
+  k2s_instr *int_t = NULL;
+  for (k2s_instr *g = m->sec[K2S_SEC_GLOBAL].first; g && g != at; g = g->next)
+    if (g->opcode == SpvOpTypeInt && g->n_ops >= 2 && (g->ops[0] == 32 || g->ops[0] == 64) &&
+        (!int_t || (int_t->ops[0] == 64 && g->ops[0] == 32)))
+      int_t = g;
+  if (!int_t)
+    return 0;
+  uint32_t words[2] = {value, 0}, n = int_t->ops[0] / 32;
+  for (k2s_instr *g = m->sec[K2S_SEC_GLOBAL].first; g && g != at; g = g->next)
+    if (g->opcode == SpvOpConstant && g->type == int_t->result && g->n_ops == n &&
+        memcmp(g->ops, words, n * sizeof(uint32_t)) == 0)
+      return g->result;
+  k2s_instr *c = k2s_instr_new(m, SpvOpConstant, int_t->result, k2s_new_id(m), words, n);
+  k2s_list_insert_before(&m->sec[K2S_SEC_GLOBAL], at, c);
+  k2s_invalidate_intern(m);
+  return c->result;
+}
+
+static uint32_t repair_debug_base_types(k2s_module *m)
+{
+  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100];
+  uint32_t *alias = k2s_alloc(&m->arena, m->id_cap * sizeof(uint32_t));
+  uint32_t n = 0;
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL]) {
+    if (!is_debug_info(m, i) || i->ops[1] >= set->n_opcodes)
+      continue;
+    const k2s_extinst_info *info = &set->insts[i->ops[1]];
+    for (uint32_t w = 2; w < i->n_ops && info->n_operands; w++) {
+      uint32_t d = w - 2 < info->n_operands ? w - 2 : info->n_operands - 1u;
+      if (k2s_kinds[info->operands[d].kind].category == K2S_CAT_ID && i->ops[w] < m->id_cap &&
+          alias[i->ops[w]])
+        i->ops[w] = alias[i->ops[w]];
+    }
+    uint32_t op = i->ops[1];
+    k2s_instr *ret = op == 8 && i->n_ops >= 4 ? k2s_def(m, i->ops[3]) : NULL;
+    if (ret && is_debug_info(m, ret) && ret->ops[1] == 0) { /* returns void */
+      i->ops[3] = i->type;
+      n++;
+    }
+    if (op == 7 && i->n_ops >= 4 && !is_basic(m, k2s_def(m, i->ops[3]))) { /* DebugTypedef */
+      k2s_instr *base = k2s_def(m, i->ops[3]);
+      if (base && i->result < m->id_cap) {
+        alias[i->result] = base->result;
+        k2s_instr_delete(m, i);
+        n++;
+      }
+      continue;
+    }
+    /* spirv-val: a vector of at most 4 lanes of a basic type. OpenCL's 8- and
+     * 16-lane vectors become arrays; a typedef'd lane type, the basic one. */
+    if (op == 6 && i->n_ops >= 4) { /* DebugTypeVector */
+      k2s_instr *lane = strip_alias(m, k2s_def(m, i->ops[2]));
+      if (is_basic(m, lane) && i->ops[2] != lane->result) {
+        i->ops[2] = lane->result;
+        n++;
+      }
+      uint32_t count = i->ops[3] > 4 ? const_before(m, i, i->ops[3]) : 0;
+      if (count) {
+        uint32_t ops[4] = {i->ops[0], 5 /* DebugTypeArray */, i->ops[2], count};
+        k2s_instr_set_ops(m, i, ops, 4);
+        n++;
+      }
+      continue;
+    }
+    /* llvm-spirv 15 follows an array's count with DebugInfoNone (a lower
+     * bound it does not know), which spirv-val rejects as a count: it goes. */
+    if (op == 5 && i->n_ops > 4) { /* DebugTypeArray */
+      uint32_t out = 4;
+      for (uint32_t w = 4; w < i->n_ops; w++) {
+        k2s_instr *d = k2s_def(m, i->ops[w]);
+        if (d && is_debug_info(m, d) && d->ops[1] == 0)
+          n++;
+        else
+          i->ops[out++] = i->ops[w];
+      }
+      i->n_ops = out;
+    }
+    if (op != 3 || i->n_ops < 5) /* DebugTypePointer */
+      continue;
+    k2s_instr *base = strip_alias(m, k2s_def(m, i->ops[2]));
+    if (is_basic(m, base)) {
+      if (i->ops[2] != base->result) {
+        i->ops[2] = base->result;
+        n++;
+      }
+      continue;
+    }
+    /* The name: the pointee's (a composite's) or any string. */
+    k2s_instr *target = k2s_def(m, i->ops[2]);
+    k2s_instr *name = target && is_debug_info(m, target) && target->n_ops >= 3
+                          ? k2s_def(m, target->ops[2])
+                          : NULL;
+    if (!name || name->opcode != SpvOpString) {
+      name = NULL;
+      k2s_foreach_instr(d, &m->sec[K2S_SEC_DEBUG])
+        if (d->opcode == SpvOpString) {
+          name = d;
+          break;
+        }
+    }
+    k2s_instr *mm = m->sec[K2S_SEC_MEMORY_MODEL].first;
+    bool p32 = mm && mm->n_ops >= 1 && mm->ops[0] == SpvAddressingModelPhysical32;
+    uint32_t size = name ? const_before(m, i, p32 ? 32 : 64) : 0;
+    if (!size)
+      continue; /* left for the validator, which drops all of it */
+    uint32_t ops[5] = {i->ops[0], 2, name->result, size, 1 /* Address */};
+    k2s_instr_set_ops(m, i, ops, 5);
+    n++;
+  }
+  /* Body instructions (DebugDeclare, DebugValue) name types only through
+   * variables, which stay. */
+  return n;
+}
+
+/* llvm-spirv 15 gives DebugInfoNone for names it does not know (an
+ * anonymous struct's Linkage Name, ...) where both debug-info sets require an
+ * OpString: such an operand becomes the empty string. The operands, as
+ * (extended opcode, operand index) from the specification's "must be an
+ * OpString" rules. The count replaced. */
+static uint32_t repair_debug_strings(k2s_module *m)
+{
+  static const uint8_t string_operands[][2] = {
+      {2, 0},  {7, 0},  {9, 0},  {10, 0}, {10, 6}, {11, 0}, {15, 0}, {16, 0}, {17, 0},
+      {18, 0}, {18, 6}, {19, 0}, {19, 6}, {20, 0}, {20, 6}, {26, 0}, {32, 2}, {34, 0}};
+  uint32_t empty = 0, n = 0;
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL]) {
+    if (!is_debug_info(m, i))
+      continue;
+    for (size_t k = 0; k < sizeof(string_operands) / sizeof(string_operands[0]); k++) {
+      uint32_t w = 2u + string_operands[k][1];
+      if (i->ops[1] != string_operands[k][0] || w >= i->n_ops)
+        continue;
+      k2s_instr *d = k2s_def(m, i->ops[w]);
+      if (d && d->opcode == SpvOpString)
+        continue;
+      if (!empty) {
+        k2s_foreach_instr(s, &m->sec[K2S_SEC_DEBUG])
+          if (s->opcode == SpvOpString && k2s_string_operand(s, 0) && !*k2s_string_operand(s, 0)) {
+            empty = s->result;
+            break;
+          }
+      }
+      if (!empty) {
+        k2s_instr *s = k2s_instr_new(m, SpvOpString, 0, k2s_new_id(m), NULL, 0);
+        k2s_instr_push_string(m, s, "");
+        k2s_list *l = &m->sec[K2S_SEC_DEBUG];
+        if (l->first)
+          k2s_list_insert_before(l, l->first, s);
+        else
+          k2s_list_append(l, s);
+        empty = s->result;
+      }
+      i->ops[w] = empty;
+      n++;
+    }
+  }
+  return n;
+}
+
+/* llvm-spirv 15 puts a struct's DebugTypeMembers before their
+ * DebugTypeComposite, each naming the composite as its Parent: a forward
+ * reference spirv-val rejects, which cost every struct its members. The
+ * composite's Members operands may be forward references, so the composite
+ * moves before its first member when everything else it names is defined
+ * there. The count moved. */
+static uint32_t repair_member_order(k2s_module *m)
+{
+  const k2s_extinst_info *comp = &k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100].insts[10];
+  uint8_t *state = k2s_alloc(&m->arena, m->id_cap); /* 1: a global later on, 2: seen */
+  uint32_t n = 0;
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
+    if (i->result && i->result < m->id_cap)
+      state[i->result] = 1;
+  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL]) {
+    k2s_instr *parent = is_debug_info(m, i) && i->ops[1] == 11 && i->n_ops >= 8 &&
+                                i->ops[7] < m->id_cap && state[i->ops[7]] == 1
+                            ? k2s_def(m, i->ops[7])
+                            : NULL;
+    bool movable = parent && is_debug_info(m, parent) && parent->ops[1] == 10 &&
+                   parent->n_ops >= 11 && comp->n_operands >= 9;
+    for (uint32_t w = 0; movable && w < 9; w++) {
+      uint32_t v = parent->ops[2 + w];
+      if (k2s_kinds[comp->operands[w].kind].category == K2S_CAT_ID && v < m->id_cap &&
+          state[v] == 1)
+        movable = false;
+    }
+    if (movable) {
+      k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], parent);
+      k2s_list_insert_before(&m->sec[K2S_SEC_GLOBAL], i, parent);
+      state[parent->result] = 2;
+      n++;
+    }
+    if (i->result && i->result < m->id_cap)
+      state[i->result] = 2;
+  }
+  return n;
+}
+
 uint32_t k2s_repair_drop_merges(k2s_module *m); /* src/repair.c */
 bool k2s_repair_debug_info(k2s_module *m);
 bool k2s_repair_debug_info(k2s_module *m)
 {
   if (!has_debug_info(m))
     return false;
+  uint32_t moved = repair_member_order(m);
+  /* llvm-spirv 15 gives a pointer without a DWARF address space (OpenCL's
+   * default, private) storage class 0xFFFFFFFF: it is Function. */
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
+    if (is_debug_info(m, i) && i->ops[1] == 3 && i->n_ops >= 5 && i->ops[3] == UINT32_MAX) {
+      i->ops[3] = SpvStorageClassFunction;
+      moved++;
+    }
   dbg_ctx c = {.m = m};
   c.state = k2s_alloc(&m->arena, m->id_cap);
   /* Debug instructions of the globals may only name what comes before them. */
@@ -365,10 +619,22 @@ bool k2s_repair_debug_info(k2s_module *m)
     if (is_debug_info(m, i) && i->result < m->id_cap)
       c.state[i->result] = DBG_LATER;
   repair_debug_list(&c, &m->sec[K2S_SEC_GLOBAL]);
+  /* A composite's forward-named members that were dropped afterwards go. */
+  k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
+    if (is_debug_info(m, i) && i->ops[1] == 10 && i->n_ops > 11) {
+      uint32_t out = 11;
+      for (uint32_t w = 11; w < i->n_ops; w++)
+        if (i->ops[w] < m->id_cap && c.state[i->ops[w]] == DBG_SEEN && k2s_def(m, i->ops[w]))
+          i->ops[out++] = i->ops[w];
+        else
+          c.trimmed++;
+      i->n_ops = out;
+    }
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
       repair_debug_list(&c, &b->body);
-  if (c.dropped || c.trimmed)
+  uint32_t pointers = moved + repair_debug_base_types(m) + repair_debug_strings(m);
+  if (c.dropped || c.trimmed || pointers)
     k2s_invalidate_uses(m);
   /* What is kept must pass spirv-val's debug-info rules (which llvm-spirv 15
    * breaks in more ways than the checks above know: DebugInfoNone where an
@@ -405,7 +671,7 @@ bool k2s_repair_debug_info(k2s_module *m)
     return true;
   }
   if (!c.dropped && !c.trimmed)
-    return false;
+    return pointers != 0;
   k2s_warn(m, c.first_at,
            "repaired input: the OpenCL.DebugInfo.100 debug information is partly invalid "
            "(llvm-spirv 15 -g output; first: %s); %u instruction%s dropped and %u operand%s "
@@ -414,28 +680,36 @@ bool k2s_repair_debug_info(k2s_module *m)
   return true;
 }
 
-/* Drop every OpenCL.DebugInfo.100 instruction and the import; the count. */
-uint32_t k2s_repair_strip_debug_info(k2s_module *m);
-uint32_t k2s_repair_strip_debug_info(k2s_module *m)
+/* Drop every instruction of the extended set `set` (a debug-info set) and
+ * its import; the count. */
+uint32_t k2s_strip_debug_set(k2s_module *m, uint8_t set);
+uint32_t k2s_strip_debug_set(k2s_module *m, uint8_t set)
 {
   uint32_t n = 0;
   k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL])
-    if (is_debug_info(m, i)) {
+    if (in_set(m, i, set)) {
       k2s_instr_delete(m, i);
       n++;
     }
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
       k2s_foreach_instr_safe(i, &b->body)
-        if (is_debug_info(m, i)) {
+        if (in_set(m, i, set)) {
           k2s_instr_delete(m, i);
           n++;
         }
   k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_EXT_IMPORT])
-    if (i->result < m->id_cap && m->ext_set[i->result] == K2S_EXT_OPENCL_DEBUGINFO_100)
+    if (i->result < m->id_cap && m->ext_set[i->result] == set)
       k2s_instr_delete(m, i);
   k2s_invalidate_uses(m);
   return n;
+}
+
+/* Drop every OpenCL.DebugInfo.100 instruction and the import; the count. */
+uint32_t k2s_repair_strip_debug_info(k2s_module *m);
+uint32_t k2s_repair_strip_debug_info(k2s_module *m)
+{
+  return k2s_strip_debug_set(m, K2S_EXT_OPENCL_DEBUGINFO_100);
 }
 
 /* ---- OpSelect with a scalar condition on vectors and composites ---------- */
@@ -587,6 +861,49 @@ static bool repair_sampler_filters(k2s_module *m)
   return n > 0;
 }
 
+/* ---- image writes to mip level 0 ------------------------------------------ */
+
+/* cl_khr_mipmap_image_writes' write_image{f,i,ui}(img, coord, lod, color):
+ * llvm-spirv 15 emits OpImageWrite with a Lod image operand, which SPIR-V's
+ * OpenCL environment forbids ("Optional Image Operands are not allowed"), and
+ * so the module was refused as invalid. A write to level 0 is a plain write:
+ * the operand goes. Other levels stay for the validator to name. */
+static bool repair_level0_writes(k2s_module *m)
+{
+  uint32_t n = 0;
+  const k2s_instr *first = NULL;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body) {
+        uint64_t lod;
+        /* Lod's operand is the first after the mask (only Bias, absent on
+         * writes, would come before it); SignExtend & co. have none. */
+        if (i->opcode != SpvOpImageWrite || i->n_ops < 5 ||
+            !(i->ops[3] & SpvImageOperandsLodMask) || (i->ops[3] & SpvImageOperandsBiasMask) ||
+            !k2s_const_value(m, i->ops[4], &lod) || lod != 0)
+          continue;
+        uint32_t mask = i->ops[3] & ~(uint32_t)SpvImageOperandsLodMask;
+        uint32_t *ops = k2s_alloc(&m->arena, i->n_ops * sizeof(uint32_t)), k = 3;
+        memcpy(ops, i->ops, 3 * sizeof(uint32_t));
+        if (mask)
+          ops[k++] = mask;
+        for (uint32_t w = 5; w < i->n_ops; w++)
+          ops[k++] = i->ops[w];
+        k2s_instr_set_ops(m, i, ops, k);
+        first = first ? first : i;
+        n++;
+      }
+  if (n) {
+    k2s_invalidate_uses(m);
+    k2s_warn(m, first,
+             "repaired input: %u image write%s to mip level 0 carried a Lod operand, which the "
+             "OpenCL environment forbids (llvm-spirv 15, cl_khr_mipmap_image_writes); now a "
+             "plain write",
+             n, n == 1 ? "" : "s");
+  }
+  return n > 0;
+}
+
 /* ---- entry ---------------------------------------------------------------- */
 
 bool k2s_repair_compat(k2s_module *m);
@@ -596,5 +913,6 @@ bool k2s_repair_compat(k2s_module *m)
   changed |= repair_function_globals(m);
   changed |= repair_select_conditions(m);
   changed |= repair_sampler_filters(m);
+  changed |= repair_level0_writes(m);
   return changed;
 }

@@ -52,7 +52,8 @@ static void take_module_diags(k2s_result *r, k2s_module *m)
 /* src/repair.c: the input repairs (only this file calls them). */
 bool k2s_repair_input(k2s_module *m);
 uint32_t k2s_repair_drop_merges(k2s_module *m);
-uint32_t k2s_repair_strip_debug_info(k2s_module *m); /* src/repair_compat.c */
+uint32_t k2s_repair_strip_debug_info(k2s_module *m);      /* src/repair_compat.c */
+uint32_t k2s_strip_debug_set(k2s_module *m, uint8_t set); /* src/repair_compat.c */
 
 static uint32_t written_size(const k2s_instr *i)
 {
@@ -422,6 +423,22 @@ static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_opt
     uint32_t *native = m->big_endian ? k2s_write_native(m, &nw) : w;
     char *msg = k2s_validate_words_layout(&m->arena, native, nw, env,
                                           full && opts->scalar_block_layout, &off);
+    if (msg && strstr(msg, "NonSemantic.Shader.DebugInfo.100")) {
+      /* The input's debug information, translated, breaks a rule the repair
+       * did not know: the module is still written, without it. */
+      char *nl = strchr(msg, '\n');
+      if (nl)
+        *nl = 0;
+      uint32_t n = k2s_strip_debug_set(m, K2S_EXT_SHADER_DEBUGINFO_100);
+      k2s_warn(m, NULL,
+               "the translated debug information is invalid (spirv-val: %s); its %u "
+               "NonSemantic.Shader.DebugInfo.100 instructions were dropped (OpLine kept)",
+               msg, n);
+      w = k2s_write(m, &nw);
+      native = m->big_endian ? k2s_write_native(m, &nw) : w;
+      msg = k2s_validate_words_layout(&m->arena, native, nw, env, full && opts->scalar_block_layout,
+                                      &off);
+    }
     int64_t in_off = -1;
     char *in_msg = msg && !opts->validate_input
                        ? validate_input(m, words, n_words, false, false, in_env, &in_off)

@@ -156,6 +156,10 @@ typedef struct k2s_options {
    * "k2s.loop_guard", when the driver ends it before its exit condition
    * (lavapipe stops loops after 65,535 iterations; passes/loop_guard.c). */
   bool loop_guard;
+
+  /* --strip-debug: no debug information in the output (by default the
+   * input's OpenCL.DebugInfo.100 becomes NonSemantic.Shader.DebugInfo.100). */
+  bool strip_debug;
 } k2s_options;
 
 typedef struct k2s_diagnostic {
