@@ -35,13 +35,7 @@ typedef struct emit_ctx {
 
 static k2s_instr *ext(emit_ctx *c, uint32_t op, const uint32_t *args, uint32_t n)
 {
-  k2s_module *m = c->m;
-  k2s_instr *i = k2s_instr_new(m, SpvOpExtInst, c->void_t, k2s_new_id(m), NULL, 0);
-  k2s_instr_push_op(m, i, c->set);
-  k2s_instr_push_op(m, i, op);
-  for (uint32_t k = 0; k < n; k++)
-    k2s_instr_push_op(m, i, args[k]);
-  return i;
+  return k2s_ext_inst_new(c->m, c->void_t, c->set, op, args, n);
 }
 
 static uint32_t global_ext(emit_ctx *c, uint32_t op, const uint32_t *args, uint32_t n)

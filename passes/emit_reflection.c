@@ -33,13 +33,8 @@ static uint32_t u32(k2s_module *m, uint32_t v)
 
 static uint32_t ext(refl_ctx *c, uint32_t op, const uint32_t *args, uint32_t n)
 {
-  k2s_module *m = c->m;
-  k2s_instr *i = k2s_instr_new(m, SpvOpExtInst, c->void_t, k2s_new_id(m), NULL, 0);
-  k2s_instr_push_op(m, i, c->set);
-  k2s_instr_push_op(m, i, op);
-  for (uint32_t k = 0; k < n; k++)
-    k2s_instr_push_op(m, i, args[k]);
-  k2s_list_append(&m->tail, i);
+  k2s_instr *i = k2s_ext_inst_new(c->m, c->void_t, c->set, op, args, n);
+  k2s_list_append(&c->m->tail, i);
   return i->result;
 }
 

@@ -251,6 +251,17 @@ void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word)
   m->uses_valid = false;
 }
 
+k2s_instr *k2s_ext_inst_new(k2s_module *m, uint32_t type, uint32_t set, uint32_t op,
+                            const uint32_t *args, uint32_t n)
+{
+  k2s_instr *i = k2s_instr_new(m, SpvOpExtInst, type, k2s_new_id(m), NULL, 0);
+  k2s_instr_push_op(m, i, set);
+  k2s_instr_push_op(m, i, op);
+  for (uint32_t k = 0; k < n; k++)
+    k2s_instr_push_op(m, i, args[k]);
+  return i;
+}
+
 void k2s_instr_push_id(k2s_module *m, k2s_instr *i, uint32_t id)
 {
   bool uses_valid = m->uses_valid;

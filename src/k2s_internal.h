@@ -210,6 +210,10 @@ k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t
                          const uint32_t *ops, uint32_t n_ops);
 void k2s_instr_set_ops(k2s_module *m, k2s_instr *i, const uint32_t *ops, uint32_t n_ops);
 void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word);
+/* A new (unlinked) OpExtInst of `set` with a fresh result id: instruction `op` of the set
+ * on the n id operands args. */
+k2s_instr *k2s_ext_inst_new(k2s_module *m, uint32_t type, uint32_t set, uint32_t op,
+                            const uint32_t *args, uint32_t n);
 /* Appends an <id> operand, keeping def-use valid (push_op drops it). */
 void k2s_instr_push_id(k2s_module *m, k2s_instr *i, uint32_t id);
 k2s_block *k2s_block_new(k2s_module *m, k2s_function *f, uint32_t label_id);
