@@ -17,6 +17,8 @@
  * host fills (clspv's ImageArgumentInfoChannel*PushConstant). Literal samplers
  * (OpConstantSampler) become one sampler binding per distinct value in a
  * descriptor set after every set of the kernels' arguments (LiteralSampler).
+ * Vulkan has no unnormalized samplers for 3-D and array images: such samples
+ * normalize their coordinates themselves (normalize_literal, normalize_by_mask).
  * Runs after kernel-args and inline (no image crosses a call); no options.
  */
 #include <string.h>
@@ -35,8 +37,7 @@ typedef struct img_ctx {
   uint32_t image_type; /* the new Vulkan image type */
   uint32_t scalar;     /* its Sampled Type */
   uint32_t dim, arrayed;
-  bool sampled;                       /* Sampled 1 */
-  uint32_t order_member, type_member; /* push-constant members, UINT32_MAX until needed */
+  bool sampled; /* Sampled 1 */
 } img_ctx;
 
 static bool is_float(k2s_module *m, uint32_t type)
@@ -217,55 +218,42 @@ static bool fix_write(img_ctx *c, k2s_instr *i)
   return true;
 }
 
+/* The sampler variable a sample's OpSampledImage loads, or 0. */
+static uint32_t sampler_var(k2s_module *m, k2s_instr *i)
+{
+  k2s_instr *si = k2s_def(m, i->ops[0]);
+  k2s_instr *load = si && si->n_ops >= 2 ? k2s_def(m, si->ops[1]) : NULL;
+  return load && load->opcode == SpvOpLoad ? load->ops[0] : 0;
+}
+
 /* Can this sample meet CLK_ADDRESS_CLAMP? Not through a literal sampler of another
  * addressing mode; through a sampler argument, maybe. */
 static bool may_hit_border(img_ctx *c, k2s_instr *i)
 {
-  k2s_module *m = c->m;
-  k2s_instr *si = k2s_def(m, i->ops[0]);
-  k2s_instr *load = si && si->n_ops >= 2 ? k2s_def(m, si->ops[1]) : NULL;
-  if (!load || load->opcode != SpvOpLoad)
-    return true;
-  k2s_reflection *r = k2s_refl(m);
-  for (uint32_t k = 0; k < r->n_samplers; k++)
-    if (r->samplers[k].var == load->ops[0])
+  uint32_t var = sampler_var(c->m, i);
+  k2s_reflection *r = k2s_refl(c->m);
+  for (uint32_t k = 0; var && k < r->n_samplers; k++)
+    if (r->samplers[k].var == var)
       return ((r->samplers[k].mask >> 1) & 7) == 2;
   return true;
 }
 
 static uint32_t literal_sampler_var(k2s_module *m, uint32_t set, uint32_t mask, uint32_t type);
+static uint32_t load_info(k2s_module *m, k2s_refl_kernel *k, k2s_builder *b, uint32_t ordinal,
+                          uint32_t what);
 
-/* Vulkan allows unnormalized samplers only with 1-D and 2-D non-array images. A literal
- * unnormalized sampler on a 3-D or array image is therefore replaced by its normalized
- * twin (another LiteralSampler) and the coordinates divided by the image size here;
- * with nearest filtering the texel's centre, (floor(u) + 0.5) / size, so that no
- * rounding can move the texel. (A sampler argument cannot be told apart: open item.) */
-static void normalize_for_vulkan(img_ctx *c, k2s_instr *i)
+/* Unnormalized coordinates `coord` of a sample of `image` made normalized: the
+ * spatial components divided by the image size, with nearest filtering the texel's
+ * centre (floor(u) + 0.5) / size, so that no rounding can move the texel. The array
+ * layer, which OpenCL and Vulkan both leave unnormalized, stays as it is. */
+static uint32_t normalized_coord(img_ctx *c, k2s_builder *b, uint32_t image, uint32_t coord,
+                                 bool linear)
 {
   k2s_module *m = c->m;
-  if (c->dim != SpvDim3D && !c->arrayed)
-    return;
-  k2s_instr *si = k2s_def(m, i->ops[0]);
-  k2s_instr *load = si && si->n_ops >= 2 ? k2s_def(m, si->ops[1]) : NULL;
-  if (!load || load->opcode != SpvOpLoad)
-    return;
-  k2s_reflection *r = k2s_refl(m);
-  const k2s_refl_sampler *ls = NULL;
-  for (uint32_t k = 0; k < r->n_samplers; k++)
-    if (r->samplers[k].var == load->ops[0])
-      ls = &r->samplers[k];
-  if (!ls || (ls->mask & 1))
-    return;
-  bool linear = (ls->mask & 0x30) == 0x20;
-  uint32_t twin = literal_sampler_var(m, ls->set, ls->mask | 1, load->type);
-  k2s_builder b = {m, k2s_before(si)};
-  si->ops[1] = emit1(&b, SpvOpLoad, load->type, twin);
-  b = (k2s_builder){m, k2s_before(i)};
   uint32_t f = k2s_type_float(m, 32), u = k2s_type_int(m, 32, false);
-  uint32_t ct = k2s_type_of(m, i->ops[1]), n = k2s_vector_size(m, ct);
+  uint32_t ct = k2s_type_of(m, coord), n = k2s_vector_size(m, ct);
   uint32_t sp = c->dim == SpvDim3D ? 3 : c->dim == SpvDim2D ? 2 : 1, nq = sp + c->arrayed;
-  uint32_t image = si->ops[0];
-  uint32_t size = k2s_emit(&b, SpvOpImageQuerySizeLod, nq > 1 ? k2s_type_vector(m, u, nq) : u,
+  uint32_t size = k2s_emit(b, SpvOpImageQuerySizeLod, nq > 1 ? k2s_type_vector(m, u, nq) : u,
                            (uint32_t[]){image, k2s_const_uint32(m, 0)}, 2);
   uint32_t parts[4], one = k2s_const_float(m, f, 1.0);
   for (uint32_t k = 0; k < n && k < 4; k++) {
@@ -273,31 +261,145 @@ static void normalize_for_vulkan(img_ctx *c, k2s_instr *i)
       parts[k] = one;
       continue;
     }
-    uint32_t dk = nq > 1 ? k2s_emit(&b, SpvOpCompositeExtract, u, (uint32_t[]){size, k}, 2) : size;
-    parts[k] = emit1(&b, SpvOpConvertUToF, f, dk);
+    uint32_t dk = nq > 1 ? k2s_emit(b, SpvOpCompositeExtract, u, (uint32_t[]){size, k}, 2) : size;
+    parts[k] = emit1(b, SpvOpConvertUToF, f, dk);
   }
-  uint32_t div = n > 1 ? k2s_emit(&b, SpvOpCompositeConstruct, ct, parts, n) : parts[0];
-  uint32_t coord = i->ops[1];
+  uint32_t div = n > 1 ? k2s_emit(b, SpvOpCompositeConstruct, ct, parts, n) : parts[0];
   if (!linear) {
     /* floor(u) + 0.5 on the spatial components; the layer stays as it is. */
     uint32_t half[4], zero = k2s_const_float(m, f, 0.0), h = k2s_const_float(m, f, 0.5);
     for (uint32_t k = 0; k < n && k < 4; k++)
       half[k] = k < sp ? h : zero;
     uint32_t fl =
-        k2s_emit(&b, SpvOpExtInst, ct,
+        k2s_emit(b, SpvOpExtInst, ct,
                  (uint32_t[]){k2s_ext_import(m, "GLSL.std.450"), 8 /* Floor */, coord}, 3);
     /* Floor of the layer would change nothing Vulkan does not do (it rounds it). */
     uint32_t sel[4];
     for (uint32_t k = 0; k < n && k < 4; k++)
       sel[k] = k < sp ? k : n + k;
     uint32_t mixed = n > 1
-                         ? k2s_emit(&b, SpvOpVectorShuffle, ct,
+                         ? k2s_emit(b, SpvOpVectorShuffle, ct,
                                     (uint32_t[]){fl, coord, sel[0], sel[1], sel[2], sel[3]}, 2 + n)
                          : fl;
     uint32_t hv = n > 1 ? k2s_const_composite(m, ct, half, n) : h;
-    coord = k2s_emit(&b, SpvOpFAdd, ct, (uint32_t[]){mixed, hv}, 2);
+    coord = k2s_emit(b, SpvOpFAdd, ct, (uint32_t[]){mixed, hv}, 2);
   }
-  i->ops[1] = k2s_emit(&b, SpvOpFDiv, ct, (uint32_t[]){coord, div}, 2);
+  return k2s_emit(b, SpvOpFDiv, ct, (uint32_t[]){coord, div}, 2);
+}
+
+/* Vulkan allows unnormalized samplers only with 1-D and 2-D non-array images. A literal
+ * unnormalized sampler on a 3-D or array image is therefore replaced by its normalized
+ * twin (another LiteralSampler) and the coordinates normalized here. */
+static void normalize_literal(img_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  if (c->dim != SpvDim3D && !c->arrayed)
+    return;
+  uint32_t var = sampler_var(m, i);
+  k2s_reflection *r = k2s_refl(m);
+  const k2s_refl_sampler *ls = NULL;
+  for (uint32_t k = 0; var && k < r->n_samplers; k++)
+    if (r->samplers[k].var == var)
+      ls = &r->samplers[k];
+  if (!ls || (ls->mask & 1))
+    return;
+  k2s_instr *si = k2s_def(m, i->ops[0]);
+  k2s_instr *load = k2s_def(m, si->ops[1]);
+  uint32_t twin = literal_sampler_var(m, ls->set, ls->mask | 1, load->type);
+  k2s_builder b = {m, k2s_before(si)};
+  si->ops[1] = emit1(&b, SpvOpLoad, load->type, twin);
+  b = (k2s_builder){m, k2s_before(i)};
+  i->ops[1] = normalized_coord(c, &b, si->ops[0], i->ops[1], (ls->mask & 0x30) == 0x20);
+}
+
+/* The push-constant entry `what` of argument `ordinal`, or NULL. */
+static k2s_refl_image_info *find_info(k2s_refl_kernel *k, uint32_t ordinal, uint32_t what)
+{
+  for (uint32_t q = 0; q < k->n_image_info; q++)
+    if (k->image_info[q].ordinal == ordinal && k->image_info[q].what == what)
+      return &k->image_info[q];
+  return NULL;
+}
+
+/* The push-constant entry `what` of argument `ordinal`, made on first use. */
+static k2s_refl_image_info *add_info(k2s_module *m, k2s_refl_kernel *k, uint32_t ordinal,
+                                     uint32_t what)
+{
+  k2s_refl_image_info *ii = find_info(k, ordinal, what);
+  if (ii)
+    return ii;
+  uint32_t off, member = k2s_kernel_push_constant(m, k, k2s_type_int(m, 32, false), &off);
+  k->image_info = k2s_realloc_array(&m->arena, k->image_info, k->n_image_info, k->n_image_info + 1,
+                                    sizeof(*k->image_info));
+  k->image_info[k->n_image_info] = (k2s_refl_image_info){ordinal, off, what, member};
+  return &k->image_info[k->n_image_info++];
+}
+
+static uint32_t select_vec(k2s_module *m, k2s_builder *b, uint32_t cond, uint32_t t, uint32_t f)
+{
+  uint32_t ty = k2s_type_of(m, t), n = k2s_vector_size(m, ty);
+  if (n > 1) {
+    uint32_t c4[4] = {cond, cond, cond, cond};
+    cond = k2s_emit(b, SpvOpCompositeConstruct, k2s_type_vector(m, k2s_type_bool(m), n), c4, n);
+  }
+  return k2s_emit(b, SpvOpSelect, ty, (uint32_t[]){cond, t, f}, 3);
+}
+
+/* A sampler argument that meets a 3-D or array image: its normalized bit is known only
+ * at run time, so the host binds it normalized and writes its sampler_t bits into a
+ * push constant (clspv's NormalizedSamplerMaskPushConstant); where they say
+ * unnormalized, the coordinates are normalized here, nearest or linear as they say.
+ * Every sample through such a sampler does this, whatever its image. */
+static void normalize_by_mask(img_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  uint32_t var = sampler_var(m, i), ordinal = UINT32_MAX;
+  for (uint32_t a = 0; var && a < c->k->n_args; a++)
+    if (c->k->args[a].kind == K2S_ARG_SAMPLER && c->k->args[a].var == var)
+      ordinal = c->k->args[a].ordinal;
+  if (ordinal == UINT32_MAX || !find_info(c->k, ordinal, K2S_INFO_SAMPLER_MASK))
+    return;
+  k2s_builder b = {m, k2s_before(i)};
+  uint32_t u = k2s_type_int(m, 32, false), bt = k2s_type_bool(m);
+  uint32_t image = k2s_def(m, i->ops[0])->ops[0], coord = i->ops[1];
+  uint32_t nearest = normalized_coord(c, &b, image, coord, false);
+  uint32_t linear = normalized_coord(c, &b, image, coord, true);
+  uint32_t mask = load_info(m, c->k, &b, ordinal, K2S_INFO_SAMPLER_MASK);
+  uint32_t filter =
+      k2s_emit(&b, SpvOpBitwiseAnd, u, (uint32_t[]){mask, k2s_const_uint32(m, 0x30)}, 2);
+  uint32_t is_nearest =
+      k2s_emit(&b, SpvOpIEqual, bt, (uint32_t[]){filter, k2s_const_uint32(m, 0x10)}, 2);
+  uint32_t norm = k2s_emit(&b, SpvOpBitwiseAnd, u, (uint32_t[]){mask, k2s_const_uint32(m, 1)}, 2);
+  uint32_t unnorm = k2s_emit(&b, SpvOpIEqual, bt, (uint32_t[]){norm, k2s_const_uint32(m, 0)}, 2);
+  uint32_t scaled = select_vec(m, &b, is_nearest, nearest, linear);
+  i->ops[1] = select_vec(m, &b, unnorm, scaled, coord);
+}
+
+/* Marks (with a push-constant entry) each sampler argument that some sample uses
+ * with a 3-D or array image; done before any image is lowered. */
+static void mark_mask_samplers(k2s_module *m, k2s_refl_kernel *k)
+{
+  k2s_build_uses(m);
+  for (uint32_t a = 0; a < k->n_args; a++) {
+    k2s_refl_arg *g = &k->args[a];
+    bool needs = false;
+    if (g->kind != K2S_ARG_SAMPLER)
+      continue;
+    k2s_foreach_use(u, m, g->var) {
+      if (!u->user->block || u->user->opcode != SpvOpLoad)
+        continue;
+      k2s_foreach_use(s, m, u->user->result) {
+        if (!s->user->block || s->user->opcode != SpvOpSampledImage)
+          continue;
+        k2s_instr *t = k2s_def(m, k2s_type_of(m, s->user->ops[0]));
+        if (t && t->opcode == SpvOpTypeImage && (t->ops[1] == SpvDim3D || t->ops[3]))
+          needs = true;
+      }
+    }
+    if (needs)
+      add_info(m, k, g->ordinal, K2S_INFO_SAMPLER_MASK);
+  }
+  k2s_invalidate_uses(m);
 }
 
 static bool fix_sample(img_ctx *c, k2s_instr *i)
@@ -316,7 +418,8 @@ static bool fix_sample(img_ctx *c, k2s_instr *i)
     k2s_builder b = {m, k2s_before(i)};
     i->ops[1] = emit1(&b, SpvOpConvertSToF, n > 1 ? k2s_type_vector(m, f, n) : f, coord);
   }
-  normalize_for_vulkan(c, i);
+  normalize_literal(c, i);
+  normalize_by_mask(c, i);
   return fix_texel_result(c, i, may_hit_border(c, i));
 }
 
@@ -344,22 +447,21 @@ static bool fix_query_size(img_ctx *c, k2s_instr *i)
 }
 
 /* The CL_* channel order or data type of the image, from the push constants. */
+/* Loads the 32-bit push constant `what` of argument `ordinal`, made on first use. */
+static uint32_t load_info(k2s_module *m, k2s_refl_kernel *k, k2s_builder *b, uint32_t ordinal,
+                          uint32_t what)
+{
+  uint32_t u = k2s_type_int(m, 32, false);
+  uint32_t member = add_info(m, k, ordinal, what)->member;
+  uint32_t ptr = k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, SpvStorageClassPushConstant, u),
+                          (uint32_t[]){k->pc_var, k2s_const_uint32(m, member)}, 2);
+  return emit1(b, SpvOpLoad, u, ptr);
+}
+
 static uint32_t channel_info(img_ctx *c, k2s_builder *b, bool data_type)
 {
-  k2s_module *m = c->m;
-  k2s_refl_kernel *k = c->k;
-  uint32_t *member = data_type ? &c->type_member : &c->order_member;
-  uint32_t u = k2s_type_int(m, 32, false);
-  if (*member == UINT32_MAX) {
-    uint32_t off;
-    *member = k2s_kernel_push_constant(m, k, u, &off);
-    k->image_info = k2s_realloc_array(&m->arena, k->image_info, k->n_image_info,
-                                      k->n_image_info + 1, sizeof(*k->image_info));
-    k->image_info[k->n_image_info++] = (k2s_refl_image_info){c->a->ordinal, off, data_type};
-  }
-  uint32_t ptr = k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, SpvStorageClassPushConstant, u),
-                          (uint32_t[]){k->pc_var, k2s_const_uint32(m, *member)}, 2);
-  return emit1(b, SpvOpLoad, u, ptr);
+  return load_info(c->m, c->k, b, c->a->ordinal,
+                   data_type ? K2S_INFO_CHANNEL_DATA_TYPE : K2S_INFO_CHANNEL_ORDER);
 }
 
 static bool fix_query_info(img_ctx *c, k2s_instr *i, bool data_type)
@@ -404,9 +506,7 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
                .a = a,
                .dim = t->ops[1],
                .arrayed = t->ops[3],
-               .sampled = t->ops[7] == SpvAccessQualifierReadOnly,
-               .order_member = UINT32_MAX,
-               .type_member = UINT32_MAX};
+               .sampled = t->ops[7] == SpvAccessQualifierReadOnly};
   k2s_build_uses(m);
   uses_list loads = {0}, users = {0}, samples = {0};
   k2s_foreach_use(u, m, a->var) {
@@ -578,6 +678,8 @@ bool k2s_lower_images(k2s_module *m, const k2s_options *o)
   if (m->failed)
     return changed;
   k2s_reflection *r = k2s_refl(m);
+  for (uint32_t i = 0; i < r->n_kernels; i++)
+    mark_mask_samplers(m, &r->kernels[i]);
   for (uint32_t i = 0; i < r->n_kernels; i++) {
     k2s_refl_kernel *k = &r->kernels[i];
     for (uint32_t a = 0; a < k->n_args; a++) {

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Revision 7's NormalizedSamplerMaskPushConstant(Kernel, Ordinal, Offset, Size): the
+ * installed header (revision 5) predates it. */
+enum { REFL_NORMALIZED_SAMPLER_MASK_PUSH_CONSTANT = 41 };
+
 /* Ids index plain arrays; a larger bound is either hostile or absurd for a kernel module. */
 #define MAX_BOUND (1u << 22)
 
@@ -573,20 +577,20 @@ static bool read_literal_sampler(struct reader *rd, const struct spv_inst *in)
 }
 
 /* Decl, Ordinal, Offset, Size */
-static bool read_image_info(struct reader *rd, const struct spv_inst *in, bool data_type)
+static bool read_image_info(struct reader *rd, const struct spv_inst *in, enum refl_info_kind what)
 {
     struct refl_kernel *k = kernel_by_decl(rd, in);
     uint32_t v[3];
     if (!k || !operand_u32s(rd, in, 1, 3, v))
         return false;
     if (v[2] != 4) {
-        k2s_error("reflection: image channel information of %u bytes (expected 4)", v[2]);
-        return false;
+      k2s_error("reflection: image or sampler push constant of %u bytes (expected 4)", v[2]);
+      return false;
     }
     struct refl_image_info *grown = realloc(k->image_info, (k->nimage_info + 1) * sizeof *grown);
     if (!grown)
         return false;
-    grown[k->nimage_info++] = (struct refl_image_info){v[0], v[1], data_type};
+    grown[k->nimage_info++] = (struct refl_image_info){v[0], v[1], what};
     k->image_info = grown;
     return true;
 }
@@ -686,9 +690,11 @@ static bool read_inst(struct reader *rd, const struct spv_inst *in)
     case NonSemanticClspvReflectionPrintfInfo: return read_printf_info(rd, in);
     case NonSemanticClspvReflectionLiteralSampler: return read_literal_sampler(rd, in);
     case NonSemanticClspvReflectionImageArgumentInfoChannelOrderPushConstant:
-        return read_image_info(rd, in, false);
+      return read_image_info(rd, in, RI_CHANNEL_ORDER);
     case NonSemanticClspvReflectionImageArgumentInfoChannelDataTypePushConstant:
-        return read_image_info(rd, in, true);
+      return read_image_info(rd, in, RI_CHANNEL_DATA_TYPE);
+    case REFL_NORMALIZED_SAMPLER_MASK_PUSH_CONSTANT:
+      return read_image_info(rd, in, RI_SAMPLER_MASK);
     case NonSemanticClspvReflectionImageArgumentInfoChannelOrderUniform:
     case NonSemanticClspvReflectionImageArgumentInfoChannelDataTypeUniform:
         return mark_kernel_unsupported(rd, in, "image channel information");

@@ -339,13 +339,21 @@ static bool build_push(struct run_state *s)
     for (size_t i = 0; i < r->ndata; i++)
         if (r->data[i].kind == RD_POINTER_PUSH)
             put_pointer(s->push + r->data[i].offset, r->data[i].size, s->data_bufs[i].address);
-    /* get_image_channel_order / data_type: the CL_* values (clspv's convention). */
+    /* get_image_channel_order / data_type: the CL_* values; a sampler's sampler_t bits
+     * (clspv's conventions). */
     for (size_t i = 0; i < k->nimage_info; i++) {
         const struct refl_image_info *ii = &k->image_info[i];
-        if (ii->ordinal >= s->req->nargs || s->req->args[ii->ordinal].kind != K2S_ARG_IMAGE)
-            continue;
-        const struct k2s_image *im = &s->req->args[ii->ordinal].image;
-        uint32_t v = ii->data_type ? k2s_image_cl_type(im->type) : k2s_image_cl_order(im->order);
+        if (ii->ordinal >= s->req->nargs)
+          continue;
+        const struct k2s_arg *a = &s->req->args[ii->ordinal];
+        uint32_t v;
+        if (ii->what == RI_SAMPLER_MASK && a->kind == K2S_ARG_SAMPLER)
+          v = k2s_sampler_mask(&a->sampler);
+        else if (ii->what != RI_SAMPLER_MASK && a->kind == K2S_ARG_IMAGE)
+          v = ii->what == RI_CHANNEL_DATA_TYPE ? k2s_image_cl_type(a->image.type)
+                                               : k2s_image_cl_order(a->image.order);
+        else
+          continue;
         memcpy(s->push + ii->offset, &v, 4);
     }
     return true;
