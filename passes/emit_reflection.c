@@ -372,6 +372,8 @@ static char *emit_json(k2s_module *m, k2s_reflection *r)
       k2s_sb_printf(&sb, "%s\n      {\"name\": ", a ? "," : "");
       json_string(&sb, g->name);
       k2s_sb_printf(&sb, ", \"ordinal\": %u, \"kind\": \"%s\"", g->ordinal, arg_kind_name(g));
+      if (g->image_format) /* --image-format's ORDER:TYPE */
+        k2s_sb_printf(&sb, ", \"image_format\": \"%s\"", g->image_format);
       if (is_descriptor_kind(g->kind))
         k2s_sb_printf(&sb, ", \"set\": %u, \"binding\": %u", g->set, g->binding);
       else if (g->kind == K2S_ARG_LOCAL)
@@ -522,8 +524,12 @@ static char *emit_csv(k2s_module *m, k2s_reflection *r)
                       g->binding, g->offset, kind_name(g->kind), g->size);
         break;
       default:
-        k2s_sb_printf(&sb, "descriptorSet,%u,binding,%u,offset,0,argKind,%s\n", g->set, g->binding,
+        k2s_sb_printf(&sb, "descriptorSet,%u,binding,%u,offset,0,argKind,%s", g->set, g->binding,
                       arg_kind_name(g));
+        /* k2s's addition (clspv's map has no formats): --image-format's ORDER:TYPE. */
+        if (g->image_format)
+          k2s_sb_printf(&sb, ",imageFormat,%s", g->image_format);
+        k2s_sb_puts(&sb, "\n");
         break;
       }
     }

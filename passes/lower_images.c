@@ -21,6 +21,7 @@
  * normalize their coordinates themselves (normalize_literal, normalize_by_mask).
  * Runs after kernel-args and inline (no image crosses a call); no options.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "k2s_internal.h"
@@ -497,7 +498,137 @@ static void push(k2s_module *m, uses_list *l, k2s_instr *i)
   l->v[l->n++] = i;
 }
 
-static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
+/* --image-format entries: KERNEL:ARG=ORDER:TYPE. */
+typedef struct fmt_entry {
+  const char *kernel, *arg, *order, *type; /* into a copy of the option */
+  bool used;
+} fmt_entry;
+
+typedef struct fmt_list {
+  fmt_entry *v;
+  uint32_t n;
+  uint32_t missing_features; /* the options' */
+} fmt_list;
+
+static bool parse_formats(k2s_module *m, const char *opt, fmt_list *out)
+{
+  *out = (fmt_list){0};
+  if (!opt)
+    return true;
+  char *copy = k2s_sprintf(&m->arena, "%s", opt);
+  for (char *e = copy, *next; e; e = next) {
+    next = strchr(e, ',');
+    if (next)
+      *next++ = 0;
+    char *colon = strchr(e, ':'), *eq = strchr(e, '=');
+    char *colon2 = eq ? strchr(eq, ':') : NULL;
+    if (!colon || !eq || colon > eq || !colon2) {
+      k2s_error(m, NULL, "--image-format takes KERNEL:ARG=ORDER:TYPE, not '%s'", e);
+      return false;
+    }
+    *colon = *eq = *colon2 = 0;
+    out->v = k2s_realloc_array(&m->arena, out->v, out->n, out->n + 1, sizeof(*out->v));
+    out->v[out->n++] = (fmt_entry){e, colon + 1, eq + 1, colon2 + 1, false};
+  }
+  return true;
+}
+
+/* The SPIR-V format of ORDER:TYPE (0: none) and whether its texels are float, signed
+ * or unsigned integers. */
+static uint32_t spirv_format(const char *order, const char *type, int *kind)
+{
+  static const struct {
+    const char *type;
+    int kind; /* 0 float, 1 int, 2 uint */
+    uint32_t r, rg, rgba;
+  } t[] = {
+      {"float", 0, SpvImageFormatR32f, SpvImageFormatRg32f, SpvImageFormatRgba32f},
+      {"half", 0, SpvImageFormatR16f, SpvImageFormatRg16f, SpvImageFormatRgba16f},
+      {"unorm8", 0, SpvImageFormatR8, SpvImageFormatRg8, SpvImageFormatRgba8},
+      {"snorm8", 0, SpvImageFormatR8Snorm, SpvImageFormatRg8Snorm, SpvImageFormatRgba8Snorm},
+      {"unorm16", 0, SpvImageFormatR16, SpvImageFormatRg16, SpvImageFormatRgba16},
+      {"snorm16", 0, SpvImageFormatR16Snorm, SpvImageFormatRg16Snorm, SpvImageFormatRgba16Snorm},
+      {"int8", 1, SpvImageFormatR8i, SpvImageFormatRg8i, SpvImageFormatRgba8i},
+      {"int16", 1, SpvImageFormatR16i, SpvImageFormatRg16i, SpvImageFormatRgba16i},
+      {"int32", 1, SpvImageFormatR32i, SpvImageFormatRg32i, SpvImageFormatRgba32i},
+      {"uint8", 2, SpvImageFormatR8ui, SpvImageFormatRg8ui, SpvImageFormatRgba8ui},
+      {"uint16", 2, SpvImageFormatR16ui, SpvImageFormatRg16ui, SpvImageFormatRgba16ui},
+      {"uint32", 2, SpvImageFormatR32ui, SpvImageFormatRg32ui, SpvImageFormatRgba32ui},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    if (strcmp(type, t[i].type) == 0) {
+      *kind = t[i].kind;
+      return strcmp(order, "r") == 0      ? t[i].r
+             : strcmp(order, "rg") == 0   ? t[i].rg
+             : strcmp(order, "rgba") == 0 ? t[i].rgba
+                                          : 0;
+    }
+  return 0;
+}
+
+/* The --image-format entry for argument a of kernel k (by name or ordinal), or NULL. */
+static fmt_entry *format_for(fmt_list *f, k2s_refl_kernel *k, k2s_refl_arg *a)
+{
+  char ord[16];
+  snprintf(ord, sizeof ord, "%u", a->ordinal);
+  for (uint32_t i = 0; i < f->n; i++)
+    if (strcmp(f->v[i].kernel, k->name) == 0 &&
+        ((a->name && strcmp(f->v[i].arg, a->name) == 0) || strcmp(f->v[i].arg, ord) == 0))
+      return &f->v[i];
+  return NULL;
+}
+
+/* The storage image format of argument a: --image-format's, else Unknown (refused
+ * for a read image when the device cannot read without a format). */
+static bool storage_format(img_ctx *c, fmt_list *f, bool read, uint32_t *format)
+{
+  k2s_module *m = c->m;
+  fmt_entry *e = format_for(f, c->k, c->a);
+  *format = SpvImageFormatUnknown;
+  if (!e) {
+    if (read && !c->sampled &&
+        (f->missing_features & K2S_FEATURE_STORAGE_IMAGE_READ_WITHOUT_FORMAT)) {
+      k2s_error(m, k2s_def(m, c->a->var),
+                "kernel '%s' reads read_write image argument '%s', and the device lacks "
+                "shaderStorageImageReadWithoutFormat (--no-storage-image-read-without-format): "
+                "give its format with --image-format=%s:%s=ORDER:TYPE",
+                c->k->name, c->a->name, c->k->name, c->a->name);
+      return false;
+    }
+    return true;
+  }
+  e->used = true;
+  if (c->sampled) {
+    k2s_error(m, k2s_def(m, c->a->var),
+              "--image-format names read_only image argument '%s' of kernel '%s' (only "
+              "write_only and read_write images take a format)",
+              c->a->name, c->k->name);
+    return false;
+  }
+  int kind;
+  *format = spirv_format(e->order, e->type, &kind);
+  if (!*format) {
+    k2s_error(m, NULL,
+              "--image-format=%s:%s=%s:%s: not a storage image format (ORDER r, rg or rgba; "
+              "TYPE float half unorm8 snorm8 unorm16 snorm16 int8 int16 int32 uint8 uint16 "
+              "uint32)",
+              e->kernel, e->arg, e->order, e->type);
+    return false;
+  }
+  if ((kind == 0) != is_float(m, c->scalar)) {
+    k2s_error(m, k2s_def(m, c->a->var),
+              "--image-format %s:%s for image argument '%s' of kernel '%s', which the kernel "
+              "accesses as %s data",
+              e->order, e->type, c->a->name, c->k->name, kind ? "float" : "integer");
+    return false;
+  }
+  if (kind)
+    c->scalar = k2s_type_int(m, 32, kind == 1); /* the format's signedness */
+  c->a->image_format = k2s_sprintf(&m->arena, "%s:%s", e->order, e->type);
+  return true;
+}
+
+static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a, fmt_list *fmts)
 {
   k2s_instr *var = k2s_def(m, a->var);
   k2s_instr *t = k2s_def(m, k2s_def(m, var->type)->ops[1]);
@@ -519,7 +650,7 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
     }
     push(m, &loads, u->user);
   }
-  bool want_float = false, want_int = false, want_signed = false;
+  bool want_float = false, want_int = false, want_signed = false, read = false;
   for (uint32_t l = 0; l < loads.n; l++)
     k2s_foreach_use(u, m, loads.v[l]->result) {
       k2s_instr *i = u->user;
@@ -541,6 +672,7 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
         }
         break;
       case SpvOpImageRead:
+        read = true;
         *(is_float(m, i->type) ? &want_float : &want_int) = true;
         want_signed |= has_sign_extend(i);
         push(m, &users, i);
@@ -573,7 +705,10 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
     return false;
   }
   c.scalar = want_int ? k2s_type_int(m, 32, want_signed) : k2s_type_float(m, 32);
-  uint32_t ops[7] = {c.scalar, c.dim, 0, c.arrayed, 0, c.sampled ? 1u : 2u, SpvImageFormatUnknown};
+  uint32_t format;
+  if (!storage_format(&c, fmts, read, &format))
+    return false;
+  uint32_t ops[7] = {c.scalar, c.dim, 0, c.arrayed, 0, c.sampled ? 1u : 2u, format};
   c.image_type = k2s_intern(m, SpvOpTypeImage, 0, ops, 7);
   var->type = k2s_type_pointer(m, SpvStorageClassUniformConstant, c.image_type);
   k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], var);
@@ -673,11 +808,14 @@ static bool lower_literal_samplers(k2s_module *m)
 
 bool k2s_lower_images(k2s_module *m, const k2s_options *o)
 {
-  (void)o;
   bool changed = lower_literal_samplers(m);
   if (m->failed)
     return changed;
   k2s_reflection *r = k2s_refl(m);
+  fmt_list fmts;
+  if (!parse_formats(m, o->image_formats, &fmts))
+    return changed;
+  fmts.missing_features = o->missing_features;
   for (uint32_t i = 0; i < r->n_kernels; i++)
     mark_mask_samplers(m, &r->kernels[i]);
   for (uint32_t i = 0; i < r->n_kernels; i++) {
@@ -688,9 +826,17 @@ bool k2s_lower_images(k2s_module *m, const k2s_options *o)
           kind != K2S_ARG_UNIFORM_TEXEL_BUFFER && kind != K2S_ARG_STORAGE_TEXEL_BUFFER)
         continue;
       changed = true;
-      if (!lower_image_arg(m, k, &k->args[a]))
+      if (!lower_image_arg(m, k, &k->args[a], &fmts))
         return changed;
     }
   }
+  for (uint32_t i = 0; i < fmts.n; i++)
+    if (!fmts.v[i].used) {
+      k2s_error(m, NULL,
+                "--image-format=%s:%s=...: kernel '%s' has no image argument '%s' (a name or "
+                "ordinal)",
+                fmts.v[i].kernel, fmts.v[i].arg, fmts.v[i].kernel, fmts.v[i].arg);
+      return changed;
+    }
   return changed;
 }

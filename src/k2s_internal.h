@@ -466,6 +466,7 @@ typedef struct k2s_refl_arg {
   uint32_t ordinal, kind, set, binding, offset, size, spec_id, elem_size;
   uint32_t var;    /* images and samplers: their UniformConstant variable */
   bool read_write; /* a read_write image (reflected as a storage image) */
+  const char *image_format; /* --image-format's ORDER:TYPE for a storage image, or NULL */
 } k2s_refl_arg;
 
 typedef struct k2s_refl_kernel {

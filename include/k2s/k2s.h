@@ -93,6 +93,9 @@ enum k2s_feature {
   K2S_FEATURE_SUBGROUP_OPS = 1u << 16,
   /* VK_KHR_shader_atomic_int64 (shaderBufferInt64Atomics, shaderSharedInt64Atomics) */
   K2S_FEATURE_INT64_ATOMICS = 1u << 17,
+  /* shaderStorageImageReadWithoutFormat: a read_write image the kernel reads then needs
+   * a format from k2s_options.image_formats. */
+  K2S_FEATURE_STORAGE_IMAGE_READ_WITHOUT_FORMAT = 1u << 18,
 };
 
 typedef struct k2s_options {
@@ -139,6 +142,12 @@ typedef struct k2s_options {
   /* -printf-buffer-size=N (clspv's spelling): bytes of the printf storage buffer
    * (a multiple of 4, at least 16; default 1048576, clspv's). */
   uint32_t printf_buffer_size;
+
+  /* --image-format=KERNEL:ARG=ORDER:TYPE[,...]: the format of a write_only or read_write
+   * image argument (ARG its name or ordinal; ORDER r rg rgba, TYPE as k2s-run's image
+   * arguments): its storage image gets that format instead of Unknown, so reading it
+   * needs no shaderStorageImageReadWithoutFormat. NULL: none. */
+  const char *image_formats;
 } k2s_options;
 
 typedef struct k2s_diagnostic {

@@ -518,6 +518,15 @@ static bool check_resource(struct run_state *s, const struct spv_resource *res)
                       k2s_image_is_integer(arg->image.type) ? "integer" : "not integer");
             return false;
         }
+        /* A storage image with a format (k2s --image-format): the bound image must have
+         * exactly that format. */
+        if (arg && res->image_format && res->image_format != k2s_image_spirv_format(&arg->image)) {
+          k2s_error("%s ('%s'): the shader's storage image has a fixed format (SPIR-V "
+                    "ImageFormat %u, from k2s --image-format) that the argument's order and "
+                    "type are not",
+                    b->what, arg->text, res->image_format);
+          return false;
+        }
         return true;
     }
     k2s_error("the shader declares descriptor set %u binding %u (%%%u) as a %s, but the "
