@@ -67,6 +67,14 @@ static const char *kind_name(uint32_t k)
   }
 }
 
+/* The JSON "what" and descriptor-map word of an image_info entry. */
+static const char *info_name(uint32_t what)
+{
+  return what == K2S_INFO_CHANNEL_DATA_TYPE ? "channel_data_type"
+         : what == K2S_INFO_SAMPLER_MASK    ? "normalized_sampler_mask"
+                                            : "channel_order";
+}
+
 static const char *arg_kind_name(const k2s_refl_arg *g)
 {
   return g->kind == K2S_ARG_STORAGE_IMAGE && g->read_write ? "rw_image" : kind_name(g->kind);
@@ -230,10 +238,12 @@ static void emit_embedded(refl_ctx *c, k2s_refl_facts *r)
     for (uint32_t q = 0; q < k->n_image_info; q++) {
       k2s_refl_image_info *ii = &k->image_info[q];
       uint32_t ops[4] = {decl, u32(m, ii->ordinal), u32(m, ii->offset), u32(m, 4)};
-      ext(c,
-          ii->data_type ? K2S_CLSPV_REFLECTION_ImageArgumentInfoChannelDataTypePushConstant
-                        : K2S_CLSPV_REFLECTION_ImageArgumentInfoChannelOrderPushConstant,
-          ops, 4);
+      static const uint32_t op[] = {
+          [K2S_INFO_CHANNEL_ORDER] = K2S_CLSPV_REFLECTION_ImageArgumentInfoChannelOrderPushConstant,
+          [K2S_INFO_CHANNEL_DATA_TYPE] =
+              K2S_CLSPV_REFLECTION_ImageArgumentInfoChannelDataTypePushConstant,
+          [K2S_INFO_SAMPLER_MASK] = K2S_CLSPV_REFLECTION_NormalizedSamplerMaskPushConstant};
+      ext(c, op[ii->what], ops, 4);
     }
     if (k->has_reqd) {
       uint32_t ops[4] = {decl, u32(m, k->reqd[0]), u32(m, k->reqd[1]), u32(m, k->reqd[2])};
@@ -463,6 +473,8 @@ static char *emit_json(k2s_module *m, k2s_refl_facts *r)
       k2s_sb_printf(&sb, "%s\n      {\"name\": ", a ? "," : "");
       json_string(&sb, g->name);
       k2s_sb_printf(&sb, ", \"ordinal\": %u, \"kind\": \"%s\"", g->ordinal, arg_kind_name(g));
+      if (g->image_format) /* --image-format's ORDER:TYPE */
+        k2s_sb_printf(&sb, ", \"image_format\": \"%s\"", g->image_format);
       if (is_descriptor_kind(g->kind))
         k2s_sb_printf(&sb, ", \"set\": %u, \"binding\": %u", g->set, g->binding);
       else if (g->kind == K2S_ARG_LOCAL)
@@ -495,8 +507,7 @@ static char *emit_json(k2s_module *m, k2s_refl_facts *r)
       k2s_sb_puts(&sb, ", \"image_info\": [");
       for (uint32_t q = 0; q < k->n_image_info; q++)
         k2s_sb_printf(&sb, "%s{\"ordinal\": %u, \"what\": \"%s\", \"offset\": %u, \"size\": 4}",
-                      q ? ", " : "", k->image_info[q].ordinal,
-                      k->image_info[q].data_type ? "channel_data_type" : "channel_order",
+                      q ? ", " : "", k->image_info[q].ordinal, info_name(k->image_info[q].what),
                       k->image_info[q].offset);
       k2s_sb_puts(&sb, "]");
     }
@@ -633,15 +644,18 @@ static char *emit_csv(k2s_module *m, k2s_refl_facts *r)
                       g->binding, g->offset, kind_name(g->kind), g->size);
         break;
       default:
-        k2s_sb_printf(&sb, "descriptorSet,%u,binding,%u,offset,0,argKind,%s\n", g->set, g->binding,
+        k2s_sb_printf(&sb, "descriptorSet,%u,binding,%u,offset,0,argKind,%s", g->set, g->binding,
                       arg_kind_name(g));
+        /* k2s's addition (clspv's map has no formats): --image-format's ORDER:TYPE. */
+        if (g->image_format)
+          k2s_sb_printf(&sb, ",imageFormat,%s", g->image_format);
+        k2s_sb_puts(&sb, "\n");
         break;
       }
     }
     for (uint32_t q = 0; q < k->n_image_info; q++)
       k2s_sb_printf(&sb, "image_info,kernel,%s,argOrdinal,%u,%s,offset,%u,size,4\n", k->name,
-                    k->image_info[q].ordinal,
-                    k->image_info[q].data_type ? "channel_data_type" : "channel_order",
+                    k->image_info[q].ordinal, info_name(k->image_info[q].what),
                     k->image_info[q].offset);
   }
   for (int p = 0; p < K2S_PC_COUNT; p++)

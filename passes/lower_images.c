@@ -17,8 +17,11 @@
  * host fills (clspv's ImageArgumentInfoChannel*PushConstant). Literal samplers
  * (OpConstantSampler) become one sampler binding per distinct value in a
  * descriptor set after every set of the kernels' arguments (LiteralSampler).
+ * Vulkan has no unnormalized samplers for 3-D and array images: such samples
+ * normalize their coordinates themselves (normalize_literal, normalize_by_mask).
  * Runs after kernel-args and inline (no image crosses a call); no options.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "k2s_internal.h"
@@ -35,8 +38,7 @@ typedef struct img_ctx {
   uint32_t image_type; /* the new Vulkan image type */
   uint32_t scalar;     /* its Sampled Type */
   uint32_t dim, arrayed;
-  bool sampled;                       /* Sampled 1 */
-  uint32_t order_member, type_member; /* push-constant members, UINT32_MAX until needed */
+  bool sampled; /* Sampled 1 */
 } img_ctx;
 
 static bool is_float(k2s_module *m, uint32_t type)
@@ -225,55 +227,42 @@ static bool fix_write(img_ctx *c, k2s_instr *i)
   return true;
 }
 
+/* The sampler variable a sample's OpSampledImage loads, or 0. */
+static uint32_t sampler_var(k2s_module *m, k2s_instr *i)
+{
+  k2s_instr *si = k2s_def(m, i->ops[0]);
+  k2s_instr *load = si && si->n_ops >= 2 ? k2s_def(m, si->ops[1]) : NULL;
+  return load && load->opcode == SpvOpLoad ? load->ops[0] : 0;
+}
+
 /* Can this sample meet CLK_ADDRESS_CLAMP? Not through a literal sampler of another
  * addressing mode; through a sampler argument, maybe. */
 static bool may_hit_border(img_ctx *c, k2s_instr *i)
 {
-  k2s_module *m = c->m;
-  k2s_instr *si = k2s_def(m, i->ops[0]);
-  k2s_instr *load = si && si->n_ops >= 2 ? k2s_def(m, si->ops[1]) : NULL;
-  if (!load || load->opcode != SpvOpLoad)
-    return true;
-  k2s_refl_facts *r = k2s_refl(m);
-  for (uint32_t k = 0; k < r->n_samplers; k++)
-    if (r->samplers[k].var == load->ops[0])
+  uint32_t var = sampler_var(c->m, i);
+  k2s_refl_facts *r = k2s_refl(c->m);
+  for (uint32_t k = 0; var && k < r->n_samplers; k++)
+    if (r->samplers[k].var == var)
       return ((r->samplers[k].mask >> 1) & 7) == 2;
   return true;
 }
 
 static uint32_t literal_sampler_var(k2s_module *m, uint32_t set, uint32_t mask, uint32_t type);
+static uint32_t load_info(k2s_module *m, k2s_refl_kernel *k, k2s_builder *b, uint32_t ordinal,
+                          uint32_t what);
 
-/* Vulkan allows unnormalized samplers only with 1-D and 2-D non-array images. A literal
- * unnormalized sampler on a 3-D or array image is therefore replaced by its normalized
- * twin (another LiteralSampler) and the coordinates divided by the image size here;
- * with nearest filtering the texel's centre, (floor(u) + 0.5) / size, so that no
- * rounding can move the texel. (A sampler argument cannot be told apart: open item.) */
-static void normalize_for_vulkan(img_ctx *c, k2s_instr *i)
+/* Unnormalized coordinates `coord` of a sample of `image` made normalized: the
+ * spatial components divided by the image size, with nearest filtering the texel's
+ * centre (floor(u) + 0.5) / size, so that no rounding can move the texel. The array
+ * layer, which OpenCL and Vulkan both leave unnormalized, stays as it is. */
+static uint32_t normalized_coord(img_ctx *c, k2s_builder *b, uint32_t image, uint32_t coord,
+                                 bool linear)
 {
   k2s_module *m = c->m;
-  if (c->dim != SpvDim3D && !c->arrayed)
-    return;
-  k2s_instr *si = k2s_def(m, i->ops[0]);
-  k2s_instr *load = si && si->n_ops >= 2 ? k2s_def(m, si->ops[1]) : NULL;
-  if (!load || load->opcode != SpvOpLoad)
-    return;
-  k2s_refl_facts *r = k2s_refl(m);
-  const k2s_refl_sampler *ls = NULL;
-  for (uint32_t k = 0; k < r->n_samplers; k++)
-    if (r->samplers[k].var == load->ops[0])
-      ls = &r->samplers[k];
-  if (!ls || (ls->mask & 1))
-    return;
-  bool linear = (ls->mask & 0x30) == 0x20;
-  uint32_t twin = literal_sampler_var(m, ls->set, ls->mask | 1, load->type);
-  k2s_builder b = {m, k2s_before(si)};
-  si->ops[1] = emit1(&b, SpvOpLoad, load->type, twin);
-  b = (k2s_builder){m, k2s_before(i)};
   uint32_t f = k2s_type_float(m, 32), u = k2s_type_int(m, 32, false);
-  uint32_t ct = k2s_type_of(m, i->ops[1]), n = k2s_vector_size(m, ct);
+  uint32_t ct = k2s_type_of(m, coord), n = k2s_vector_size(m, ct);
   uint32_t sp = c->dim == SpvDim3D ? 3 : c->dim == SpvDim2D ? 2 : 1, nq = sp + c->arrayed;
-  uint32_t image = si->ops[0];
-  uint32_t size = k2s_emit(&b, SpvOpImageQuerySizeLod, nq > 1 ? k2s_type_vector(m, u, nq) : u,
+  uint32_t size = k2s_emit(b, SpvOpImageQuerySizeLod, nq > 1 ? k2s_type_vector(m, u, nq) : u,
                            (uint32_t[]){image, k2s_const_uint32(m, 0)}, 2);
   uint32_t parts[4], one = k2s_const_float(m, f, 1.0);
   for (uint32_t k = 0; k < n && k < 4; k++) {
@@ -281,31 +270,145 @@ static void normalize_for_vulkan(img_ctx *c, k2s_instr *i)
       parts[k] = one;
       continue;
     }
-    uint32_t dk = nq > 1 ? k2s_emit(&b, SpvOpCompositeExtract, u, (uint32_t[]){size, k}, 2) : size;
-    parts[k] = emit1(&b, SpvOpConvertUToF, f, dk);
+    uint32_t dk = nq > 1 ? k2s_emit(b, SpvOpCompositeExtract, u, (uint32_t[]){size, k}, 2) : size;
+    parts[k] = emit1(b, SpvOpConvertUToF, f, dk);
   }
-  uint32_t div = n > 1 ? k2s_emit(&b, SpvOpCompositeConstruct, ct, parts, n) : parts[0];
-  uint32_t coord = i->ops[1];
+  uint32_t div = n > 1 ? k2s_emit(b, SpvOpCompositeConstruct, ct, parts, n) : parts[0];
   if (!linear) {
     /* floor(u) + 0.5 on the spatial components; the layer stays as it is. */
     uint32_t half[4], zero = k2s_const_float(m, f, 0.0), h = k2s_const_float(m, f, 0.5);
     for (uint32_t k = 0; k < n && k < 4; k++)
       half[k] = k < sp ? h : zero;
     uint32_t fl =
-        k2s_emit(&b, SpvOpExtInst, ct,
+        k2s_emit(b, SpvOpExtInst, ct,
                  (uint32_t[]){k2s_ext_import(m, "GLSL.std.450"), 8 /* Floor */, coord}, 3);
     /* Floor of the layer would change nothing Vulkan does not do (it rounds it). */
     uint32_t sel[4];
     for (uint32_t k = 0; k < n && k < 4; k++)
       sel[k] = k < sp ? k : n + k;
     uint32_t mixed = n > 1
-                         ? k2s_emit(&b, SpvOpVectorShuffle, ct,
+                         ? k2s_emit(b, SpvOpVectorShuffle, ct,
                                     (uint32_t[]){fl, coord, sel[0], sel[1], sel[2], sel[3]}, 2 + n)
                          : fl;
     uint32_t hv = n > 1 ? k2s_const_composite(m, ct, half, n) : h;
-    coord = k2s_emit(&b, SpvOpFAdd, ct, (uint32_t[]){mixed, hv}, 2);
+    coord = k2s_emit(b, SpvOpFAdd, ct, (uint32_t[]){mixed, hv}, 2);
   }
-  i->ops[1] = k2s_emit(&b, SpvOpFDiv, ct, (uint32_t[]){coord, div}, 2);
+  return k2s_emit(b, SpvOpFDiv, ct, (uint32_t[]){coord, div}, 2);
+}
+
+/* Vulkan allows unnormalized samplers only with 1-D and 2-D non-array images. A literal
+ * unnormalized sampler on a 3-D or array image is therefore replaced by its normalized
+ * twin (another LiteralSampler) and the coordinates normalized here. */
+static void normalize_literal(img_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  if (c->dim != SpvDim3D && !c->arrayed)
+    return;
+  uint32_t var = sampler_var(m, i);
+  k2s_refl_facts *r = k2s_refl(m);
+  const k2s_refl_sampler *ls = NULL;
+  for (uint32_t k = 0; var && k < r->n_samplers; k++)
+    if (r->samplers[k].var == var)
+      ls = &r->samplers[k];
+  if (!ls || (ls->mask & 1))
+    return;
+  k2s_instr *si = k2s_def(m, i->ops[0]);
+  k2s_instr *load = k2s_def(m, si->ops[1]);
+  uint32_t twin = literal_sampler_var(m, ls->set, ls->mask | 1, load->type);
+  k2s_builder b = {m, k2s_before(si)};
+  si->ops[1] = emit1(&b, SpvOpLoad, load->type, twin);
+  b = (k2s_builder){m, k2s_before(i)};
+  i->ops[1] = normalized_coord(c, &b, si->ops[0], i->ops[1], (ls->mask & 0x30) == 0x20);
+}
+
+/* The push-constant entry `what` of argument `ordinal`, or NULL. */
+static k2s_refl_image_info *find_info(k2s_refl_kernel *k, uint32_t ordinal, uint32_t what)
+{
+  for (uint32_t q = 0; q < k->n_image_info; q++)
+    if (k->image_info[q].ordinal == ordinal && k->image_info[q].what == what)
+      return &k->image_info[q];
+  return NULL;
+}
+
+/* The push-constant entry `what` of argument `ordinal`, made on first use. */
+static k2s_refl_image_info *add_info(k2s_module *m, k2s_refl_kernel *k, uint32_t ordinal,
+                                     uint32_t what)
+{
+  k2s_refl_image_info *ii = find_info(k, ordinal, what);
+  if (ii)
+    return ii;
+  uint32_t off, member = k2s_kernel_push_constant(m, k, k2s_type_int(m, 32, false), &off);
+  k->image_info = k2s_realloc_array(&m->arena, k->image_info, k->n_image_info, k->n_image_info + 1,
+                                    sizeof(*k->image_info));
+  k->image_info[k->n_image_info] = (k2s_refl_image_info){ordinal, off, what, member};
+  return &k->image_info[k->n_image_info++];
+}
+
+static uint32_t select_vec(k2s_module *m, k2s_builder *b, uint32_t cond, uint32_t t, uint32_t f)
+{
+  uint32_t ty = k2s_type_of(m, t), n = k2s_vector_size(m, ty);
+  if (n > 1) {
+    uint32_t c4[4] = {cond, cond, cond, cond};
+    cond = k2s_emit(b, SpvOpCompositeConstruct, k2s_type_vector(m, k2s_type_bool(m), n), c4, n);
+  }
+  return k2s_emit(b, SpvOpSelect, ty, (uint32_t[]){cond, t, f}, 3);
+}
+
+/* A sampler argument that meets a 3-D or array image: its normalized bit is known only
+ * at run time, so the host binds it normalized and writes its sampler_t bits into a
+ * push constant (clspv's NormalizedSamplerMaskPushConstant); where they say
+ * unnormalized, the coordinates are normalized here, nearest or linear as they say.
+ * Every sample through such a sampler does this, whatever its image. */
+static void normalize_by_mask(img_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  uint32_t var = sampler_var(m, i), ordinal = UINT32_MAX;
+  for (uint32_t a = 0; var && a < c->k->n_args; a++)
+    if (c->k->args[a].kind == K2S_ARG_SAMPLER && c->k->args[a].var == var)
+      ordinal = c->k->args[a].ordinal;
+  if (ordinal == UINT32_MAX || !find_info(c->k, ordinal, K2S_INFO_SAMPLER_MASK))
+    return;
+  k2s_builder b = {m, k2s_before(i)};
+  uint32_t u = k2s_type_int(m, 32, false), bt = k2s_type_bool(m);
+  uint32_t image = k2s_def(m, i->ops[0])->ops[0], coord = i->ops[1];
+  uint32_t nearest = normalized_coord(c, &b, image, coord, false);
+  uint32_t linear = normalized_coord(c, &b, image, coord, true);
+  uint32_t mask = load_info(m, c->k, &b, ordinal, K2S_INFO_SAMPLER_MASK);
+  uint32_t filter =
+      k2s_emit(&b, SpvOpBitwiseAnd, u, (uint32_t[]){mask, k2s_const_uint32(m, 0x30)}, 2);
+  uint32_t is_nearest =
+      k2s_emit(&b, SpvOpIEqual, bt, (uint32_t[]){filter, k2s_const_uint32(m, 0x10)}, 2);
+  uint32_t norm = k2s_emit(&b, SpvOpBitwiseAnd, u, (uint32_t[]){mask, k2s_const_uint32(m, 1)}, 2);
+  uint32_t unnorm = k2s_emit(&b, SpvOpIEqual, bt, (uint32_t[]){norm, k2s_const_uint32(m, 0)}, 2);
+  uint32_t scaled = select_vec(m, &b, is_nearest, nearest, linear);
+  i->ops[1] = select_vec(m, &b, unnorm, scaled, coord);
+}
+
+/* Marks (with a push-constant entry) each sampler argument that some sample uses
+ * with a 3-D or array image; done before any image is lowered. */
+static void mark_mask_samplers(k2s_module *m, k2s_refl_kernel *k)
+{
+  k2s_build_uses(m);
+  for (uint32_t a = 0; a < k->n_args; a++) {
+    k2s_refl_arg *g = &k->args[a];
+    bool needs = false;
+    if (g->kind != K2S_ARG_SAMPLER)
+      continue;
+    k2s_foreach_use(u, m, g->var) {
+      if (!u->user->block || u->user->opcode != SpvOpLoad)
+        continue;
+      k2s_foreach_use(s, m, u->user->result) {
+        if (!s->user->block || s->user->opcode != SpvOpSampledImage)
+          continue;
+        k2s_instr *t = k2s_def(m, k2s_type_of(m, s->user->ops[0]));
+        if (t && t->opcode == SpvOpTypeImage && (t->ops[1] == SpvDim3D || t->ops[3]))
+          needs = true;
+      }
+    }
+    if (needs)
+      add_info(m, k, g->ordinal, K2S_INFO_SAMPLER_MASK);
+  }
+  k2s_invalidate_uses(m);
 }
 
 static bool fix_sample(img_ctx *c, k2s_instr *i)
@@ -324,7 +427,8 @@ static bool fix_sample(img_ctx *c, k2s_instr *i)
     k2s_builder b = {m, k2s_before(i)};
     i->ops[1] = emit1(&b, SpvOpConvertSToF, n > 1 ? k2s_type_vector(m, f, n) : f, coord);
   }
-  normalize_for_vulkan(c, i);
+  normalize_literal(c, i);
+  normalize_by_mask(c, i);
   return fix_texel_result(c, i, may_hit_border(c, i));
 }
 
@@ -352,22 +456,21 @@ static bool fix_query_size(img_ctx *c, k2s_instr *i)
 }
 
 /* The CL_* channel order or data type of the image, from the push constants. */
+/* Loads the 32-bit push constant `what` of argument `ordinal`, made on first use. */
+static uint32_t load_info(k2s_module *m, k2s_refl_kernel *k, k2s_builder *b, uint32_t ordinal,
+                          uint32_t what)
+{
+  uint32_t u = k2s_type_int(m, 32, false);
+  uint32_t member = add_info(m, k, ordinal, what)->member;
+  uint32_t ptr = k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, SpvStorageClassPushConstant, u),
+                          (uint32_t[]){k->pc_var, k2s_const_uint32(m, member)}, 2);
+  return emit1(b, SpvOpLoad, u, ptr);
+}
+
 static uint32_t channel_info(img_ctx *c, k2s_builder *b, bool data_type)
 {
-  k2s_module *m = c->m;
-  k2s_refl_kernel *k = c->k;
-  uint32_t *member = data_type ? &c->type_member : &c->order_member;
-  uint32_t u = k2s_type_int(m, 32, false);
-  if (*member == UINT32_MAX) {
-    uint32_t off;
-    *member = k2s_kernel_push_constant(m, k, u, &off);
-    k->image_info = k2s_realloc_array(&m->arena, k->image_info, k->n_image_info,
-                                      k->n_image_info + 1, sizeof(*k->image_info));
-    k->image_info[k->n_image_info++] = (k2s_refl_image_info){c->a->ordinal, off, data_type};
-  }
-  uint32_t ptr = k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, SpvStorageClassPushConstant, u),
-                          (uint32_t[]){k->pc_var, k2s_const_uint32(m, *member)}, 2);
-  return emit1(b, SpvOpLoad, u, ptr);
+  return load_info(c->m, c->k, b, c->a->ordinal,
+                   data_type ? K2S_INFO_CHANNEL_DATA_TYPE : K2S_INFO_CHANNEL_ORDER);
 }
 
 static bool fix_query_info(img_ctx *c, k2s_instr *i, bool data_type)
@@ -403,7 +506,137 @@ static void push(k2s_module *m, uses_list *l, k2s_instr *i)
   l->v[l->n++] = i;
 }
 
-static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
+/* --image-format entries: KERNEL:ARG=ORDER:TYPE. */
+typedef struct fmt_entry {
+  const char *kernel, *arg, *order, *type; /* into a copy of the option */
+  bool used;
+} fmt_entry;
+
+typedef struct fmt_list {
+  fmt_entry *v;
+  uint32_t n;
+  uint32_t missing_features; /* the options' */
+} fmt_list;
+
+static bool parse_formats(k2s_module *m, const char *opt, fmt_list *out)
+{
+  *out = (fmt_list){0};
+  if (!opt)
+    return true;
+  char *copy = k2s_sprintf(&m->arena, "%s", opt);
+  for (char *e = copy, *next; e; e = next) {
+    next = strchr(e, ',');
+    if (next)
+      *next++ = 0;
+    char *colon = strchr(e, ':'), *eq = strchr(e, '=');
+    char *colon2 = eq ? strchr(eq, ':') : NULL;
+    if (!colon || !eq || colon > eq || !colon2) {
+      k2s_error(m, NULL, "--image-format takes KERNEL:ARG=ORDER:TYPE, not '%s'", e);
+      return false;
+    }
+    *colon = *eq = *colon2 = 0;
+    out->v = k2s_realloc_array(&m->arena, out->v, out->n, out->n + 1, sizeof(*out->v));
+    out->v[out->n++] = (fmt_entry){e, colon + 1, eq + 1, colon2 + 1, false};
+  }
+  return true;
+}
+
+/* The SPIR-V format of ORDER:TYPE (0: none) and whether its texels are float, signed
+ * or unsigned integers. */
+static uint32_t spirv_format(const char *order, const char *type, int *kind)
+{
+  static const struct {
+    const char *type;
+    int kind; /* 0 float, 1 int, 2 uint */
+    uint32_t r, rg, rgba;
+  } t[] = {
+      {"float", 0, SpvImageFormatR32f, SpvImageFormatRg32f, SpvImageFormatRgba32f},
+      {"half", 0, SpvImageFormatR16f, SpvImageFormatRg16f, SpvImageFormatRgba16f},
+      {"unorm8", 0, SpvImageFormatR8, SpvImageFormatRg8, SpvImageFormatRgba8},
+      {"snorm8", 0, SpvImageFormatR8Snorm, SpvImageFormatRg8Snorm, SpvImageFormatRgba8Snorm},
+      {"unorm16", 0, SpvImageFormatR16, SpvImageFormatRg16, SpvImageFormatRgba16},
+      {"snorm16", 0, SpvImageFormatR16Snorm, SpvImageFormatRg16Snorm, SpvImageFormatRgba16Snorm},
+      {"int8", 1, SpvImageFormatR8i, SpvImageFormatRg8i, SpvImageFormatRgba8i},
+      {"int16", 1, SpvImageFormatR16i, SpvImageFormatRg16i, SpvImageFormatRgba16i},
+      {"int32", 1, SpvImageFormatR32i, SpvImageFormatRg32i, SpvImageFormatRgba32i},
+      {"uint8", 2, SpvImageFormatR8ui, SpvImageFormatRg8ui, SpvImageFormatRgba8ui},
+      {"uint16", 2, SpvImageFormatR16ui, SpvImageFormatRg16ui, SpvImageFormatRgba16ui},
+      {"uint32", 2, SpvImageFormatR32ui, SpvImageFormatRg32ui, SpvImageFormatRgba32ui},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    if (strcmp(type, t[i].type) == 0) {
+      *kind = t[i].kind;
+      return strcmp(order, "r") == 0      ? t[i].r
+             : strcmp(order, "rg") == 0   ? t[i].rg
+             : strcmp(order, "rgba") == 0 ? t[i].rgba
+                                          : 0;
+    }
+  return 0;
+}
+
+/* The --image-format entry for argument a of kernel k (by name or ordinal), or NULL. */
+static fmt_entry *format_for(fmt_list *f, k2s_refl_kernel *k, k2s_refl_arg *a)
+{
+  char ord[16];
+  snprintf(ord, sizeof ord, "%u", a->ordinal);
+  for (uint32_t i = 0; i < f->n; i++)
+    if (strcmp(f->v[i].kernel, k->name) == 0 &&
+        ((a->name && strcmp(f->v[i].arg, a->name) == 0) || strcmp(f->v[i].arg, ord) == 0))
+      return &f->v[i];
+  return NULL;
+}
+
+/* The storage image format of argument a: --image-format's, else Unknown (refused
+ * for a read image when the device cannot read without a format). */
+static bool storage_format(img_ctx *c, fmt_list *f, bool read, uint32_t *format)
+{
+  k2s_module *m = c->m;
+  fmt_entry *e = format_for(f, c->k, c->a);
+  *format = SpvImageFormatUnknown;
+  if (!e) {
+    if (read && !c->sampled &&
+        (f->missing_features & K2S_FEATURE_STORAGE_IMAGE_READ_WITHOUT_FORMAT)) {
+      k2s_error(m, k2s_def(m, c->a->var),
+                "kernel '%s' reads read_write image argument '%s', and the device lacks "
+                "shaderStorageImageReadWithoutFormat (--no-storage-image-read-without-format): "
+                "give its format with --image-format=%s:%s=ORDER:TYPE",
+                c->k->name, c->a->name, c->k->name, c->a->name);
+      return false;
+    }
+    return true;
+  }
+  e->used = true;
+  if (c->sampled) {
+    k2s_error(m, k2s_def(m, c->a->var),
+              "--image-format names read_only image argument '%s' of kernel '%s' (only "
+              "write_only and read_write images take a format)",
+              c->a->name, c->k->name);
+    return false;
+  }
+  int kind;
+  *format = spirv_format(e->order, e->type, &kind);
+  if (!*format) {
+    k2s_error(m, NULL,
+              "--image-format=%s:%s=%s:%s: not a storage image format (ORDER r, rg or rgba; "
+              "TYPE float half unorm8 snorm8 unorm16 snorm16 int8 int16 int32 uint8 uint16 "
+              "uint32)",
+              e->kernel, e->arg, e->order, e->type);
+    return false;
+  }
+  if ((kind == 0) != is_float(m, c->scalar)) {
+    k2s_error(m, k2s_def(m, c->a->var),
+              "--image-format %s:%s for image argument '%s' of kernel '%s', which the kernel "
+              "accesses as %s data",
+              e->order, e->type, c->a->name, c->k->name, kind ? "float" : "integer");
+    return false;
+  }
+  if (kind)
+    c->scalar = k2s_type_int(m, 32, kind == 1); /* the format's signedness */
+  c->a->image_format = k2s_sprintf(&m->arena, "%s:%s", e->order, e->type);
+  return true;
+}
+
+static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a, fmt_list *fmts)
 {
   k2s_instr *var = k2s_def(m, a->var);
   k2s_instr *t = k2s_def(m, k2s_def(m, var->type)->ops[1]);
@@ -412,9 +645,7 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
                .a = a,
                .dim = t->ops[1],
                .arrayed = t->ops[3],
-               .sampled = t->ops[7] == SpvAccessQualifierReadOnly,
-               .order_member = UINT32_MAX,
-               .type_member = UINT32_MAX};
+               .sampled = t->ops[7] == SpvAccessQualifierReadOnly};
   k2s_build_uses(m);
   uses_list loads = {0}, users = {0}, samples = {0};
   k2s_foreach_use(u, m, a->var) {
@@ -427,7 +658,7 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
     }
     push(m, &loads, u->user);
   }
-  bool want_float = false, want_int = false, want_signed = false;
+  bool want_float = false, want_int = false, want_signed = false, read = false;
   for (uint32_t l = 0; l < loads.n; l++)
     k2s_foreach_use(u, m, loads.v[l]->result) {
       k2s_instr *i = u->user;
@@ -449,6 +680,7 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
         }
         break;
       case SpvOpImageRead:
+        read = true;
         *(is_float(m, i->type) ? &want_float : &want_int) = true;
         want_signed |= has_sign_extend(i);
         push(m, &users, i);
@@ -481,7 +713,10 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a)
     return false;
   }
   c.scalar = want_int ? k2s_type_int(m, 32, want_signed) : k2s_type_float(m, 32);
-  uint32_t ops[7] = {c.scalar, c.dim, 0, c.arrayed, 0, c.sampled ? 1u : 2u, SpvImageFormatUnknown};
+  uint32_t format;
+  if (!storage_format(&c, fmts, read, &format))
+    return false;
+  uint32_t ops[7] = {c.scalar, c.dim, 0, c.arrayed, 0, c.sampled ? 1u : 2u, format};
   c.image_type = k2s_intern(m, SpvOpTypeImage, 0, ops, 7);
   var->type = k2s_type_pointer(m, SpvStorageClassUniformConstant, c.image_type);
   k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], var);
@@ -581,11 +816,16 @@ static bool lower_literal_samplers(k2s_module *m)
 
 bool k2s_lower_images(k2s_module *m, const k2s_options *o)
 {
-  (void)o;
   bool changed = lower_literal_samplers(m);
   if (m->failed)
     return changed;
   k2s_refl_facts *r = k2s_refl(m);
+  fmt_list fmts;
+  if (!parse_formats(m, o->image_formats, &fmts))
+    return changed;
+  fmts.missing_features = o->missing_features;
+  for (uint32_t i = 0; i < r->n_kernels; i++)
+    mark_mask_samplers(m, &r->kernels[i]);
   for (uint32_t i = 0; i < r->n_kernels; i++) {
     k2s_refl_kernel *k = &r->kernels[i];
     for (uint32_t a = 0; a < k->n_args; a++) {
@@ -594,9 +834,17 @@ bool k2s_lower_images(k2s_module *m, const k2s_options *o)
           kind != K2S_ARG_UNIFORM_TEXEL_BUFFER && kind != K2S_ARG_STORAGE_TEXEL_BUFFER)
         continue;
       changed = true;
-      if (!lower_image_arg(m, k, &k->args[a]))
+      if (!lower_image_arg(m, k, &k->args[a], &fmts))
         return changed;
     }
   }
+  for (uint32_t i = 0; i < fmts.n; i++)
+    if (!fmts.v[i].used) {
+      k2s_error(m, NULL,
+                "--image-format=%s:%s=...: kernel '%s' has no image argument '%s' (a name or "
+                "ordinal)",
+                fmts.v[i].kernel, fmts.v[i].arg, fmts.v[i].kernel, fmts.v[i].arg);
+      return changed;
+    }
   return changed;
 }

@@ -198,6 +198,14 @@ typedef struct k2s_extinst_set {
     for import_name, fname, cid in EXT_SETS:
         path = os.path.join(gdir, fname)
         g = json.load(open(path))
+        newer = os.path.join(os.path.dirname(os.path.abspath(__file__)), "grammar",
+                             fname.replace(".grammar.json", ".newer.json"))
+        if os.path.exists(newer):
+            have = {i["opcode"] for i in g["instructions"]}
+            extra = json.load(open(newer))
+            g["instructions"] += [i for i in extra["instructions"] if i["opcode"] not in have]
+            # The revision stays the installed one: it names the import
+            # ("NonSemantic.ClspvReflection.5"), and the installed spirv-val knows no later.
         local_kinds = {k["kind"]: k for k in g.get("operand_kinds", [])}
         maxo = max(i["opcode"] for i in g["instructions"])
         h.append("#define K2S_%s_GRAMMAR_REVISION %d" % (cid.upper(), g.get("revision", 0)))

@@ -443,11 +443,20 @@ enum k2s_refl_arg_kind {
   K2S_ARG_STORAGE_TEXEL_BUFFER,  /* write_only/read_write image1d_buffer_t */
 };
 
-/* An image argument's channel order or data type, which the host writes into the
- * push constants (clspv's ImageArgumentInfoChannel{Order,DataType}PushConstant). */
+/* A 32-bit push constant the host writes about an image or sampler argument: an
+ * image's CL_* channel order or data type (clspv's ImageArgumentInfoChannel{Order,
+ * DataType}PushConstant), or the sampler_t bits of a sampler argument that meets a
+ * 3-D or array image (NormalizedSamplerMaskPushConstant: the host binds a normalized
+ * sampler and the shader scales unnormalized coordinates itself). */
+enum k2s_image_info_kind {
+  K2S_INFO_CHANNEL_ORDER,
+  K2S_INFO_CHANNEL_DATA_TYPE,
+  K2S_INFO_SAMPLER_MASK
+};
 typedef struct k2s_refl_image_info {
   uint32_t ordinal, offset;
-  bool data_type; /* false: channel order */
+  uint32_t what;   /* enum k2s_image_info_kind */
+  uint32_t member; /* its member of the kernel's push-constant block */
 } k2s_refl_image_info;
 
 /* A literal sampler (clspv's LiteralSampler): Mask is the OpenCL sampler_t bits. */
@@ -470,6 +479,7 @@ typedef struct k2s_refl_arg {
   uint32_t ordinal, kind, set, binding, offset, size, spec_id, elem_size;
   uint32_t var;    /* images and samplers: their UniformConstant variable */
   bool read_write; /* a read_write image (reflected as a storage image) */
+  const char *image_format; /* --image-format's ORDER:TYPE for a storage image, or NULL */
 } k2s_refl_arg;
 
 typedef struct k2s_refl_kernel {

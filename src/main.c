@@ -31,6 +31,12 @@ static void usage(FILE *f)
       "  --no-int64-atomics                            no shaderBuffer/SharedInt64Atomics\n"
       "  --float-atomics=add,min-max|none              the device has float atomic add / min-max\n"
       "                                                (default none: compare-exchange loops)\n"
+      "  --no-storage-image-read-without-format        no shaderStorageImageReadWithoutFormat:\n"
+      "                                                a read_write image that is read needs\n"
+      "  --image-format=KERNEL:ARG=ORDER:TYPE          its format (ARG a name or ordinal; ORDER\n"
+      "                                                r rg rgba, TYPE float half unorm8 ... "
+      "int32;\n"
+      "                                                repeatable; reflected, the host checks it)\n"
       "Kernel interface (clspv-compatible; one or two leading dashes):\n"
       "  -pod-ubo | -pod-pushconstant                  where POD arguments go (default SSBO)\n"
       "  -cluster-pod-kernel-args=0|1                  one binding for all PODs (default 1)\n"
@@ -151,6 +157,19 @@ static const char *opt_value(const char *arg, const char *name)
 
 /* -name=V, --name=V, or -name V / --name V (the value in the next argument,
  * as clspv's -descriptormap FILE and spirv-opt's options take it). */
+/* Repeated --image-format values, comma-joined (freed at exit with the process). */
+static const char *join_formats(const char *a, const char *b)
+{
+  size_t la = strlen(a), lb = strlen(b);
+  char *r = malloc(la + lb + 2);
+  if (r) {
+    memcpy(r, a, la);
+    r[la] = ',';
+    memcpy(r + la + 1, b, lb + 1);
+  }
+  return r;
+}
+
 static const char *take_value(int argc, char **argv, int *i, const char *name)
 {
   const char *a = argv[*i], *v = opt_value(a, name);
@@ -218,6 +237,8 @@ static const char *const option_names[] = {"help",
                                            "no-subgroups",
                                            "no-int64-atomics",
                                            "float-atomics",
+                                           "no-storage-image-read-without-format",
+                                           "image-format",
                                            "max-memory",
                                            "max-time",
                                            NULL};
@@ -593,6 +614,14 @@ int main(int argc, char **argv)
                           v);
     } else if (opt_flag(a, "no-float-controls")) {
       o.missing_features |= K2S_FEATURE_FLOAT_CONTROLS;
+    } else if (opt_flag(a, "no-storage-image-read-without-format")) {
+      o.missing_features |= K2S_FEATURE_STORAGE_IMAGE_READ_WITHOUT_FORMAT;
+    } else if ((v = take_value(argc, argv, &i, "image-format"))) {
+      if (!strchr(v, '=') || !strchr(v, ':'))
+        return fail_usage("--image-format takes KERNEL:ARG=ORDER:TYPE, not '%s'", v);
+      o.image_formats = o.image_formats ? join_formats(o.image_formats, v) : v;
+      if (!o.image_formats)
+        return fail_usage("out of memory at '%s'", v);
     } else if (opt_flag(a, "no-subgroups")) {
       o.missing_features |= K2S_FEATURE_SUBGROUP_OPS;
     } else if (opt_flag(a, "denorm-preserve")) {

@@ -400,7 +400,7 @@ static bool read_literal_sampler(reader *rd)
 }
 
 /* Kernel, Ordinal, Offset, Size */
-static bool read_image_info(reader *rd, bool data_type)
+static bool read_image_info(reader *rd, k2s_reflection_image_info_kind kind)
 {
   static const char *const what[] = {"Ordinal", "Offset", "Size"};
   kernel_build *kb = kernel_of(rd, 0);
@@ -410,7 +410,7 @@ static bool read_image_info(reader *rd, bool data_type)
   if (v[2] != 4)
     return fail(rd, "image channel information of %u bytes (the format says 4)", v[2]);
   kb->images = grow(rd, kb->images, kb->k.n_image_info, &kb->cap_images, sizeof(*kb->images));
-  kb->images[kb->k.n_image_info++] = (k2s_reflection_image_info){v[0], data_type, v[1]};
+  kb->images[kb->k.n_image_info++] = (k2s_reflection_image_info){v[0], kind, v[1]};
   return true;
 }
 
@@ -489,9 +489,11 @@ static bool read_instruction(reader *rd)
   case K2S_CLSPV_REFLECTION_PrintfInfo: return read_printf_info(rd);
   case K2S_CLSPV_REFLECTION_LiteralSampler: return read_literal_sampler(rd);
   case K2S_CLSPV_REFLECTION_ImageArgumentInfoChannelOrderPushConstant:
-    return read_image_info(rd, false);
+    return read_image_info(rd, K2S_IMAGE_INFO_CHANNEL_ORDER);
   case K2S_CLSPV_REFLECTION_ImageArgumentInfoChannelDataTypePushConstant:
-    return read_image_info(rd, true);
+    return read_image_info(rd, K2S_IMAGE_INFO_CHANNEL_DATA_TYPE);
+  case K2S_CLSPV_REFLECTION_NormalizedSamplerMaskPushConstant:
+    return read_image_info(rd, K2S_IMAGE_INFO_SAMPLER_MASK);
   case K2S_CLSPV_REFLECTION_ImageArgumentInfoChannelOrderUniform:
   case K2S_CLSPV_REFLECTION_ImageArgumentInfoChannelDataTypeUniform:
     return mark_unsupported(rd, "image channel information in a uniform buffer");

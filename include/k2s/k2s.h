@@ -93,6 +93,9 @@ enum k2s_feature {
   K2S_FEATURE_SUBGROUP_OPS = 1u << 16,
   /* VK_KHR_shader_atomic_int64 (shaderBufferInt64Atomics, shaderSharedInt64Atomics) */
   K2S_FEATURE_INT64_ATOMICS = 1u << 17,
+  /* shaderStorageImageReadWithoutFormat: a read_write image the kernel reads then needs
+   * a format from k2s_options.image_formats. */
+  K2S_FEATURE_STORAGE_IMAGE_READ_WITHOUT_FORMAT = 1u << 18,
 };
 
 typedef struct k2s_options {
@@ -160,6 +163,12 @@ typedef struct k2s_options {
   /* --strip-debug: no debug information in the output (by default the
    * input's OpenCL.DebugInfo.100 becomes NonSemantic.Shader.DebugInfo.100). */
   bool strip_debug;
+
+  /* --image-format=KERNEL:ARG=ORDER:TYPE[,...]: the format of a write_only or read_write
+   * image argument (ARG its name or ordinal; ORDER r rg rgba, TYPE as k2s-run's image
+   * arguments): its storage image gets that format instead of Unknown, so reading it
+   * needs no shaderStorageImageReadWithoutFormat. NULL: none. */
+  const char *image_formats;
 } k2s_options;
 
 typedef struct k2s_diagnostic {
@@ -235,10 +244,17 @@ typedef struct k2s_reflection_arg {
   uint32_t type_qualifier; /* CL_KERNEL_ARG_TYPE_* bits (const 1, restrict 2, volatile 4, pipe 8) */
 } k2s_reflection_arg;
 
+typedef enum k2s_reflection_image_info_kind {
+  K2S_IMAGE_INFO_CHANNEL_ORDER,     /* the image's CL channel order */
+  K2S_IMAGE_INFO_CHANNEL_DATA_TYPE, /* the image's CL channel data type */
+  K2S_IMAGE_INFO_SAMPLER_MASK,      /* a sampler argument's sampler_t bits; the host binds
+                                       that sampler normalized (NormalizedSamplerMask) */
+} k2s_reflection_image_info_kind;
+
 typedef struct k2s_reflection_image_info {
-  uint32_t ordinal; /* the image argument */
-  bool data_type;   /* true: CL channel data type, false: channel order */
-  uint32_t offset;  /* where the host pushes the 32-bit value */
+  uint32_t ordinal; /* the image (or, for a sampler mask, the sampler) argument */
+  k2s_reflection_image_info_kind what;
+  uint32_t offset; /* where the host pushes the 32-bit value */
 } k2s_reflection_image_info;
 
 typedef struct k2s_reflection_kernel {

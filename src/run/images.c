@@ -5,6 +5,7 @@
 
 #include "argspec.h"
 
+#include <spirv/unified1/spirv.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,6 +182,26 @@ uint32_t k2s_image_cl_type(enum k2s_image_type t)
         0x10DD /* CL_HALF_FLOAT */,    0x10DE /* CL_FLOAT */,
     };
     return v[t];
+}
+
+uint32_t k2s_image_spirv_format(const struct k2s_image *im)
+{
+  /* SPIR-V Image Format per channel type (in enum order) for r, rg, rgba; bgra has none. */
+  static const uint32_t f[][3] = {
+      {SpvImageFormatR8, SpvImageFormatRg8, SpvImageFormatRgba8},
+      {SpvImageFormatR8Snorm, SpvImageFormatRg8Snorm, SpvImageFormatRgba8Snorm},
+      {SpvImageFormatR16, SpvImageFormatRg16, SpvImageFormatRgba16},
+      {SpvImageFormatR16Snorm, SpvImageFormatRg16Snorm, SpvImageFormatRgba16Snorm},
+      {SpvImageFormatR8ui, SpvImageFormatRg8ui, SpvImageFormatRgba8ui},
+      {SpvImageFormatR8i, SpvImageFormatRg8i, SpvImageFormatRgba8i},
+      {SpvImageFormatR16ui, SpvImageFormatRg16ui, SpvImageFormatRgba16ui},
+      {SpvImageFormatR16i, SpvImageFormatRg16i, SpvImageFormatRgba16i},
+      {SpvImageFormatR32ui, SpvImageFormatRg32ui, SpvImageFormatRgba32ui},
+      {SpvImageFormatR32i, SpvImageFormatRg32i, SpvImageFormatRgba32i},
+      {SpvImageFormatR16f, SpvImageFormatRg16f, SpvImageFormatRgba16f},
+      {SpvImageFormatR32f, SpvImageFormatRg32f, SpvImageFormatRgba32f},
+  };
+  return im->order == K2S_ORDER_BGRA ? SpvImageFormatUnknown : f[im->type][im->order];
 }
 
 bool k2s_image_is_integer(enum k2s_image_type t)

@@ -55,6 +55,8 @@ uint32_t k2s_sampler_mask(const struct k2s_sampler *s);
 uint32_t k2s_image_cl_order(enum k2s_image_order o);
 uint32_t k2s_image_cl_type(enum k2s_image_type t);
 bool k2s_image_is_integer(enum k2s_image_type t);
+/* The SPIR-V Image Format of the image's order and type (Unknown for bgra). */
+uint32_t k2s_image_spirv_format(const struct k2s_image *im);
 const char *k2s_image_dim_name(enum k2s_image_dim d);
 /* "arg N: v0 v1 ...": channel values in memory order, normalized formats as float. */
 void k2s_print_image(FILE *out, unsigned ordinal, const struct k2s_arg *arg, const void *data);

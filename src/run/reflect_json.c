@@ -373,7 +373,8 @@ static bool read_kernel(const struct json *jk, struct refl_module *r)
     for (size_t i = 0; args && args->type == J_ARRAY && i < args->n; i++)
         if (!read_arg(&args->items[i], k))
             return false;
-    /* "image_info": [{"ordinal": N, "what": "channel_order"|"channel_data_type",
+    /* "image_info": [{"ordinal": N, "what": "channel_order"|"channel_data_type"|
+     * "normalized_sampler_mask",
      * "offset": O, "size": 4}] */
     const struct json *info = member(jk, "image_info");
     for (size_t i = 0; info && info->type == J_ARRAY && i < info->n; i++) {
@@ -381,11 +382,14 @@ static bool read_kernel(const struct json *jk, struct refl_module *r)
         const char *what = get_str(e, "what");
         struct refl_image_info ii = {0};
         if (!what || !get_u32(e, "ordinal", &ii.ordinal) || !get_u32(e, "offset", &ii.offset) ||
-            (strcmp(what, "channel_order") && strcmp(what, "channel_data_type"))) {
-            k2s_error("--reflect: kernel '%s': bad \"image_info\" entry", name);
-            return false;
+            (strcmp(what, "channel_order") && strcmp(what, "channel_data_type") &&
+             strcmp(what, "normalized_sampler_mask"))) {
+          k2s_error("--reflect: kernel '%s': bad \"image_info\" entry", name);
+          return false;
         }
-        ii.data_type = strcmp(what, "channel_data_type") == 0;
+        ii.what = !strcmp(what, "channel_data_type")         ? RI_CHANNEL_DATA_TYPE
+                  : !strcmp(what, "normalized_sampler_mask") ? RI_SAMPLER_MASK
+                                                             : RI_CHANNEL_ORDER;
         struct refl_image_info *grown =
             realloc(k->image_info, (k->nimage_info + 1) * sizeof *grown);
         if (!grown)

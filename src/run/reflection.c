@@ -9,6 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The library's image-info kind as k2s-run's. */
+static enum refl_info_kind what_of(k2s_reflection_image_info_kind w)
+{
+    return w == K2S_IMAGE_INFO_SAMPLER_MASK        ? RI_SAMPLER_MASK
+           : w == K2S_IMAGE_INFO_CHANNEL_DATA_TYPE ? RI_CHANNEL_DATA_TYPE
+                                                   : RI_CHANNEL_ORDER;
+}
+
 /* ---- generic model helpers ------------------------------------------------------------- */
 
 const char *refl_kind_name(enum refl_arg_kind k)
@@ -207,7 +215,7 @@ static bool take_kernel(struct refl_module *r, const k2s_reflection_kernel *lk)
         for (size_t i = 0; i < lk->n_image_info; i++)
             k->image_info[i] = (struct refl_image_info){lk->image_info[i].ordinal,
                                                          lk->image_info[i].offset,
-                                                         lk->image_info[i].data_type};
+                                                         what_of(lk->image_info[i].what)};
         k->nimage_info = lk->n_image_info;
     }
     return true;

@@ -66,10 +66,12 @@ struct refl_kernel {
     bool has_push;     /* push[] below overrides the module's (JSON gives them per kernel) */
     struct refl_range push[PC_COUNT];
     uint32_t push_size; /* declared push-constant block size, 0 if unknown */
-    /* Image channel order / data type the host writes into the push constants. */
+    /* 32-bit push constants the host writes about an image argument (its CL_* channel
+     * order or data type) or a sampler argument (its sampler_t bits: the sampler is
+     * then created normalized and the shader normalizes the coordinates itself). */
     struct refl_image_info {
         uint32_t ordinal, offset;
-        bool data_type;
+        enum refl_info_kind { RI_CHANNEL_ORDER, RI_CHANNEL_DATA_TYPE, RI_SAMPLER_MASK } what;
     } *image_info;
     size_t nimage_info;
 };

@@ -221,6 +221,7 @@ struct resource_tables {
     unsigned char *kind;      /* 1 int, 2 float; OpTypeImage: 4 + its Sampled Type's */
     unsigned char *width;     /* OpTypeInt / OpTypeFloat: the width */
     uint32_t *value_type;     /* pointers made in functions: their type */
+    uint32_t *image_format;   /* OpTypeImage: its Image Format */
 };
 
 /* Ids index plain arrays; a larger bound is either hostile or absurd for a kernel module. */
@@ -266,7 +267,10 @@ static void note_type(const struct spv_inst *in, struct resource_tables *t, uint
         t->kind[id] = 2;
         t->width[id] = (unsigned char)in->w[2];
         break;
-    case SpvOpTypeImage: t->kind[id] = 4 + (in->w[2] < bound ? t->kind[in->w[2]] : 0); break;
+    case SpvOpTypeImage:
+        t->kind[id] = 4 + (in->w[2] < bound ? t->kind[in->w[2]] : 0);
+        t->image_format[id] = in->count > 8 ? in->w[8] : 0;
+        break;
     case SpvOpTypeVector:
         if (in->w[2] < bound && t->int32[in->w[2]] == 1)
             t->int32[id] = 2;
@@ -327,15 +331,16 @@ static bool note_resource(const struct spv_inst *in, const struct resource_table
     if (!grown)
         return false;
     info->resources = grown;
-    grown[info->nresources++] = (struct spv_resource){
-        var,
-        t->set[var] - 1,
-        t->binding[var] - 1,
-        sc,
-        pointee < bound && t->buffer_block[pointee],
-        elem && elem < bound ? t->array_stride[array] : 0,
-        elem && elem < bound && t->int32[elem] != 0,
-        pointee < bound && t->kind[pointee] >= 4 ? t->kind[pointee] - 4u : 0};
+    grown[info->nresources++] =
+        (struct spv_resource){var,
+                              t->set[var] - 1,
+                              t->binding[var] - 1,
+                              sc,
+                              pointee < bound && t->buffer_block[pointee],
+                              elem && elem < bound ? t->array_stride[array] : 0,
+                              elem && elem < bound && t->int32[elem] != 0,
+                              pointee < bound && t->kind[pointee] >= 4 ? t->kind[pointee] - 4u : 0,
+                              pointee < bound ? t->image_format[pointee] : 0};
     return true;
 }
 
@@ -349,10 +354,10 @@ static bool scan_resources(const struct spv_module *m, struct spv_info *info)
     struct resource_tables t = {calloc(bound, 4), calloc(bound, 4), calloc(bound, 4),
                                 calloc(bound, 4), calloc(bound, 1), calloc(bound, 4),
                                 calloc(bound, 4), calloc(bound, 4), calloc(bound, 1), calloc(bound, 1),
-                                calloc(bound, 1), calloc(bound, 4)};
+                                calloc(bound, 1), calloc(bound, 4), calloc(bound, 4)};
     bool ok = t.set && t.binding && t.ptr_class && t.ptr_pointee && t.buffer_block &&
               t.array_stride && t.member0 && t.array_elem && t.int32 && t.kind && t.width &&
-              t.value_type;
+              t.value_type && t.image_format;
     size_t pos = SPV_FIRST_INST;
     struct spv_inst in;
     while (ok && spv_next(m, &pos, &in)) {
@@ -380,6 +385,7 @@ static bool scan_resources(const struct spv_module *m, struct spv_info *info)
     free(t.kind);
     free(t.width);
     free(t.value_type);
+    free(t.image_format);
     if (!ok)
         k2s_error("out of memory scanning the module");
     return ok;

@@ -59,6 +59,7 @@ struct spv_resource {
     bool int32_elements;
     /* An image variable: its Sampled Type, 1 integer, 2 float; 0 for anything else. */
     unsigned image_sampled;
+    uint32_t image_format; /* an image variable: its SPIR-V Image Format (0: Unknown) */
 };
 
 struct spv_float_mode {

@@ -587,8 +587,14 @@ static bool enable_need(struct vk_host *h, uint32_t cap, struct feature_chain *h
             k2s_error("the module needs the Vulkan feature %s, which device '%s' does not "
                       "support", row->name, h->props.deviceName);
         else
-            k2s_error("the module declares OpCapability %u, which needs the Vulkan feature %s; "
-                      "device '%s' does not support it", cap, row->name, h->props.deviceName);
+          k2s_error("the module declares OpCapability %u, which needs the Vulkan feature %s; "
+                    "device '%s' does not support it%s",
+                    cap, row->name, h->props.deviceName,
+                    cap == SpvCapabilityStorageImageReadWithoutFormat
+                        ? " (a read_write image the kernel reads: translate with k2s "
+                          "--no-storage-image-read-without-format and "
+                          "--image-format=KERNEL:ARG=ORDER:TYPE)"
+                        : "");
         return false;
     }
     return true;

@@ -285,9 +285,16 @@ bool vk_images_create(struct vk_host *h, const struct refl_module *r,
         if (image && !make_image(h, out, &args[a->ordinal], a->kind, a->ordinal,
                                  &out->args[a->ordinal]))
             return false;
-        if (a->kind == RA_SAMPLER &&
-            !make_sampler(h, &args[a->ordinal].sampler, &out->args[a->ordinal]))
+        if (a->kind == RA_SAMPLER) {
+          /* A sampler whose bits the shader reads (NormalizedSamplerMaskPushConstant)
+           * is normalized in Vulkan: the shader scales unnormalized coordinates. */
+          struct k2s_sampler s = args[a->ordinal].sampler;
+          for (size_t q = 0; q < k->nimage_info; q++)
+            if (k->image_info[q].what == RI_SAMPLER_MASK && k->image_info[q].ordinal == a->ordinal)
+              s.normalized = true;
+          if (!make_sampler(h, &s, &out->args[a->ordinal]))
             return false;
+        }
     }
     for (size_t i = 0; i < r->nsamplers; i++) {
         struct k2s_sampler s = sampler_of_mask(r->samplers[i].mask);

@@ -336,13 +336,21 @@ static bool build_push(struct run_state *s)
     for (size_t i = 0; i < r->ndata; i++)
         if (r->data[i].kind == RD_POINTER_PUSH)
             put_pointer(s->push + r->data[i].offset, r->data[i].size, s->data_bufs[i].address);
-    /* get_image_channel_order / data_type: the CL_* values (clspv's convention). */
+    /* get_image_channel_order / data_type: the CL_* values; a sampler's sampler_t bits
+     * (clspv's conventions). */
     for (size_t i = 0; i < k->nimage_info; i++) {
         const struct refl_image_info *ii = &k->image_info[i];
-        if (ii->ordinal >= s->req->nargs || s->req->args[ii->ordinal].kind != K2S_ARG_IMAGE)
-            continue;
-        const struct k2s_image *im = &s->req->args[ii->ordinal].image;
-        uint32_t v = ii->data_type ? k2s_image_cl_type(im->type) : k2s_image_cl_order(im->order);
+        if (ii->ordinal >= s->req->nargs)
+          continue;
+        const struct k2s_arg *a = &s->req->args[ii->ordinal];
+        uint32_t v;
+        if (ii->what == RI_SAMPLER_MASK && a->kind == K2S_ARG_SAMPLER)
+          v = k2s_sampler_mask(&a->sampler);
+        else if (ii->what != RI_SAMPLER_MASK && a->kind == K2S_ARG_IMAGE)
+          v = ii->what == RI_CHANNEL_DATA_TYPE ? k2s_image_cl_type(a->image.type)
+                                               : k2s_image_cl_order(a->image.order);
+        else
+          continue;
         memcpy(s->push + ii->offset, &v, 4);
     }
     return true;
@@ -506,6 +514,15 @@ static bool check_resource(struct run_state *s, const struct spv_resource *res)
                       res->image_sampled == 1 ? "integer" : "float",
                       k2s_image_is_integer(arg->image.type) ? "integer" : "not integer");
             return false;
+        }
+        /* A storage image with a format (k2s --image-format): the bound image must have
+         * exactly that format. */
+        if (arg && res->image_format && res->image_format != k2s_image_spirv_format(&arg->image)) {
+          k2s_error("%s ('%s'): the shader's storage image has a fixed format (SPIR-V "
+                    "ImageFormat %u, from k2s --image-format) that the argument's order and "
+                    "type are not",
+                    b->what, arg->text, res->image_format);
+          return false;
         }
         return true;
     }
