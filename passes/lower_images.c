@@ -386,9 +386,10 @@ static void normalize_by_mask(img_ctx *c, k2s_instr *i)
 
 /* Marks (with a push-constant entry) each sampler argument that some sample uses
  * with a 3-D or array image; done before any image is lowered. */
+/* Needs def-use built (the caller builds it once for all kernels: a rebuild per kernel
+ * made modules of many kernels quadratic). */
 static void mark_mask_samplers(k2s_module *m, k2s_refl_kernel *k)
 {
-  k2s_build_uses(m);
   for (uint32_t a = 0; a < k->n_args; a++) {
     k2s_refl_arg *g = &k->args[a];
     bool needs = false;
@@ -408,7 +409,6 @@ static void mark_mask_samplers(k2s_module *m, k2s_refl_kernel *k)
     if (needs)
       add_info(m, k, g->ordinal, K2S_INFO_SAMPLER_MASK);
   }
-  k2s_invalidate_uses(m);
 }
 
 static bool fix_sample(img_ctx *c, k2s_instr *i)
@@ -824,8 +824,16 @@ bool k2s_lower_images(k2s_module *m, const k2s_options *o)
   if (!parse_formats(m, o->image_formats, &fmts))
     return changed;
   fmts.missing_features = o->missing_features;
+  bool any_sampler = false;
   for (uint32_t i = 0; i < r->n_kernels; i++)
-    mark_mask_samplers(m, &r->kernels[i]);
+    for (uint32_t a = 0; a < r->kernels[i].n_args; a++)
+      any_sampler |= r->kernels[i].args[a].kind == K2S_ARG_SAMPLER;
+  if (any_sampler) {
+    k2s_build_uses(m);
+    for (uint32_t i = 0; i < r->n_kernels; i++)
+      mark_mask_samplers(m, &r->kernels[i]);
+    k2s_invalidate_uses(m);
+  }
   for (uint32_t i = 0; i < r->n_kernels; i++) {
     k2s_refl_kernel *k = &r->kernels[i];
     for (uint32_t a = 0; a < k->n_args; a++) {
