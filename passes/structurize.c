@@ -32,6 +32,7 @@
  * control flow stays in uniform control flow. Preconditions: valid SSA, every
  * block terminated. No options; the result is also a valid Kernel module.
  */
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -2380,32 +2381,58 @@ static void drop_dead_names(st *s)
   k2s_drop_annotations_of(m, dead);
 }
 
-bool k2s_structurize(k2s_module *m, const k2s_options *o)
+/* Runs the pass with s's scratch arenas; out of memory or budget anywhere inside (the
+ * module's arena too) frees them before the module's own handler takes over, so a budget
+ * error leaks nothing to a library caller. */
+static bool structurize_all(st *s)
 {
-  (void)o;
-  st s = {.m = m};
-  s.a.oom = m->arena.oom;
-  s.snap.oom = m->arena.oom;
+  k2s_module *m = s->m;
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
-      map_label(&s, b);
+      map_label(s, b);
   bool ok = true;
   k2s_foreach_function(f, m) {
     if (!f->first)
       continue;
-    ok = structurize_function(&s, f);
+    ok = structurize_function(s, f);
     k2s_foreach_block(b, f)
       b->data = NULL;
-    k2s_arena_reset(&s.snap);
-    s.snap_valid = false;
-    k2s_arena_reset(&s.a);
+    k2s_arena_reset(&s->snap);
+    s->snap_valid = false;
+    k2s_arena_reset(&s->a);
     if (!ok)
       break;
   }
   if (ok)
-    drop_dead_names(&s);
-  k2s_arena_free(&s.a);
-  k2s_arena_free(&s.snap);
+    drop_dead_names(s);
+  return ok;
+}
+
+bool k2s_structurize(k2s_module *m, const k2s_options *o)
+{
+  (void)o;
+  /* On the heap: its address stays the same across the setjmp below. */
+  st *const s = calloc(1, sizeof *s);
+  if (!s)
+    longjmp(*m->arena.oom, 1);
+  jmp_buf oom, *const outer = m->arena.oom;
+  s->m = m;
+  if (outer && setjmp(oom)) {
+    m->arena.oom = outer;
+    k2s_arena_free(&s->a);
+    k2s_arena_free(&s->snap);
+    free(s);
+    longjmp(*outer, 1);
+  }
+  s->a.oom = s->snap.oom = outer ? &oom : NULL;
+  if (outer)
+    m->arena.oom = &oom;
+  structurize_all(s);
+  m->arena.oom = outer;
+  k2s_arena_free(&s->a);
+  k2s_arena_free(&s->snap);
   m->uses_valid = false;
-  return s.changed;
+  bool changed = s->changed;
+  free(s);
+  return changed;
 }

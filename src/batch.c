@@ -28,6 +28,7 @@ typedef struct batch {
   int worst;
   pthread_mutex_t lock; /* stderr, worst, progress */
   time_t last_progress;
+  int printed_done; /* the count the last progress line showed (-1: none) */
 } batch;
 
 bool k2s_is_directory_target(const char *output)
@@ -60,8 +61,12 @@ static void progress(batch *b, bool final)
   time_t now = time(NULL);
   if (b->n < PROGRESS_MIN_INPUTS || (!final && now == b->last_progress))
     return;
+  int done = atomic_load(&b->done);
+  if (final && done == b->printed_done)
+    return; /* the last line already said it */
   b->last_progress = now;
-  fprintf(stderr, "k2s: progress: %d of %d inputs done, %d failed\n", atomic_load(&b->done), b->n,
+  b->printed_done = done;
+  fprintf(stderr, "k2s: progress: %d of %d inputs done, %d failed\n", done, b->n,
           atomic_load(&b->failed));
 }
 
@@ -158,7 +163,7 @@ int k2s_cli_batch(const char *const *inputs, int n_inputs, const char *outdir, c
             reflect ? "--reflect" : "--descriptormap");
     return EXIT_USAGE;
   }
-  batch b = {.inputs = inputs, .n = n_inputs, .o = o};
+  batch b = {.inputs = inputs, .n = n_inputs, .o = o, .printed_done = -1};
   b.outputs = calloc((size_t)n_inputs, sizeof(char *));
   b.jsons = calloc((size_t)n_inputs, sizeof(char *));
   b.csvs = calloc((size_t)n_inputs, sizeof(char *));

@@ -40,6 +40,12 @@ def find_k2s():
     return k2s
 
 
+# "asan": k2s is built with AddressSanitizer, which reserves terabytes of address space
+# at start, so tests under `ulimit -v` cannot run it.
+with open(find_k2s(), "rb") as f:
+    if b"__asan_init" in f.read():
+        config.available_features.add("asan")
+
 llvm_bin = lit_config.params.get("llvm_bin", "/usr/lib/llvm-15/bin")
 path = [llvm_bin, os.path.dirname(find_k2s()), config.environment.get("PATH", os.environ.get("PATH", ""))]
 config.environment["PATH"] = os.pathsep.join(path)
