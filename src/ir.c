@@ -728,38 +728,56 @@ const char *k2s_name_of(const k2s_module *m, uint32_t id)
   return NULL;
 }
 
-static bool decoration_matches(const k2s_instr *i, uint32_t id, uint32_t decoration,
-                               const uint32_t *value)
+/* What a decoration lookup asks for: its kind of instruction (the index's predicate), the
+ * target id, the decoration, and for OpDecorate a first literal (value, NULL: any) or for
+ * OpMemberDecorate a member (K2S_ANY_MEMBER: any). */
+typedef struct deco_query {
+  bool (*indexed)(const k2s_instr *i);
+  uint32_t id, decoration, member;
+  const uint32_t *value;
+} deco_query;
+
+static bool deco_matches(const k2s_instr *i, const deco_query *q)
 {
-  return indexed_decoration(i) && i->ops[0] == id && i->ops[1] == decoration &&
-         (!value || (i->n_ops >= 3 && i->ops[2] == *value));
+  if (!q->indexed(i) || i->ops[0] != q->id)
+    return false;
+  if (q->indexed == indexed_member_decoration)
+    return (q->member == K2S_ANY_MEMBER || i->ops[1] == q->member) && i->ops[2] == q->decoration;
+  return i->ops[1] == q->decoration && (!q->value || (i->n_ops >= 3 && i->ops[2] == *q->value));
 }
 
-k2s_instr *k2s_find_decoration_value(const k2s_module *m, uint32_t id, uint32_t decoration,
-                                     const uint32_t *value)
+/* Through the id index where it is intact, else a scan of the annotation section. */
+static k2s_instr *find_deco(const k2s_module *m, void **idx_slot, const deco_query *q)
 {
   const k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
-  k2s_target_index *x = target_index(m, (k2s_target_index **)&m->deco_idx, l, indexed_decoration);
-  if (x && id >= x->n_ids)
+  k2s_target_index *x = target_index(m, (k2s_target_index **)idx_slot, l, q->indexed);
+  if (x && q->id >= x->n_ids)
     return NULL; /* the index covers every id its section names */
   if (x) {
     bool intact = true;
-    for (uint32_t e = x->head[id]; e; e = x->next[e - 1]) {
+    for (uint32_t e = x->head[q->id]; e; e = x->next[e - 1]) {
       k2s_instr *i = x->instr[e - 1];
-      if (!indexed_decoration(i) || i->ops[0] != id) {
+      if (!q->indexed(i) || i->ops[0] != q->id) {
         intact = false;
         break;
       }
-      if (decoration_matches(i, id, decoration, value))
+      if (deco_matches(i, q))
         return i;
     }
     if (intact)
       return NULL;
   }
   k2s_foreach_instr(i, l)
-    if (decoration_matches(i, id, decoration, value))
+    if (deco_matches(i, q))
       return i;
   return NULL;
+}
+
+k2s_instr *k2s_find_decoration_value(const k2s_module *m, uint32_t id, uint32_t decoration,
+                                     const uint32_t *value)
+{
+  deco_query q = {indexed_decoration, id, decoration, 0, value};
+  return find_deco(m, (void **)&m->deco_idx, &q);
 }
 
 k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decoration)
@@ -770,30 +788,8 @@ k2s_instr *k2s_find_decoration(const k2s_module *m, uint32_t id, uint32_t decora
 k2s_instr *k2s_find_member_decoration(const k2s_module *m, uint32_t id, uint32_t member,
                                       uint32_t decoration)
 {
-  const k2s_list *l = &m->sec[K2S_SEC_ANNOTATION];
-  k2s_target_index *x =
-      target_index(m, (k2s_target_index **)&m->mdeco_idx, l, indexed_member_decoration);
-  if (x && id >= x->n_ids)
-    return NULL; /* the index covers every id its section names */
-  if (x) {
-    bool intact = true;
-    for (uint32_t e = x->head[id]; e; e = x->next[e - 1]) {
-      k2s_instr *i = x->instr[e - 1];
-      if (!indexed_member_decoration(i) || i->ops[0] != id) {
-        intact = false;
-        break;
-      }
-      if ((member == K2S_ANY_MEMBER || i->ops[1] == member) && i->ops[2] == decoration)
-        return i;
-    }
-    if (intact)
-      return NULL;
-  }
-  k2s_foreach_instr(i, l)
-    if (indexed_member_decoration(i) && i->ops[0] == id &&
-        (member == K2S_ANY_MEMBER || i->ops[1] == member) && i->ops[2] == decoration)
-      return i;
-  return NULL;
+  deco_query q = {indexed_member_decoration, id, decoration, member, NULL};
+  return find_deco(m, (void **)&m->mdeco_idx, &q);
 }
 
 void k2s_remove_decorations(k2s_module *m, uint32_t id)
