@@ -13,6 +13,7 @@
  * exactly one terminator with phis first and a merge instruction only before
  * it; branch targets are labels of the same function; calls name functions
  * with the right number of arguments; OpExtInst names an OpExtInstImport.
+ * Under --no-validate-input also: value operands name values (check_values).
  * Not checked: operand value types (the passes that need them check them).
  */
 #include "k2s_internal.h"
@@ -222,6 +223,7 @@ static bool check_constant(k2s_module *m, const k2s_instr *i)
 
 typedef struct check {
   k2s_module *m;
+  bool values; /* also check value operands (--no-validate-input) */
   /* label_fn[id]: 1 + the ordinal of the function whose block id labels; one
    * array for the whole check (never one per function). */
   uint32_t *label_fn;
@@ -233,6 +235,107 @@ static bool check_target(const check *c, const k2s_instr *at, uint32_t label)
   k2s_module *m = c->m;
   if (label >= m->bound || c->label_fn[label] != c->cur_fn)
     return fail(m, at, "a branch or merge target must be a label of the same function");
+  return true;
+}
+
+/* Value operands, checked only when spirv-val does not run (--no-validate-input):
+ * the passes ask a value's type and look at its definition, and a type, label
+ * or undefined id in a value's place made that a NULL dereference (a fuzzed
+ * OpAtomicFMinEXT whose Pointer named a type id, in lower_atomics). Labels
+ * (branch targets, phi parents) are check_target's; OpExtInst operands may
+ * name types (debug information); the callee of OpFunctionCall is a function.
+ * An opcode the grammar does not know is left alone. */
+typedef struct value_scan {
+  const k2s_module *m;
+  uint32_t *bad;
+} value_scan;
+
+static void value_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  value_scan *s = ud;
+  const k2s_instr *d = def_of(s->m, *id);
+  if (!s->bad && (!d || !d->type))
+    s->bad = id;
+}
+
+static bool check_values(const check *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  value_scan s = {m, NULL};
+  switch (i->opcode) {
+  case SpvOpExtInst:
+  case SpvOpLine:
+  case SpvOpNoLine:
+  case SpvOpSelectionMerge:
+  case SpvOpLoopMerge:
+  case SpvOpBranch:
+  case SpvOpCooperativeMatrixLengthNV: return true;
+  case SpvOpBranchConditional:
+  case SpvOpSwitch:
+    if (i->n_ops)
+      value_operand(&s, i, &i->ops[0]);
+    break;
+  case SpvOpPhi:
+    for (uint32_t k = 0; k < i->n_ops; k += 2)
+      value_operand(&s, i, &i->ops[k]);
+    break;
+  case SpvOpFunctionCall:
+    for (uint32_t k = 1; k < i->n_ops; k++)
+      value_operand(&s, i, &i->ops[k]);
+    break;
+  default:
+    if (!k2s_opcode(i->opcode))
+      return true;
+    k2s_foreach_id_operand(m, i, value_operand, &s);
+    break;
+  }
+  if (!s.bad)
+    return true;
+  const k2s_instr *d = def_of(m, *s.bad);
+  k2s_error(m, i,
+            "malformed input module: operand %%%u of this instruction must be a value, but %s",
+            *s.bad,
+            !d                      ? "it is not defined"
+            : is_type_op(d->opcode) ? "it is a type"
+                                    : "it is not a value (a label, string or import)");
+  return false;
+}
+
+/* OpenCL.std operands have the shapes the instruction set defines: its
+ * pointer operands (named in the grammar; tables' `pointers`) are pointers,
+ * every other operand a scalar or vector. spirv-val 2023.1 asks a Data
+ * operand's bit width before it checks the operand's type, and crashes when
+ * it has none: a fuzzed vstore_half whose data was a pointer parameter
+ * (SIGSEGV in ValidateExtInst, 10 M run on the GPU machine). Checked before
+ * validation, so in both modes; printf's arguments may be anything. */
+static bool check_opencl_std(k2s_module *m, const k2s_instr *i)
+{
+  if (i->n_ops < 2 || i->ops[0] >= m->id_cap || !m->ext_set ||
+      m->ext_set[i->ops[0]] != K2S_EXT_OPENCL_STD)
+    return true;
+  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_STD];
+  if (i->ops[1] >= set->n_opcodes || !set->insts[i->ops[1]].name)
+    return true; /* spirv-val names an unknown instruction */
+  const k2s_extinst_info *x = &set->insts[i->ops[1]];
+  for (uint32_t k = 0; k + 2 < i->n_ops && k < x->n_operands; k++) {
+    if (x->operands[k].quantifier == K2S_Q_MANY)
+      break;
+    if (x->operands[k].kind != K2S_OK_ID_REF)
+      continue;
+    const k2s_instr *v = def_of(m, i->ops[k + 2]);
+    uint16_t t = v && v->type ? opcode_of(m, v->type) : 0;
+    bool want_ptr = x->pointers >> k & 1;
+    bool ok = want_ptr ? t == SpvOpTypePointer
+                       : t == SpvOpTypeInt || t == SpvOpTypeFloat || t == SpvOpTypeBool ||
+                             t == SpvOpTypeVector;
+    if (!ok) {
+      k2s_error(m, i,
+                "malformed input module: operand %u of OpenCL.std %s must be %s", k + 1, x->name,
+                want_ptr ? "a pointer" : "a scalar or vector value");
+      return false;
+    }
+  }
   return true;
 }
 
@@ -267,6 +370,8 @@ static bool check_block(const check *c, k2s_block *b)
     }
     if (i->type && !is_type(m, i->type))
       return fail(m, i, "the result type is not a type");
+    if (c->values && !k2s_is_debug_info(m, i) && !check_values(c, i))
+      return false;
     switch (i->opcode) {
     case SpvOpBranch:
       if (i->n_ops < 1 || !check_target(c, i, i->ops[0]))
@@ -311,6 +416,8 @@ static bool check_block(const check *c, k2s_block *b)
     case SpvOpExtInst:
       if (i->n_ops < 2 || opcode_of(m, i->ops[0]) != SpvOpExtInstImport)
         return fail(m, i, "OpExtInst must name an OpExtInstImport");
+      if (!check_opencl_std(m, i))
+        return false;
       break;
     case SpvOpVariable:
       if (opcode_of(m, i->type) != SpvOpTypePointer)
@@ -347,7 +454,7 @@ static bool check_function(const check *c, k2s_function *f)
   return true;
 }
 
-bool k2s_check_structure(k2s_module *m)
+bool k2s_check_structure(k2s_module *m, bool values)
 {
   k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL]) {
     if (i->type && !is_type(m, i->type))
@@ -357,7 +464,7 @@ bool k2s_check_structure(k2s_module *m)
     if (i->opcode == SpvOpVariable && opcode_of(m, i->type) != SpvOpTypePointer)
       return fail(m, i, "a variable's type must be a pointer type");
   }
-  check c = {m, k2s_alloc(&m->arena, (size_t)m->bound * sizeof(uint32_t)), 0};
+  check c = {m, values, k2s_alloc(&m->arena, (size_t)m->bound * sizeof(uint32_t)), 0};
   uint32_t ord = 0;
   k2s_foreach_function(f, m) {
     ord++;

@@ -21,6 +21,10 @@ EXT_SETS = [
 ]
 
 QUANT = {None: "K2S_Q_ONE", "?": "K2S_Q_OPTIONAL", "*": "K2S_Q_MANY"}
+# OpenCL.std operands that are pointers, by their grammar names (fract's ptr,
+# frexp's exp, lgamma_r's signp, modf's iptr, remquo's quo, sincos's cosval,
+# printf's format, prefetch's ptr); the vload/vstore family's p is added by name.
+OPENCL_STD_POINTER_NAMES = {"ptr", "exp", "signp", "iptr", "quo", "cosval", "format"}
 
 
 def cstr(s):
@@ -112,6 +116,7 @@ typedef struct k2s_extinst_info {
   const char *name;
   uint8_t n_operands;
   const k2s_operand_desc *operands; /* ext-local kinds: only the category matters */
+  uint8_t pointers; /* OpenCL.std: bit k set when operand k is a pointer (by its name) */
 } k2s_extinst_info;
 
 typedef struct k2s_extinst_set {
@@ -229,8 +234,16 @@ typedef struct k2s_extinst_set {
                 descs.append("{%d, %s}" % (ki, QUANT[o.get("quantifier")]))
             if descs:
                 c.append("static const k2s_operand_desc ext_%s_%d[] = {%s};" % (cid, i["opcode"], ",".join(descs)))
-            rows.append("  [%d] = {%s, %d, %s}," % (i["opcode"], cstr(i["opname"]), len(descs),
-                                                   "ext_%s_%d" % (cid, i["opcode"]) if descs else "0"))
+            ptrs = 0
+            if cid == "opencl_std":
+                # The grammar names pointer operands; 'p' is a pointer only in the
+                # vload/vstore family (length's and normalize's 'p' is a vector).
+                for k, o in enumerate(ops):
+                    n = o.get("name", "").strip("'")
+                    if n in OPENCL_STD_POINTER_NAMES or (n == "p" and i["opname"].startswith(("vload", "vstore"))):
+                        ptrs |= 1 << k
+            rows.append("  [%d] = {%s, %d, %s, 0x%x}," % (i["opcode"], cstr(i["opname"]), len(descs),
+                                                   "ext_%s_%d" % (cid, i["opcode"]) if descs else "0", ptrs))
         c.append("static const k2s_extinst_info ext_%s[%d] = {\n%s\n};" % (cid, maxo + 1, "\n".join(rows)))
         set_rows.append("  {%s, %d, ext_%s}," % (cstr(import_name), maxo + 1, cid))
     c.append("const k2s_extinst_set k2s_extinst_sets[K2S_N_EXTINST_SETS] = {\n%s\n};" % "\n".join(set_rows))

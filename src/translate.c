@@ -378,7 +378,7 @@ static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_opt
   /* Repair the producer's known mistakes first (src/repair.c), so that the
    * validator checks everything else. An empty pipeline (--passes=none) is
    * the identity: nothing is repaired, the input is validated as it is. */
-  if (n > 0 && !k2s_check_structure(m)) {
+  if (n > 0 && !k2s_check_structure(m, !opts->validate_input)) {
     status = K2S_ERROR_INPUT;
     goto done;
   }
