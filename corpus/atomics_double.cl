@@ -45,3 +45,20 @@ kernel void datomic_global(global atomic_double *r, global const double *in)
     D_MIN(global, &r[1], x);
     D_MAX(global, &r[2], x);
 }
+
+// r[0] is also read as two 32-bit halves, so logical pointer mode re-types r as words: the
+// double atomics' 64-bit compare-exchange loops then use the buffer's aliased 64-bit view
+// (docs/atomics.md), on vulkan1.1 too.
+kernel void datomic_words(global atomic_double *r, global const double *in, global uint *halves)
+{
+    size_t i = get_global_id(0);
+    double x = floor(in[i] * 4.0) / 4.0;
+    D_ADD(global, &r[1 + i % 2], x);
+    D_MIN(global, &r[3], x);
+    D_MAX(global, &r[4], x);
+    if (i == 0) {
+        global const uint *w = (global const uint *)r;
+        halves[0] = w[0];
+        halves[1] = w[1];
+    }
+}

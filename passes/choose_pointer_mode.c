@@ -77,7 +77,8 @@ static bool suspicious(k2s_module *m)
     case SpvOpAtomicCompareExchange: {
       /* A 64-bit atomic through a cast pointer (the compare-exchange loop of a
        * double atomic, passes/lower_atomics.c): logical mode needs a 64-bit
-       * view of that memory, which a root re-typed as words does not have. */
+       * view of that memory, which a buffer re-typed as words has (an aliased
+       * ulong view) only where the offset is a multiple of 8. */
       k2s_instr *src = i->n_ops >= 1 ? k2s_def(m, i->ops[0]) : NULL;
       if (src && src->opcode == SpvOpBitcast && k2s_type_width(m, i->type) == 64)
         return true;
