@@ -1,6 +1,6 @@
-// atomics_double.cl — cl_ext_float_atomics on double (a 64-bit compare-exchange loop; own
-// file, since logical pointer mode cannot give it a 64-bit view of a root it re-types as
-// words: --pointers=auto moves such a kernel to physical mode on vulkan1.2+).
+// atomics_double.cl — cl_ext_float_atomics on double (a 64-bit compare-exchange loop; in
+// logical pointer mode on the aliased 64-bit view of a buffer re-typed as words, which
+// local memory does not have: its own file, without local double atomics).
 // Same scheme as atomics_float.cl: k2s lowers them to compare-exchange loops on the bits (or keeps
 // them with --float-atomics). Inputs are multiples of 1/4 of moderate size, so every sum
 // is exact in any order and the results do not depend on the order of the work-items.
