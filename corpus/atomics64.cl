@@ -79,3 +79,27 @@ kernel void atom64_local(global long *res, global const long *in)
         atom_xchg(&res[12 + get_group_id(0)], l[9] * 3);
     }
 }
+
+// The result buffer is also read and written as 32-bit halves (res[0] as two uints), so
+// logical pointer mode re-types it as words; the 64-bit atomics go through the buffer's
+// aliased 64-bit view (docs/atomics.md). res[1..6]: one slot per operation.
+kernel void atom64_words(global long *res, global const long *in)
+{
+    long v = in[get_global_id(0)];
+    atom_add(&res[1], v);
+    atom_min(&res[2], v);
+    atom_max((global ulong *)&res[3], (ulong)v);
+    atom_xor(&res[4], v);
+    atom_xchg(&res[5], 0x0fedcba987654321L);
+    long old, seen = atom_add(&res[6], 0);
+    do {
+        old = seen;
+        seen = atom_cmpxchg(&res[6], old, old + (v >> 4));
+    } while (seen != old);
+    if (get_global_id(0) == 0) {
+        global uint *w = (global uint *)res;
+        uint lo = w[0], hi = w[1];
+        w[0] = hi;
+        w[1] = lo;
+    }
+}

@@ -1,6 +1,6 @@
-// atomics_double.cl — cl_ext_float_atomics on double (a 64-bit compare-exchange loop; own
-// file, since logical pointer mode cannot give it a 64-bit view of a root it re-types as
-// words: --pointers=auto moves such a kernel to physical mode on vulkan1.2+).
+// atomics_double.cl — cl_ext_float_atomics on double (a 64-bit compare-exchange loop; in
+// logical pointer mode on the aliased 64-bit view of a buffer re-typed as words, which
+// local memory does not have: its own file, without local double atomics).
 // Same scheme as atomics_float.cl: k2s lowers them to compare-exchange loops on the bits (or keeps
 // them with --float-atomics). Inputs are multiples of 1/4 of moderate size, so every sum
 // is exact in any order and the results do not depend on the order of the work-items.
@@ -44,4 +44,21 @@ kernel void datomic_global(global atomic_double *r, global const double *in)
     D_ADD(global, &r[0], x);
     D_MIN(global, &r[1], x);
     D_MAX(global, &r[2], x);
+}
+
+// r[0] is also read as two 32-bit halves, so logical pointer mode re-types r as words: the
+// double atomics' 64-bit compare-exchange loops then use the buffer's aliased 64-bit view
+// (docs/atomics.md), on vulkan1.1 too.
+kernel void datomic_words(global atomic_double *r, global const double *in, global uint *halves)
+{
+    size_t i = get_global_id(0);
+    double x = floor(in[i] * 4.0) / 4.0;
+    D_ADD(global, &r[1 + i % 2], x);
+    D_MIN(global, &r[3], x);
+    D_MAX(global, &r[4], x);
+    if (i == 0) {
+        global const uint *w = (global const uint *)r;
+        halves[0] = w[0];
+        halves[1] = w[1];
+    }
 }

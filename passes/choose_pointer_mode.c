@@ -14,11 +14,15 @@
  * translates or the error is one physical mode cannot help with. Only modules
  * with constructs logical mode may reject (pointer<->integer casts, pointers in
  * memory, run-time memcpy sizes) pay for the dry run.
+ * A function whose printf prints an address (%p of a global, constant or generic
+ * pointer) is lowered by physical mode too: logical mode has no addresses to print. On a
+ * target without physical mode such a printf is an error here, naming the reason.
  * Runs after work-items, before physical-pointers and kernel-args.
  */
 #include <string.h>
 
 #include "k2s_internal.h"
+#include "printf_format.h"
 
 static bool is_pointer(k2s_module *m, uint32_t type)
 {
@@ -73,7 +77,8 @@ static bool suspicious(k2s_module *m)
     case SpvOpAtomicCompareExchange: {
       /* A 64-bit atomic through a cast pointer (the compare-exchange loop of a
        * double atomic, passes/lower_atomics.c): logical mode needs a 64-bit
-       * view of that memory, which a root re-typed as words does not have. */
+       * view of that memory, which a buffer re-typed as words has (an aliased
+       * ulong view) only where the offset is a multiple of 8. */
       k2s_instr *src = i->n_ops >= 1 ? k2s_def(m, i->ops[0]) : NULL;
       if (src && src->opcode == SpvOpBitcast && k2s_type_width(m, i->type) == 64)
         return true;
@@ -89,6 +94,39 @@ static bool suspicious(k2s_module *m)
     }
   }
   return false;
+}
+
+static bool is_printf(const k2s_module *m, const k2s_instr *i)
+{
+  return i->opcode == SpvOpExtInst && i->n_ops >= 3 && i->ops[0] < m->id_cap &&
+         m->ext_set[i->ops[0]] == K2S_EXT_OPENCL_STD && i->ops[1] == K2S_OPENCL_STD_printf;
+}
+
+/* The first printf in f that prints an address: a %p whose argument points to global,
+ * constant or generic memory (physical mode makes those addresses; a %p of local or
+ * private memory has none in either mode, and the printf pass says so). */
+static k2s_instr *printf_of_address(k2s_module *m, k2s_function *f)
+{
+  k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)
+  {
+    const char *fmt = is_printf(m, i) ? k2s_string_literal(m, i->ops[2]) : NULL;
+    if (!fmt)
+      continue; /* not a printf, or a format the printf pass refuses */
+    size_t len = strlen(fmt), pos = 0;
+    uint32_t arg = 3;
+    k2s_printf_spec s;
+    const char *why;
+    while (arg < i->n_ops && k2s_printf_next(fmt, len, &pos, &s, &why) > 0) {
+      if (s.conv == '%')
+        continue;
+      k2s_instr *t = k2s_def(m, k2s_type_of(m, i->ops[arg++]));
+      if (s.conv == 'p' && t && t->opcode == SpvOpTypePointer &&
+          (t->ops[0] == SpvStorageClassCrossWorkgroup ||
+           t->ops[0] == SpvStorageClassUniformConstant || t->ops[0] == SpvStorageClassGeneric))
+        return i;
+    }
+  }
+  return NULL;
 }
 
 static k2s_module *copy_module(k2s_module *m)
@@ -178,15 +216,55 @@ static uint32_t dry_run(k2s_module *m, const k2s_options *o, uint32_t also_physi
   return fid;
 }
 
+/* Functions whose printf prints an address go physical (or, without physical mode,
+ * the printf is refused with the reason). Returns whether a function changed. */
+static bool physical_for_printf(k2s_module *m, const k2s_options *o, bool no_physical)
+{
+  bool changed = false;
+  k2s_foreach_function(f, m)
+  {
+    k2s_instr *p = f->physical ? NULL : printf_of_address(m, f);
+    if (!p)
+      continue;
+    if (no_physical) {
+      k2s_error(m, p,
+                "printf's %%p prints an address, which needs physical pointers "
+                "(PhysicalStorageBuffer64, bufferDeviceAddress): %s",
+                o->target_env == K2S_ENV_VULKAN_1_1
+                    ? "--target-env vulkan1.1 does not have them (use vulkan1.2 or later)"
+                    : "physical addresses are 64-bit integers, which --no-int64 takes away");
+      return changed;
+    }
+    /* Physical mode must translate the function in a dry run; if it does not, the
+     * logical pipeline reports what it can (the printf pass names the %p). */
+    const char *why = NULL;
+    if (dry_run(m, o, f->def->result, &why) == f->def->result ||
+        !k2s_physical_lower_function(m, f, o))
+      continue;
+    changed = true;
+    if (o->verbose)
+      k2s_diag(m, K2S_NOTE, f->def,
+               "%s '%s' uses physical pointers (PhysicalStorageBuffer64): printf's %%p prints "
+               "an address, which logical mode does not have",
+               is_kernel(m, f->def->result) ? "kernel" : "function",
+               is_kernel(m, f->def->result) ? kernel_name(m, f->def->result)
+               : k2s_name_of(m, f->def->result) ? k2s_name_of(m, f->def->result)
+                                                : "?");
+  }
+  return changed;
+}
+
 bool k2s_choose_pointer_mode(k2s_module *m, const k2s_options *o)
 {
   if (o->pointers != K2S_POINTERS_AUTO)
     return false;
-  if (o->target_env == K2S_ENV_VULKAN_1_1 || (o->missing_features & K2S_FEATURE_INT64))
-    return false; /* no physical mode to fall back to: logical it is */
+  bool no_physical =
+      o->target_env == K2S_ENV_VULKAN_1_1 || (o->missing_features & K2S_FEATURE_INT64);
+  bool changed = physical_for_printf(m, o, no_physical);
+  if (no_physical || m->failed)
+    return changed; /* no physical mode to fall back to: logical it is */
   if (!suspicious(m))
-    return false;
-  bool changed = false;
+    return changed;
   for (int round = 0; round < 64; round++) {
     const char *why = NULL, *why2 = NULL;
     uint32_t fid = dry_run(m, o, 0, &why);

@@ -60,7 +60,7 @@ typedef struct root {
   bool written;           /* stored to (program-scope variables) */
   const k2s_instr *pun_why, *typed_why, *write_why;
   uint32_t align;   /* what OpenCL guarantees about its address */
-  uint32_t view[3]; /* buffers: aliased 8/16-bit views of the same binding (by width/8) */
+  uint32_t view[9]; /* buffers: aliased 8/16/64-bit views of the same binding (by width/8) */
 } root;
 
 typedef struct alt {
@@ -743,16 +743,18 @@ static uint32_t word_ptr(ptr_ctx *c, k2s_builder *b, const root *r, uint32_t wid
   return k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, r->sc, word_type(m)), ops, 3);
 }
 
-/* A re-typed buffer's 8- or 16-bit view: a second variable on the same
+/* A re-typed buffer's 8-, 16- or 64-bit view: a second variable on the same
  * descriptor (aliasing is allowed in Vulkan; both are Aliased), so byte and
- * short stores need no atomics. 0 when the target lacks that storage. */
+ * short stores need no atomics, and a 64-bit atomic has a 64-bit location (a
+ * word view cannot hold one). 0 when the target lacks that storage. */
 static uint32_t narrow_view(ptr_ctx *c, root *r, uint32_t bytes)
 {
   k2s_module *m = c->m;
-  if (r->sc != SpvStorageClassStorageBuffer || (bytes != 1 && bytes != 2))
+  if (r->sc != SpvStorageClassStorageBuffer || (bytes != 1 && bytes != 2 && bytes != 8))
     return 0;
-  if (c->o->missing_features & (bytes == 1 ? (K2S_FEATURE_STORAGE8 | K2S_FEATURE_INT8)
-                                           : (K2S_FEATURE_STORAGE16 | K2S_FEATURE_INT16)))
+  if (c->o->missing_features & (bytes == 1   ? (K2S_FEATURE_STORAGE8 | K2S_FEATURE_INT8)
+                                : bytes == 2 ? (K2S_FEATURE_STORAGE16 | K2S_FEATURE_INT16)
+                                             : K2S_FEATURE_INT64))
     return 0;
   if (r->view[bytes])
     return r->view[bytes];
@@ -2296,7 +2298,28 @@ static uint32_t atomic_ptr(ptr_ctx *c, k2s_builder *b, root *r, lin off, uint32_
     word_at(c, b, r, off, &widx, &sh);
     return word_ptr(c, b, r, widx);
   }
-  k2s_error(m, at, "an atomic on %s at a place the memory does not hold one", type_text(m, A));
+  /* A 64-bit atomic (long/ulong, or the compare-exchange loop of a double atomic) on a
+   * buffer re-typed as words: the 8-byte element of the buffer's aliased 64-bit view. */
+  uint32_t view = 0;
+  if (r->punned && A == k2s_type_int(m, 64, false) && lin_divisible(off, 8))
+    view = narrow_view(c, r, 8);
+  if (view) {
+    uint32_t ops[3] = {view, k2s_const_uint32(m, 0),
+                       materialize_div(c, b, off, 8, lin_width(c, off, 32))};
+    return k2s_emit(b, SpvOpAccessChain, k2s_type_pointer(m, r->sc, A), ops, 3);
+  }
+  if (r->punned && k2s_type_width(m, A) == 64)
+    k2s_error(m, at,
+              "a 64-bit atomic on memory accessed with several layouts (re-typed as 32-bit "
+              "words): %s",
+              r->sc != SpvStorageClassStorageBuffer
+                  ? "only a buffer has a 64-bit view of such memory, not local or private "
+                    "memory (access it with one layout)"
+                  : "the buffer's 64-bit view needs an offset known to be a multiple of 8 "
+                    "(physical pointers, vulkan1.2+, have no such limit)");
+  else
+    k2s_error(m, at, "an atomic on %s at a place the memory does not hold one",
+              type_text(m, A));
   return 0;
 }
 

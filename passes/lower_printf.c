@@ -38,76 +38,6 @@ typedef struct printf_ctx {
 
 /* ---- string literals ------------------------------------------------------ */
 
-/* The bytes of a constant array of 8-bit integers into buf[0, n). */
-static bool string_bytes(k2s_module *m, uint32_t init, char *buf, uint32_t n)
-{
-  k2s_instr *c = k2s_def(m, init);
-  if (!c)
-    return false;
-  if (c->opcode == SpvOpConstantNull) {
-    memset(buf, 0, n);
-    return true;
-  }
-  if (c->opcode != SpvOpConstantComposite || c->n_ops != n)
-    return false;
-  for (uint32_t k = 0; k < n; k++) {
-    uint64_t v;
-    if (!k2s_const_value(m, c->ops[k], &v)) {
-      k2s_instr *e = k2s_def(m, c->ops[k]);
-      if (!e || e->opcode != SpvOpConstantNull)
-        return false;
-      v = 0;
-    }
-    buf[k] = (char)v;
-  }
-  return true;
-}
-
-/* The string literal a pointer points into (a variable with a constant initializer
- * of 8-bit integers, at a constant offset), NUL-terminated, or NULL. */
-static const char *string_literal(k2s_module *m, uint32_t ptr)
-{
-  uint64_t offset = 0;
-  for (int depth = 0; depth < 16; depth++) {
-    k2s_instr *d = k2s_def(m, ptr);
-    if (!d)
-      return NULL;
-    switch (d->opcode) {
-    case SpvOpBitcast:
-    case SpvOpCopyObject: ptr = d->ops[0]; continue;
-    case SpvOpAccessChain:
-    case SpvOpInBoundsAccessChain:
-    case SpvOpPtrAccessChain:
-    case SpvOpInBoundsPtrAccessChain: {
-      /* Every index but the one selecting a byte must be 0. */
-      for (uint32_t k = 1; k < d->n_ops; k++) {
-        uint64_t v;
-        if (!k2s_const_value(m, d->ops[k], &v))
-          return NULL;
-        offset += v;
-      }
-      ptr = d->ops[0];
-      continue;
-    }
-    case SpvOpVariable: {
-      k2s_instr *pt = k2s_def(m, d->type);
-      k2s_instr *arr = pt ? k2s_def(m, pt->ops[1]) : NULL;
-      uint64_t len;
-      if (d->n_ops < 2 || !arr || arr->opcode != SpvOpTypeArray ||
-          k2s_type_width(m, arr->ops[0]) != 8 || !k2s_const_value(m, arr->ops[1], &len) ||
-          len > (1u << 20) || offset >= len)
-        return NULL;
-      char *buf = k2s_alloc(&m->arena, len + 1);
-      if (!string_bytes(m, d->ops[1], buf, (uint32_t)len) || !memchr(buf + offset, 0, len - offset))
-        return NULL;
-      return buf + offset;
-    }
-    default: return NULL;
-    }
-  }
-  return NULL;
-}
-
 /* ---- reflection ----------------------------------------------------------- */
 
 static uint32_t add_info(printf_ctx *c, const char *format, const slot *slots, uint32_t n)
@@ -149,7 +79,7 @@ static bool plan_arg(printf_ctx *c, k2s_instr *at, const char *fmt, const k2s_pr
   }
   if (td->opcode == SpvOpTypePointer) {
     if (s->conv == 's') {
-      const char *str = string_literal(m, arg);
+      const char *str = k2s_string_literal(m, arg);
       if (!str) {
         k2s_error(m, at,
                   "printf's %.*s needs a string literal argument (OpenCL C allows %%s only "
@@ -436,7 +366,7 @@ static bool is_printf(const k2s_module *m, const k2s_instr *i)
 static bool lower_one(printf_ctx *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
-  const char *fmt = string_literal(m, i->ops[2]);
+  const char *fmt = k2s_string_literal(m, i->ops[2]);
   if (!fmt) {
     k2s_error(m, i,
               "printf's format (%%%u) is not a string literal: OpenCL C requires a "

@@ -356,6 +356,9 @@ uint32_t k2s_type_width(const k2s_module *m, uint32_t type); /* int/float width,
 uint32_t k2s_vector_size(const k2s_module *m, uint32_t type); /* 1 for scalars */
 uint32_t k2s_scalar_type(const k2s_module *m, uint32_t type);
 bool k2s_const_value(const k2s_module *m, uint32_t id, uint64_t *value); /* int constants */
+/* The string literal a pointer points into (a variable with a constant initializer of
+ * 8-bit integers, at a constant offset; printf formats), NUL-terminated, or NULL. */
+const char *k2s_string_literal(k2s_module *m, uint32_t ptr);
 void k2s_add_capability(k2s_module *m, uint32_t cap);
 bool k2s_has_capability(const k2s_module *m, uint32_t cap);
 void k2s_remove_capability(k2s_module *m, uint32_t cap);

@@ -448,6 +448,24 @@ static uint32_t repair_debug_base_types(k2s_module *m)
       }
       continue;
     }
+    /* spirv-val: a qualifier (const, volatile, restrict) of a basic type only. A
+     * typedef'd basic type gives the basic one; a qualified array, struct or pointer
+     * (llvm-spirv 15 emits `volatile` on typedefs like uchar, `const` on arrays) is
+     * its base type unqualified, as a typedef of one is. */
+    if (op == 4 && i->n_ops >= 4) { /* DebugTypeQualifier */
+      k2s_instr *base = strip_alias(m, k2s_def(m, i->ops[2]));
+      if (is_basic(m, base)) {
+        if (i->ops[2] != base->result) {
+          i->ops[2] = base->result;
+          n++;
+        }
+      } else if (base && i->result < m->id_cap) {
+        alias[i->result] = i->ops[2];
+        k2s_instr_delete(m, i);
+        n++;
+      }
+      continue;
+    }
     /* spirv-val: a vector of at most 4 lanes of a basic type. OpenCL's 8- and
      * 16-lane vectors become arrays; a typedef'd lane type, the basic one. */
     if (op == 6 && i->n_ops >= 4) { /* DebugTypeVector */
@@ -511,6 +529,39 @@ static uint32_t repair_debug_base_types(k2s_module *m)
   }
   /* Body instructions (DebugDeclare, DebugValue) name types only through
    * variables, which stay. */
+  return n;
+}
+
+/* A DebugDeclare's Variable must be an OpVariable or OpFunctionParameter. clang -O2
+ * leaves llvm.dbg.declare of a variable it optimised away (a private array whose
+ * elements all became values), which llvm-spirv 15 emits as a DebugDeclare of an
+ * OpUndef pointer: that declaration says nothing and goes (the DebugLocalVariable
+ * stays, with no location, which is the truth). A bitcast or copy of a variable
+ * has its address: the declaration names the variable itself. The count changed. */
+static uint32_t repair_debug_declares(k2s_module *m)
+{
+  uint32_t n = 0;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr_safe(i, &b->body) {
+        if (!is_debug_info(m, i) || i->ops[1] != 28 || i->n_ops < 4) /* DebugDeclare */
+          continue;
+        k2s_instr *v = k2s_def(m, i->ops[3]);
+        for (int hops = 0; hops < 16 && v && (v->opcode == SpvOpBitcast || v->opcode == SpvOpCopyObject);
+             hops++)
+          v = k2s_def(m, v->ops[0]);
+        if (v && (v->opcode == SpvOpVariable || v->opcode == SpvOpFunctionParameter)) {
+          if (i->ops[3] != v->result) {
+            i->ops[3] = v->result;
+            n++;
+          }
+          continue;
+        }
+        if (i->result && k2s_uses_of(m, i->result))
+          continue; /* named by something: left for the validator */
+        k2s_instr_delete(m, i);
+        n++;
+      }
   return n;
 }
 
@@ -633,7 +684,8 @@ bool k2s_repair_debug_info(k2s_module *m)
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
       repair_debug_list(&c, &b->body);
-  uint32_t pointers = moved + repair_debug_base_types(m) + repair_debug_strings(m);
+  uint32_t pointers = moved + repair_debug_base_types(m) + repair_debug_strings(m) +
+                      repair_debug_declares(m);
   if (c.dropped || c.trimmed || pointers)
     k2s_invalidate_uses(m);
   /* What is kept must pass spirv-val's debug-info rules (which llvm-spirv 15

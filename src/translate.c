@@ -53,6 +53,7 @@ static void take_module_diags(k2s_result *r, k2s_module *m)
 bool k2s_repair_input(k2s_module *m);
 uint32_t k2s_repair_drop_merges(k2s_module *m);
 uint32_t k2s_repair_strip_debug_info(k2s_module *m);      /* src/repair_compat.c */
+bool k2s_repair_debug_info(k2s_module *m);                  /* src/repair_compat.c */
 uint32_t k2s_strip_debug_set(k2s_module *m, uint8_t set); /* src/repair_compat.c */
 
 static uint32_t written_size(const k2s_instr *i)
@@ -198,7 +199,19 @@ static char *validate_input(k2s_module *m, const uint32_t *words, size_t n_words
     vwords = sw;
   }
   char *msg = validate_opencl(m, vwords, nw, env, off);
-  if (may_drop_merges && has_debug_info_import(m)) {
+  if (!may_drop_merges && msg && has_debug_info_import(m) && is_debug_info_at(m, *off, msg) &&
+      k2s_check_structure(m)) {
+    /* --passes=none repairs nothing else, but llvm-spirv 15's -g output breaks
+     * spirv-val's debug-info rules in every module with a struct (a member names
+     * its composite before the composite is defined): the debug-info repair runs
+     * here as in the full pipeline, or no -g module would be accepted. It changes
+     * debug instructions only; a module the validator accepts stays byte for byte. */
+    k2s_repair_debug_info(m);
+    repaired = true;
+    vwords = k2s_write_native(m, &nw);
+    msg = validate_opencl(m, vwords, nw, env, off);
+  }
+  if (has_debug_info_import(m)) {
     msg = retry_without_debug_info(m, msg, env, off);
     repaired |= !has_debug_info_import(m);
   }

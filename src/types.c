@@ -264,6 +264,74 @@ bool k2s_const_value(const k2s_module *m, uint32_t id, uint64_t *value)
   return true;
 }
 
+/* The bytes of a constant array of 8-bit integers into buf[0, n). */
+static bool string_bytes(k2s_module *m, uint32_t init, char *buf, uint32_t n)
+{
+  k2s_instr *c = k2s_def(m, init);
+  if (!c)
+    return false;
+  if (c->opcode == SpvOpConstantNull) {
+    memset(buf, 0, n);
+    return true;
+  }
+  if (c->opcode != SpvOpConstantComposite || c->n_ops != n)
+    return false;
+  for (uint32_t k = 0; k < n; k++) {
+    uint64_t v;
+    if (!k2s_const_value(m, c->ops[k], &v)) {
+      k2s_instr *e = k2s_def(m, c->ops[k]);
+      if (!e || e->opcode != SpvOpConstantNull)
+        return false;
+      v = 0;
+    }
+    buf[k] = (char)v;
+  }
+  return true;
+}
+
+const char *k2s_string_literal(k2s_module *m, uint32_t ptr)
+{
+  uint64_t offset = 0;
+  for (int depth = 0; depth < 16; depth++) {
+    k2s_instr *d = k2s_def(m, ptr);
+    if (!d)
+      return NULL;
+    switch (d->opcode) {
+    case SpvOpBitcast:
+    case SpvOpCopyObject: ptr = d->ops[0]; continue;
+    case SpvOpAccessChain:
+    case SpvOpInBoundsAccessChain:
+    case SpvOpPtrAccessChain:
+    case SpvOpInBoundsPtrAccessChain: {
+      /* Every index but the one selecting a byte must be 0. */
+      for (uint32_t k = 1; k < d->n_ops; k++) {
+        uint64_t v;
+        if (!k2s_const_value(m, d->ops[k], &v))
+          return NULL;
+        offset += v;
+      }
+      ptr = d->ops[0];
+      continue;
+    }
+    case SpvOpVariable: {
+      k2s_instr *pt = k2s_def(m, d->type);
+      k2s_instr *arr = pt ? k2s_def(m, pt->ops[1]) : NULL;
+      uint64_t len;
+      if (d->n_ops < 2 || !arr || arr->opcode != SpvOpTypeArray ||
+          k2s_type_width(m, arr->ops[0]) != 8 || !k2s_const_value(m, arr->ops[1], &len) ||
+          len > (1u << 20) || offset >= len)
+        return NULL;
+      char *buf = k2s_alloc(&m->arena, len + 1);
+      if (!string_bytes(m, d->ops[1], buf, (uint32_t)len) || !memchr(buf + offset, 0, len - offset))
+        return NULL;
+      return buf + offset;
+    }
+    default: return NULL;
+    }
+  }
+  return NULL;
+}
+
 uint32_t k2s_spec_const_uint32(k2s_module *m, uint32_t spec_id, uint32_t default_value)
 {
   k2s_foreach_instr(i, &m->sec[K2S_SEC_ANNOTATION])
