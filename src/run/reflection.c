@@ -372,12 +372,12 @@ static bool take_module(struct refl_module *r, const k2s_reflection *lr, bool ve
     return true;
 }
 
-bool refl_from_spirv(const struct spv_module *m, struct refl_module *r, bool verbose)
+bool refl_from_spirv(const uint32_t *words, size_t count, struct refl_module *r, bool verbose)
 {
     memset(r, 0, sizeof *r);
     r->printf_data = -1;
     k2s_reflection *lr = NULL;
-    if (k2s_reflection_read(m->words, m->count, &lr) != K2S_OK) {
+    if (k2s_reflection_read(words, count, &lr) != K2S_OK) {
         k2s_error("%s", lr && lr->error ? lr->error : "out of memory");
         k2s_reflection_free(lr);
         return false;
