@@ -490,6 +490,18 @@ K2S_API bool k2s_module_workgroup_bytes(const k2s_module_info *info, const k2s_m
 K2S_API k2s_status k2s_module_words_for_driver(const k2s_module_info *info, bool strip_nonsemantic,
                                                uint32_t **words, size_t *n_words);
 
+/* Validate n_words words of SPIR-V (host byte order) for a Vulkan target with the
+ * SPIRV-Tools validator linked into the library, so a host needs no SPIRV-Tools of its
+ * own. Returns K2S_OK when valid; otherwise K2S_ERROR_INPUT and *message, a malloc'd
+ * text ("not valid for <environment>: <why>") the caller releases with free() (NULL
+ * only when out of memory). Thread safety: any number of calls at once. */
+enum k2s_validate_flags {
+  K2S_VALIDATE_SPIRV_1_4 = 1u << 0, /* Vulkan 1.1 with VK_KHR_spirv_1_4: SPIR-V 1.4 allowed */
+  K2S_VALIDATE_SCALAR_BLOCK_LAYOUT = 1u << 1, /* the device enabled scalarBlockLayout */
+};
+K2S_API k2s_status k2s_validate(const uint32_t *words, size_t n_words, k2s_target_env env,
+                                unsigned flags, char **message);
+
 /* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header's
  * K2S_VERSION_STRING when a program runs with another build of the library). */
 K2S_API const char *k2s_version(void);
