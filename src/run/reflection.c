@@ -4,6 +4,7 @@
 #include "reflection.h"
 
 #include "argspec.h"
+#include "../hex.h"
 
 #include <k2s/k2s.h>
 #include <stdlib.h>
@@ -138,14 +139,10 @@ bool refl_decode_hex(const char *hex, struct refl_data *d)
         k2s_error("out of memory");
         return false;
     }
-    for (size_t i = 0; i < d->nbytes; i++) {
-        int hi = k2s_hex_digit(hex[2 * i]), lo = k2s_hex_digit(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-            k2s_error("reflection: constant data holds a non-hex character");
-            free(d->bytes);
-            return false;
-        }
-        d->bytes[i] = (unsigned char)(hi << 4 | lo);
+    if (k2s_hex_decode(hex, d->nbytes, d->bytes) < d->nbytes) {
+        k2s_error("reflection: constant data holds a non-hex character");
+        free(d->bytes);
+        return false;
     }
     return true;
 }
