@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "image_formats.h"
 #include "k2s_internal.h"
 
 #define IMG_SIGN_EXTEND 0x1000u
@@ -541,39 +542,6 @@ static bool parse_formats(k2s_module *m, const char *opt, fmt_list *out)
   return true;
 }
 
-/* The SPIR-V format of ORDER:TYPE (0: none) and whether its texels are float, signed
- * or unsigned integers. */
-static uint32_t spirv_format(const char *order, const char *type, int *kind)
-{
-  static const struct {
-    const char *type;
-    int kind; /* 0 float, 1 int, 2 uint */
-    uint32_t r, rg, rgba;
-  } t[] = {
-      {"float", 0, SpvImageFormatR32f, SpvImageFormatRg32f, SpvImageFormatRgba32f},
-      {"half", 0, SpvImageFormatR16f, SpvImageFormatRg16f, SpvImageFormatRgba16f},
-      {"unorm8", 0, SpvImageFormatR8, SpvImageFormatRg8, SpvImageFormatRgba8},
-      {"snorm8", 0, SpvImageFormatR8Snorm, SpvImageFormatRg8Snorm, SpvImageFormatRgba8Snorm},
-      {"unorm16", 0, SpvImageFormatR16, SpvImageFormatRg16, SpvImageFormatRgba16},
-      {"snorm16", 0, SpvImageFormatR16Snorm, SpvImageFormatRg16Snorm, SpvImageFormatRgba16Snorm},
-      {"int8", 1, SpvImageFormatR8i, SpvImageFormatRg8i, SpvImageFormatRgba8i},
-      {"int16", 1, SpvImageFormatR16i, SpvImageFormatRg16i, SpvImageFormatRgba16i},
-      {"int32", 1, SpvImageFormatR32i, SpvImageFormatRg32i, SpvImageFormatRgba32i},
-      {"uint8", 2, SpvImageFormatR8ui, SpvImageFormatRg8ui, SpvImageFormatRgba8ui},
-      {"uint16", 2, SpvImageFormatR16ui, SpvImageFormatRg16ui, SpvImageFormatRgba16ui},
-      {"uint32", 2, SpvImageFormatR32ui, SpvImageFormatRg32ui, SpvImageFormatRgba32ui},
-  };
-  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-    if (strcmp(type, t[i].type) == 0) {
-      *kind = t[i].kind;
-      return strcmp(order, "r") == 0      ? t[i].r
-             : strcmp(order, "rg") == 0   ? t[i].rg
-             : strcmp(order, "rgba") == 0 ? t[i].rgba
-                                          : 0;
-    }
-  return 0;
-}
-
 /* The --image-format entry for argument a of kernel k (by name or ordinal), or NULL. */
 static fmt_entry *format_for(fmt_list *f, k2s_refl_kernel *k, k2s_refl_arg *a)
 {
@@ -613,8 +581,8 @@ static bool storage_format(img_ctx *c, fmt_list *f, bool read, uint32_t *format)
               c->a->name, c->k->name);
     return false;
   }
-  int kind;
-  *format = spirv_format(e->order, e->type, &kind);
+  enum k2s_texel_kind kind;
+  *format = k2s_storage_image_format(e->order, e->type, &kind);
   if (!*format) {
     k2s_error(m, NULL,
               "--image-format=%s:%s=%s:%s: not a storage image format (ORDER r, rg or rgba; "
@@ -623,11 +591,11 @@ static bool storage_format(img_ctx *c, fmt_list *f, bool read, uint32_t *format)
               e->kernel, e->arg, e->order, e->type);
     return false;
   }
-  if ((kind == 0) != is_float(m, c->scalar)) {
+  if ((kind == K2S_TEXEL_FLOAT) != is_float(m, c->scalar)) {
     k2s_error(m, k2s_def(m, c->a->var),
               "--image-format %s:%s for image argument '%s' of kernel '%s', which the kernel "
               "accesses as %s data",
-              e->order, e->type, c->a->name, c->k->name, kind ? "float" : "integer");
+              e->order, e->type, c->a->name, c->k->name, kind != K2S_TEXEL_FLOAT ? "float" : "integer");
     return false;
   }
   if (kind)

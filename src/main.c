@@ -486,7 +486,7 @@ int main(int argc, char **argv)
       list_passes();
       return 0;
     } else if (opt_flag(a, "version")) {
-      printf("k2s %s\n", K2S_VERSION_STRING);
+      printf("k2s %s\n", k2s_version());
       return 0;
     } else if (opt_flag(a, "list-passes")) {
       list_passes();

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hex.h"
 #include "k2s_internal.h"
 
 typedef struct owner {
@@ -287,29 +288,14 @@ static bool read_reqd_size(reader *rd)
   return true;
 }
 
-static int hex_value(char c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 static bool decode_hex(reader *rd, const char *hex, k2s_reflection_data *d)
 {
   size_t len = strlen(hex);
   if (len % 2)
     return fail(rd, "Data is not an even number of hex digits");
   uint8_t *bytes = k2s_alloc(rd->arena, len / 2 + 1);
-  for (size_t i = 0; i < len / 2; i++) {
-    int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0)
-      return fail(rd, "Data holds a character that is not a hex digit");
-    bytes[i] = (uint8_t)(hi << 4 | lo);
-  }
+  if (k2s_hex_decode(hex, len / 2, bytes) < len / 2)
+    return fail(rd, "Data holds a character that is not a hex digit");
   d->bytes = bytes;
   d->n_bytes = len / 2;
   return true;

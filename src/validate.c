@@ -1,4 +1,6 @@
 /* Bridges to SPIRV-Tools: validation and whole-module disassembly. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <spirv-tools/libspirv.h>
@@ -176,3 +178,36 @@ int k2s_target_spv_env(k2s_target_env e)
   }
 }
 
+
+static int validate_env(k2s_target_env env, unsigned flags)
+{
+  if (env == K2S_ENV_VULKAN_1_1 && (flags & K2S_VALIDATE_SPIRV_1_4))
+    return SPV_ENV_VULKAN_1_1_SPIRV_1_4;
+  return k2s_target_spv_env(env);
+}
+
+k2s_status k2s_validate(const uint32_t *words, size_t n_words, k2s_target_env env,
+                        unsigned flags, char **message)
+{
+  *message = NULL;
+  k2s_arena arena = {0};
+  jmp_buf oom;
+  arena.oom = &oom;
+  if (setjmp(oom) != 0) {
+    k2s_arena_free(&arena);
+    *message = strdup("out of memory while validating");
+    return K2S_ERROR_INPUT;
+  }
+  char *msg = k2s_validate_words_layout(&arena, words, n_words, validate_env(env, flags),
+                                        (flags & K2S_VALIDATE_SCALAR_BLOCK_LAYOUT) != 0, NULL);
+  arena.oom = NULL;
+  if (msg) {
+    const char *what = spvTargetEnvDescription((spv_target_env)validate_env(env, flags));
+    size_t len = strlen(msg) + strlen(what) + 32;
+    *message = malloc(len);
+    if (*message)
+      snprintf(*message, len, "not valid for %s: %s", what, msg);
+  }
+  k2s_arena_free(&arena);
+  return msg ? K2S_ERROR_INPUT : K2S_OK;
+}

@@ -365,6 +365,143 @@ K2S_API void k2s_reflection_free(k2s_reflection *r);
 K2S_API const k2s_reflection_arg *k2s_reflection_find_arg(const k2s_reflection_kernel *kernel,
                                                           uint32_t ordinal);
 
+/* ---- Module facts: what a host checks before it hands a module to a driver ----------
+ *
+ * k2s_module_info_read() reads a (translated, Shader) module with the library's one
+ * SPIR-V reader and answers what a Vulkan host needs besides the reflection: the
+ * capabilities and extensions to enable, the entry points and their work-group sizes, the
+ * descriptor-bound variables, the float-controls execution modes, the float atomics by
+ * width and memory, and how much Workgroup memory an entry point uses once specialised.
+ * Any module the reader accepts can be asked (a Kernel module too: the host refuses it by
+ * its Kernel capability).
+ *
+ * Ownership: a k2s_module_info owns every array and string it points to, and a copy of
+ * the module's IR; all live until k2s_module_info_free(). It keeps no pointer into the
+ * words it was read from. Thread safety: the queries below only read the info, so one
+ * info may be asked by several threads at once, and freed by one when none asks it any
+ * more; reading modules in several threads at once is fine. */
+
+typedef struct k2s_module_entry {
+  const char *name;
+  uint32_t function;        /* the OpFunction id */
+  uint32_t execution_model; /* SpvExecutionModel */
+  bool has_local_size;      /* a LocalSize or LocalSizeId execution mode */
+  bool local_size_is_id;    /* LocalSizeId: local_size holds constant ids, not sizes */
+  uint32_t local_size[3];
+  /* The module-scope variables the entry point may use, ascending: its interface from
+   * SPIR-V 1.4 on (which lists every global it uses); before, every variable of a
+   * module with one entry point, else those its static call tree names. */
+  const uint32_t *globals;
+  size_t n_globals;
+} k2s_module_entry;
+
+/* A module-scope variable with a DescriptorSet and a Binding. */
+typedef struct k2s_module_resource {
+  uint32_t variable;
+  uint32_t set, binding;
+  uint32_t storage_class; /* SpvStorageClass */
+  const char *name;       /* its OpName, or NULL */
+  bool buffer_block;      /* Uniform + BufferBlock: an old-style storage buffer */
+  /* A Block { T a[] } or { T a[N] }: the ArrayStride of member 0's array; 0 when the
+   * variable is not such a block or the stride is not decorated. */
+  uint32_t array_stride;
+  /* T is a 32-bit integer or a vector of them (k2s declares buffers it views as 32-bit
+   * words that way, so the stride need not be the OpenCL element size). */
+  bool int32_elements;
+  /* An image variable: its Sampled Type, 1 integer, 2 float; 0 for anything else. */
+  uint32_t image_sampled_type;
+  uint32_t image_format; /* an image variable: its SpvImageFormat (0: Unknown) */
+} k2s_module_resource;
+
+/* A float-controls execution mode (DenormPreserve ... RoundingModeRTZ) and its width. */
+typedef struct k2s_module_float_mode {
+  uint32_t function, mode, width;
+} k2s_module_float_mode;
+
+/* Bit of k2s_module_info.float_atomics: min_max 0 for OpAtomicFAddEXT, 1 for
+ * OpAtomicF{Min,Max}EXT; width_index 0/1/2 for 16/32/64 bits; workgroup 1 for Workgroup
+ * memory, 0 for buffers. */
+#define K2S_FLOAT_ATOMIC_BIT(min_max, width_index, workgroup)                              \
+  (1u << (6 * (min_max) + 2 * (width_index) + (workgroup)))
+
+typedef struct k2s_module_info {
+  uint32_t version; /* 0x00MMmm00 */
+  uint32_t bound;
+  const uint32_t *capabilities; /* SpvCapability, in module order */
+  size_t n_capabilities;
+  const char *const *extensions;
+  size_t n_extensions;
+  const k2s_module_entry *entries;
+  size_t n_entries;
+  const k2s_module_resource *resources;
+  size_t n_resources;
+  const k2s_module_float_mode *float_modes;
+  size_t n_float_modes;
+  uint32_t float_atomics;     /* K2S_FLOAT_ATOMIC_BIT()s of the atomics the code uses */
+  bool workgroup_initializer; /* a Workgroup variable with an initializer */
+  bool uses_nonsemantic;      /* imports a NonSemantic.* set */
+  bool has_reflection;        /* imports NonSemantic.ClspvReflection */
+  bool has_loops;             /* an OpLoopMerge */
+  /* The first imported set other than GLSL.std.450 and NonSemantic.* (OpenCL.std...),
+   * which Vulkan does not accept; NULL when none. */
+  const char *foreign_import;
+  /* NULL, or why the module could not be read (with a word offset); the other fields
+   * are then empty. */
+  const char *error;
+} k2s_module_info;
+
+/* Read the facts of n_words words of SPIR-V (either byte order). Returns K2S_OK, or
+ * K2S_ERROR_INPUT with (*out)->error saying what is wrong; *out is NULL only when out
+ * of memory. */
+K2S_API k2s_status k2s_module_info_read(const uint32_t *words, size_t n_words,
+                                        k2s_module_info **out);
+K2S_API void k2s_module_info_free(k2s_module_info *info);
+K2S_API bool k2s_module_info_has_capability(const k2s_module_info *info, uint32_t capability);
+/* The entry point whose OpFunction is `function`, or NULL. */
+K2S_API const k2s_module_entry *k2s_module_info_find_entry(const k2s_module_info *info,
+                                                           uint32_t function);
+/* Whether `entry` may use module-scope variable `variable` (see k2s_module_entry.globals). */
+K2S_API bool k2s_module_entry_may_use(const k2s_module_entry *entry, uint32_t variable);
+/* The id an OpName gives `name` (the first such), or 0. */
+K2S_API uint32_t k2s_module_info_find_name(const k2s_module_info *info, const char *name);
+
+typedef struct k2s_spec_value {
+  uint32_t spec_id, value;
+} k2s_spec_value;
+
+typedef struct k2s_workgroup_bytes {
+  uint64_t total;
+  uint64_t scratch; /* the part in k2s's work-group function scratch (k2s_group_scratch) */
+  bool unknown;     /* a variable whose size could not be computed (not counted) */
+} k2s_workgroup_bytes;
+
+/* The Workgroup memory `entry` uses with these specialization constants (the others keep
+ * their defaults): its Workgroup variables sized naturally (Workgroup memory has no
+ * explicit layout): scalars by width, vectors and arrays by count, structs with their
+ * members aligned. Returns false only when out of memory. */
+K2S_API bool k2s_module_workgroup_bytes(const k2s_module_info *info, const k2s_module_entry *entry,
+                                        const k2s_spec_value *specs, size_t n_specs,
+                                        k2s_workgroup_bytes *out);
+
+/* The module's words in host byte order, for a driver; with strip_nonsemantic without
+ * NonSemantic.* imports, their OpExtInst and SPV_KHR_non_semantic_info (for drivers
+ * without VK_KHR_shader_non_semantic_info). *words is malloc'd: release it with free().
+ * Returns K2S_ERROR_INPUT when the module cannot be read, NULL words when out of memory. */
+K2S_API k2s_status k2s_module_words_for_driver(const k2s_module_info *info, bool strip_nonsemantic,
+                                               uint32_t **words, size_t *n_words);
+
+/* Validate n_words words of SPIR-V (host byte order) for a Vulkan target with the
+ * SPIRV-Tools validator linked into the library, so a host needs no SPIRV-Tools of its
+ * own. Returns K2S_OK when valid; otherwise K2S_ERROR_INPUT and *message, a malloc'd
+ * text ("not valid for <environment>: <why>") the caller releases with free() (NULL
+ * only when out of memory). Thread safety: any number of calls at once. */
+enum k2s_validate_flags {
+  K2S_VALIDATE_SPIRV_1_4 = 1u << 0, /* Vulkan 1.1 with VK_KHR_spirv_1_4: SPIR-V 1.4 allowed */
+  K2S_VALIDATE_SCALAR_BLOCK_LAYOUT = 1u << 1, /* the device enabled scalarBlockLayout */
+};
+K2S_API k2s_status k2s_validate(const uint32_t *words, size_t n_words, k2s_target_env env,
+                                unsigned flags, char **message);
+
 /* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header's
  * K2S_VERSION_STRING when a program runs with another build of the library). */
 K2S_API const char *k2s_version(void);

@@ -20,6 +20,7 @@ Argument names are kept (clang's value names and -cl-kernel-arg-info).
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -51,6 +52,7 @@ Compiles OpenCL C to Vulkan compute SPIR-V: clang + llvm-spirv + k2s.
   --keep-temps=DIR        keep the intermediate .bc and .spv files in DIR
   -v                      print each command and the workarounds taken
   --help                  this text
+  --version               the k2s library's version (k2s --version)
 Every other option goes to k2s (k2s --help), e.g. --target-env=vulkan1.2,
 --reflect=FILE.json, --descriptormap=FILE.csv, --pointers=physical.
 Tools: $K2S_CLANG, else clang-15, else clang; $K2S_LLVM_SPIRV, else
@@ -121,23 +123,51 @@ def sibling(tool, base, major):
     fail(f"{base} of LLVM {major} not found (needed for a workaround; package llvm-{major})")
 
 
+def status_text(rc):
+    """How a child ended: 'exit status N', or the signal that killed it."""
+    if rc >= 0:
+        return f"exit status {rc}"
+    try:
+        name = signal.Signals(-rc).name
+    except ValueError:
+        name = "an unknown signal"
+    return f"killed by {name} (signal {-rc})"
+
+
+def child_failed(what, cmd, r, captured=True, after=""):
+    """Every failure of a child tool: which tool (and its path), how it ended, and its
+    output (shown here when captured; otherwise it already reached stderr)."""
+    if captured:
+        out = (r.stdout or "") + (r.stderr or "")
+        if out.strip():
+            sys.stderr.write(out if out.endswith("\n") else out + "\n")
+        else:
+            note(f"{what} wrote nothing to stdout or stderr")
+    fail(f"{what} ({cmd[0]}) failed{after}: {status_text(r.returncode)}")
+
+
 class Driver:
     def __init__(self, verbose):
         self.verbose = verbose
 
-    def run(self, cmd, what):
+    def run(self, cmd, what, check=True):
+        """Runs a child with its output captured; unless check=False, a failure is an
+        error naming the tool, its status and its output."""
         if self.verbose:
             sys.stderr.write("+ " + " ".join(cmd) + "\n")
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True)
+            r = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
         except OSError as e:
-            fail(f"cannot run {cmd[0]}: {e.strerror}")
+            fail(f"cannot run {what} ({cmd[0]}): {e.strerror}")
+        if check and r.returncode != 0:
+            child_failed(what, cmd, r)
         return r
 
 
 def parse(argv):
     a = {"input": None, "output": None, "S": False, "opt": "-O2", "clang": [], "xclang": [],
-         "spirv": [], "k2s": [], "triple": "spir64", "tools": {}, "keep": None, "v": False}
+         "spirv": [], "k2s": [], "triple": "spir64", "tools": {}, "keep": None, "v": False,
+         "version": False}
     i = 0
     while i < len(argv):
         x = argv[i]
@@ -152,6 +182,8 @@ def parse(argv):
         if x in ("-h", "--help", "-help"):
             sys.stdout.write(USAGE)
             sys.exit(0)
+        elif x == "--version":
+            a["version"] = True
         elif x == "-o":
             a["output"] = value()
         elif x == "-S":
@@ -195,6 +227,8 @@ def parse(argv):
         else:
             fail(f"more than one input file ('{x}')")
         i += 1
+    if a["version"]:
+        return a
     if a["input"] is None:
         fail("no input file (k2s-cc FILE.cl -o FILE.spv)")
     if a["output"] is None:
@@ -243,9 +277,21 @@ def rewrite_freeze(text):
     return "\n".join(out), count
 
 
+def print_version(drv, k2s):
+    """k2s-cc is the library's driver: its version is the library's, as k2s reports it."""
+    out = drv.run([k2s, "--version"], "k2s").stdout
+    m = re.fullmatch(r"k2s (\S+)\n?", out)
+    if not m:
+        fail(f"k2s ({k2s}) --version printed {out!r}, not 'k2s VERSION'")
+    sys.stdout.write(f"k2s-cc {m.group(1)}\n")
+    return 0
+
+
 def main(argv):
     a = parse(argv)
     drv = Driver(a["v"])
+    if a["version"]:
+        return print_version(drv, find_k2s(a["tools"].get("k2s")))
     clang = find_tool(a["tools"].get("clang"), "K2S_CLANG", ["clang-15", "clang"], "clang")
     spirv = find_tool(a["tools"].get("llvm-spirv"), "K2S_LLVM_SPIRV",
                       ["llvm-spirv-15", "llvm-spirv"], "llvm-spirv")
@@ -296,41 +342,46 @@ def compile_all(a, drv, clang, spirv, k2s, major, tmp):
     if ARG_INFO not in a["spirv"]:
         a["spirv"].insert(0, ARG_INFO)
     r = drv.run(clang_cmd(a, clang, major, a["opt"], bc), "clang")
-    sys.stderr.write(r.stderr)
+    sys.stderr.write(r.stderr)  # clang's warnings
+    cmd = [spirv] + a["spirv"] + [bc, "-o", spv]
+    r = drv.run(cmd, "llvm-spirv", check=False)
     if r.returncode != 0:
-        fail(f"clang failed (exit {r.returncode})")
-    r = drv.run([spirv] + a["spirv"] + [bc, "-o", spv], "llvm-spirv")
-    if r.returncode != 0:
-        bc = workaround(a, drv, clang, spirv, major, tmp, r.stdout + r.stderr)
-        r = drv.run([spirv] + a["spirv"] + [bc, "-o", spv], "llvm-spirv")
+        bc = workaround(a, drv, clang, spirv, major, tmp, r, cmd)
+        cmd = [spirv] + a["spirv"] + [bc, "-o", spv]
+        r = drv.run(cmd, "llvm-spirv", check=False)
         if r.returncode != 0:
-            sys.stderr.write(r.stdout + r.stderr)
-            fail(f"llvm-spirv failed (exit {r.returncode}) even after the workarounds")
+            child_failed("llvm-spirv", cmd, r, after=" even after the workarounds")
     out = a["output"]
     vk = os.path.join(tmp, "kernel.vk.spv") if a["S"] else out
-    r = subprocess.run([k2s, spv, "-o", vk] + a["k2s"])
+    cmd = [k2s, spv, "-o", vk] + a["k2s"]
     if a["v"]:
-        sys.stderr.write("+ " + " ".join([k2s, spv, "-o", vk] + a["k2s"]) + "\n")
+        sys.stderr.write("+ " + " ".join(cmd) + "\n")
+    try:
+        r = subprocess.run(cmd)  # k2s's diagnostics go straight to stderr
+    except OSError as e:
+        fail(f"cannot run k2s ({k2s}): {e.strerror}")
     if r.returncode != 0:
-        return r.returncode
+        try:
+            child_failed("k2s", cmd, r, captured=False)
+        except Failure as e:
+            sys.stderr.write(f"k2s-cc: error: {e}\n")
+        # k2s's own exit status (1 translation, 2 input) when it exited; 2 for a signal.
+        return r.returncode if r.returncode > 0 else 2
     if a["S"]:
         dis = shutil.which("spirv-dis")
         if not dis:
             fail("-S needs spirv-dis (package spirv-tools)")
-        r = drv.run([dis, vk, "-o", out], "spirv-dis")
-        if r.returncode != 0:
-            sys.stderr.write(r.stderr)
-            fail("spirv-dis failed")
+        drv.run([dis, vk, "-o", out], "spirv-dis")
     return 0
 
 
-def workaround(a, drv, clang, spirv, major, tmp, why):
+def workaround(a, drv, clang, spirv, major, tmp, failed, cmd):
     """Rebuild the bitcode so that llvm-spirv takes it (see the file comment)."""
+    why = (failed.stdout or "") + (failed.stderr or "")
     odd = "InvalidBitWidth" in why
     frz = "freeze" in why
-    if not odd and not frz:
-        sys.stderr.write(why)
-        fail("llvm-spirv failed")
+    if failed.returncode < 0 or (not odd and not frz):
+        child_failed("llvm-spirv", cmd, failed)
     opt = sibling(clang, "opt", major)
     dis = sibling(clang, "llvm-dis", major)
     asm = sibling(clang, "llvm-as", major)
@@ -340,47 +391,33 @@ def workaround(a, drv, clang, spirv, major, tmp, why):
             note("llvm-spirv rejects an odd integer width (a switch narrowed by -O2); "
                  "optimising again with native integer widths 8/16/32/64 declared")
         bc0 = os.path.join(tmp, "kernel.O0.bc")
-        r = drv.run(clang_cmd(a, clang, major, "-O0", bc0, ["-Xclang", "-disable-O0-optnone"]),
-                    "clang")
-        if r.returncode != 0:
-            sys.stderr.write(r.stderr)
-            fail("clang failed")
+        drv.run(clang_cmd(a, clang, major, "-O0", bc0, ["-Xclang", "-disable-O0-optnone"]),
+                "clang")
         ll = os.path.join(tmp, "kernel.O0.ll")
         drv.run([dis, bc0, "-o", ll], "llvm-dis")
         text = open(ll).read()
         text = re.sub(r'^target datalayout = "e-', 'target datalayout = "e-n8:16:32:64-', text,
                       count=1, flags=re.M)
         open(ll, "w").write(text)
-        r = drv.run([asm, ll, "-o", bc0], "llvm-as")
-        if r.returncode != 0:
-            sys.stderr.write(r.stderr)
-            fail("llvm-as failed on the re-laid-out module")
+        drv.run([asm, ll, "-o", bc0], "llvm-as")
         level = a["opt"] if a["opt"] in ("-O1", "-O2", "-O3", "-Os", "-Oz") else "-O2"
         bc = os.path.join(tmp, "kernel.opt.bc")
-        r = drv.run([opt, level, bc0, "-o", bc], "opt")
-        if r.returncode != 0:
-            sys.stderr.write(r.stderr)
-            fail("opt failed")
-        r = drv.run([spirv] + a["spirv"] + [bc, "-o", os.path.join(tmp, "probe.spv")], "probe")
+        drv.run([opt, level, bc0, "-o", bc], "opt")
+        r = drv.run([spirv] + a["spirv"] + [bc, "-o", os.path.join(tmp, "probe.spv")],
+                    "llvm-spirv", check=False)
         if r.returncode == 0:
             return bc
         frz = frz or "freeze" in r.stdout + r.stderr
     if frz:
         named = os.path.join(tmp, "kernel.named.ll")
-        r = drv.run([opt, "-passes=instnamer", bc, "-S", "-o", named], "opt")
-        if r.returncode != 0:
-            sys.stderr.write(r.stderr)
-            fail("opt -passes=instnamer failed")
+        drv.run([opt, "-passes=instnamer", bc, "-S", "-o", named], "opt")
         text, n = rewrite_freeze(open(named).read())
         if a["v"]:
             note(f"llvm-spirv cannot translate LLVM freeze: {n} freeze instruction(s) "
                  "replaced by their operands")
         open(named, "w").write(text)
         bc = os.path.join(tmp, "kernel.nofreeze.bc")
-        r = drv.run([asm, named, "-o", bc], "llvm-as")
-        if r.returncode != 0:
-            sys.stderr.write(r.stderr)
-            fail("llvm-as failed after removing freeze")
+        drv.run([asm, named, "-o", bc], "llvm-as")
     return bc
 
 

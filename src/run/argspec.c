@@ -1,6 +1,7 @@
 /* Argument-spec parsing, input generation and result printing shared by both hosts.
  * See corpus/FORMAT.md for the user-visible definition of every format handled here. */
 #include "argspec.h"
+#include "../hex.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -475,17 +476,6 @@ static bool parse_buffer(char *body, struct k2s_arg *arg)
     return apply_init(arg, init ? init : "zeros");
 }
 
-int k2s_hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static bool parse_struct_pod(const char *hex, struct k2s_arg *arg)
 {
     if (hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))
@@ -502,14 +492,11 @@ static bool parse_struct_pod(const char *hex, struct k2s_arg *arg)
         k2s_error("--arg %s: out of memory", arg->text);
         return false;
     }
-    for (size_t i = 0; i < arg->size; i++) {
-        int hi = k2s_hex_digit(hex[2 * i]), lo = k2s_hex_digit(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-            k2s_error("--arg %s: '%c%c' is not a hex byte", arg->text, hex[2 * i],
-                      hex[2 * i + 1]);
-            return false;
-        }
-        arg->bytes[i] = (unsigned char)(hi << 4 | lo);
+    size_t bad = k2s_hex_decode(hex, arg->size, arg->bytes);
+    if (bad < arg->size) {
+        k2s_error("--arg %s: '%c%c' is not a hex byte", arg->text, hex[2 * bad],
+                  hex[2 * bad + 1]);
+        return false;
     }
     return true;
 }

@@ -89,7 +89,6 @@ float k2s_half_to_float(uint16_t h);
 bool k2s_make_dirs(const char *what, const char *dir);
 
 /* The value of a hex digit (either case), -1 for any other character. */
-int k2s_hex_digit(char c);
 
 /* Whole-file read; returns NULL and prints an error on failure. */
 unsigned char *k2s_read_file(const char *path, size_t *size);

@@ -4,6 +4,7 @@
 #include "images.h"
 
 #include "argspec.h"
+#include "../image_formats.h"
 
 #include <spirv/unified1/spirv.h>
 #include <stdlib.h>
@@ -186,22 +187,9 @@ uint32_t k2s_image_cl_type(enum k2s_image_type t)
 
 uint32_t k2s_image_spirv_format(const struct k2s_image *im)
 {
-  /* SPIR-V Image Format per channel type (in enum order) for r, rg, rgba; bgra has none. */
-  static const uint32_t f[][3] = {
-      {SpvImageFormatR8, SpvImageFormatRg8, SpvImageFormatRgba8},
-      {SpvImageFormatR8Snorm, SpvImageFormatRg8Snorm, SpvImageFormatRgba8Snorm},
-      {SpvImageFormatR16, SpvImageFormatRg16, SpvImageFormatRgba16},
-      {SpvImageFormatR16Snorm, SpvImageFormatRg16Snorm, SpvImageFormatRgba16Snorm},
-      {SpvImageFormatR8ui, SpvImageFormatRg8ui, SpvImageFormatRgba8ui},
-      {SpvImageFormatR8i, SpvImageFormatRg8i, SpvImageFormatRgba8i},
-      {SpvImageFormatR16ui, SpvImageFormatRg16ui, SpvImageFormatRgba16ui},
-      {SpvImageFormatR16i, SpvImageFormatRg16i, SpvImageFormatRgba16i},
-      {SpvImageFormatR32ui, SpvImageFormatRg32ui, SpvImageFormatRgba32ui},
-      {SpvImageFormatR32i, SpvImageFormatRg32i, SpvImageFormatRgba32i},
-      {SpvImageFormatR16f, SpvImageFormatRg16f, SpvImageFormatRgba16f},
-      {SpvImageFormatR32f, SpvImageFormatRg32f, SpvImageFormatRgba32f},
-  };
-  return im->order == K2S_ORDER_BGRA ? SpvImageFormatUnknown : f[im->type][im->order];
+    /* The translator's table (--image-format ORDER:TYPE), by this host's names. */
+    enum k2s_texel_kind kind;
+    return k2s_storage_image_format(orders[im->order].name, types[im->type].name, &kind);
 }
 
 bool k2s_image_is_integer(enum k2s_image_type t)

@@ -12,34 +12,16 @@
 
 #define GUARD_NAME "k2s.loop_guard"
 
-static uint32_t named_variable(const struct spv_module *m, const char *name)
-{
-    size_t pos = SPV_FIRST_INST;
-    struct spv_inst in;
-    while (spv_next(m, &pos, &in)) {
-        if (in.opcode != SpvOpName || in.count < 3)
-            continue;
-        uint32_t next;
-        char *s = spv_string(&in, 2, &next);
-        bool match = s && strcmp(s, name) == 0;
-        free(s);
-        if (match)
-            return in.w[1];
-    }
-    return 0;
-}
-
-bool loop_guard_bind(const struct spv_module *m, const struct spv_info *info,
-                     struct refl_module *r, struct loop_guard *g)
+bool loop_guard_bind(const k2s_module_info *info, struct refl_module *r, struct loop_guard *g)
 {
     memset(g, 0, sizeof *g);
     g->data_index = -1;
-    uint32_t var = named_variable(m, GUARD_NAME);
+    uint32_t var = k2s_module_info_find_name(info, GUARD_NAME);
     if (!var)
         return true;
-    const struct spv_resource *res = NULL;
-    for (size_t i = 0; i < info->nresources && !res; i++)
-        if (info->resources[i].var == var)
+    const k2s_module_resource *res = NULL;
+    for (size_t i = 0; i < info->n_resources && !res; i++)
+        if (info->resources[i].variable == var)
             res = &info->resources[i];
     if (!res || res->storage_class != SpvStorageClassStorageBuffer) {
         k2s_error("the module names %%%u '%s' but it is not a storage buffer with a descriptor "
@@ -57,16 +39,6 @@ bool loop_guard_bind(const struct spv_module *m, const struct spv_info *info,
     g->binding = res->binding;
     g->data_index = (long)r->ndata - 1;
     return true;
-}
-
-bool loop_guard_module_has_loops(const struct spv_module *m)
-{
-    size_t pos = SPV_FIRST_INST;
-    struct spv_inst in;
-    while (spv_next(m, &pos, &in))
-        if (in.opcode == SpvOpLoopMerge)
-            return true;
-    return false;
 }
 
 bool loop_guard_check(const struct loop_guard *g, uint32_t flag, const char *device_name,

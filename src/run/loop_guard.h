@@ -5,7 +5,7 @@
 #define K2S_RUN_LOOP_GUARD_H
 
 #include "reflection.h"
-#include "spirv_words.h"
+#include <k2s/k2s.h>
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,15 +19,11 @@ struct loop_guard {
 /* Finds the guard buffer (the StorageBuffer variable named "k2s.loop_guard") and adds it
  * to the reflection's module buffers, zero-filled. A module without one gets present =
  * false; false only for a malformed guard or out of memory. */
-bool loop_guard_bind(const struct spv_module *m, const struct spv_info *info,
-                     struct refl_module *r, struct loop_guard *g);
+bool loop_guard_bind(const k2s_module_info *info, struct refl_module *r, struct loop_guard *g);
 
 /* After the run: false, with the error, when a loop was cut (flag set). Without a guard,
  * on lavapipe (device_name "llvmpipe ..."), a module with loops gets a warning once. */
 bool loop_guard_check(const struct loop_guard *g, uint32_t flag, const char *device_name,
                       bool module_has_loops);
-
-/* Whether the module contains a structured loop (OpLoopMerge). */
-bool loop_guard_module_has_loops(const struct spv_module *m);
 
 #endif

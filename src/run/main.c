@@ -9,7 +9,7 @@
 #include "printf_out.h"
 #include "reflection.h"
 #include "refl_cross.h"
-#include "spirv_words.h"
+#include <k2s/k2s.h>
 #include "vk_host.h"
 #include "vk_run.h"
 
@@ -90,14 +90,15 @@ static bool parse_cli(int argc, char **argv, struct cli *c)
 /* Everything main needs to release, whatever step failed. */
 struct session {
     struct cli cli;
-    struct spv_module module;
-    struct spv_info info;
+    uint32_t *words; /* the module as read from the file */
+    size_t nwords;
+    k2s_module_info *info; /* its facts, from the library's reader */
     struct refl_module refl;
     struct k2s_arg *args;
     struct present present;
     struct vk_host host;
     struct run_result result;
-    uint32_t *stripped;
+    uint32_t *code; /* the words given to the driver (host order, maybe stripped) */
     struct loop_guard loop_guard;
 };
 
@@ -118,26 +119,37 @@ static bool load_module(struct session *s)
     unsigned char *bytes = k2s_read_file(s->cli.input, &size);
     if (!bytes)
         return false;
-    bool ok = spv_load(bytes, size, &s->module);
-    free(bytes);
-    if (!ok || !spv_scan(&s->module, &s->info))
+    if (size % 4 != 0 || size < 20) {
+        k2s_error("'%s' is not a SPIR-V module: its size, %zu bytes, is not a multiple of 4 "
+                  "of at least 20", s->cli.input, size);
+        free(bytes);
         return false;
-    if (spv_has_cap(&s->info, SpvCapabilityKernel)) {
+    }
+    s->words = (uint32_t *)bytes; /* malloc'd: aligned for any type */
+    s->nwords = size / 4;
+    if (k2s_module_info_read(s->words, s->nwords, &s->info) != K2S_OK) {
+        k2s_error("'%s' is not a SPIR-V module k2s-run can read: %s", s->cli.input,
+                  s->info && s->info->error ? s->info->error : "out of memory");
+        return false;
+    }
+    if (k2s_module_info_has_capability(s->info, SpvCapabilityKernel)) {
         k2s_error("'%s' is an OpenCL (Kernel capability) module: translate it with k2s first",
                   s->cli.input);
         return false;
     }
-    if (s->info.foreign_import) {
+    if (s->info->foreign_import) {
         k2s_error("the module imports the extended instruction set '%s', which Vulkan does "
-                  "not accept (the translator left it in)", s->info.foreign_import);
+                  "not accept (the translator left it in)", s->info->foreign_import);
         return false;
     }
+    bool ok;
     if (s->cli.reflect)
         ok = refl_from_json(s->cli.reflect, &s->refl) &&
-             (s->cli.no_reflect_check || refl_cross_check(&s->module, &s->refl, s->cli.reflect));
+             (s->cli.no_reflect_check ||
+              refl_cross_check(s->info, s->words, s->nwords, &s->refl, s->cli.reflect));
     else
-        ok = refl_from_spirv(&s->module, &s->refl, s->cli.verbose);
-    return ok && loop_guard_bind(&s->module, &s->info, &s->refl, &s->loop_guard);
+        ok = refl_from_spirv(s->words, s->nwords, &s->refl, s->cli.verbose);
+    return ok && loop_guard_bind(s->info, &s->refl, &s->loop_guard);
 }
 
 static void list_kernels(const struct refl_module *r)
@@ -167,12 +179,12 @@ static const struct refl_kernel *find_kernel(const struct session *s)
 }
 
 /* The reflection names a function id (embedded) or only a name (JSON). */
-static const struct spv_entry *find_entry(const struct session *s, const struct refl_kernel *k)
+static const k2s_module_entry *find_entry(const struct session *s, const struct refl_kernel *k)
 {
-    for (size_t i = 0; i < s->info.nentries; i++) {
-        const struct spv_entry *e = &s->info.entries[i];
-        bool match = k->func ? e->func == k->func : strcmp(e->name, k->name) == 0;
-        if (match && e->model == SpvExecutionModelGLCompute)
+    for (size_t i = 0; i < s->info->n_entries; i++) {
+        const k2s_module_entry *e = &s->info->entries[i];
+        bool match = k->func ? e->function == k->func : strcmp(e->name, k->name) == 0;
+        if (match && e->execution_model == SpvExecutionModelGLCompute)
             return e;
     }
     k2s_error("the module has no GLCompute entry point for kernel '%s'", k->name);
@@ -205,7 +217,7 @@ static bool needs_buffer_address(const struct refl_module *r, const struct refl_
 }
 
 static bool execute(struct session *s, const struct refl_kernel *k,
-                    const struct spv_entry *entry, const struct plan *plan)
+                    const k2s_module_entry *entry, const struct plan *plan)
 {
     struct cli *c = &s->cli;
     double runs = 0, timeout = 60;
@@ -214,28 +226,27 @@ static bool execute(struct session *s, const struct refl_kernel *k,
         return false;
     struct vk_options vo = {c->device, c->validate, c->verbose, c->ignore_float_controls,
                             c->no_robust_access};
-    if (!vk_host_create(&s->host, &vo, &s->module, &s->info, needs_buffer_address(&s->refl, k)))
+    if (!vk_host_create(&s->host, &vo, s->info, needs_buffer_address(&s->refl, k)))
         return false;
-    const uint32_t *code = s->module.words;
-    size_t words = s->module.count;
-    if (!s->host.keep_nonsemantic) {
-        if (!spv_strip_nonsemantic(&s->module, &s->stripped, &words)) {
-            k2s_error("out of memory");
-            return false;
-        }
-        code = s->stripped;
+    size_t words;
+    if (k2s_module_words_for_driver(s->info, !s->host.keep_nonsemantic, &s->code, &words) !=
+            K2S_OK ||
+        !s->code) {
+        k2s_error("out of memory");
+        return false;
     }
+    const uint32_t *code = s->code;
     if (!c->no_spirv_val && !module_check(code, words, s->host.api_version, s->host.spirv_1_4,
                                              s->host.scalar_block_layout))
         return false;
-    struct run_request req = {&s->refl, k, entry->name, &s->module, &s->info, entry, code,
+    struct run_request req = {&s->refl, k, entry->name, s->info, entry, code,
                               words, s->args, c->nspecs, plan, (unsigned)runs, timeout,
                               c->verbose, s->loop_guard.data_index};
     /* printf output first, as an OpenCL host's stream has it when the kernel is done;
      * nothing at all when a loop was cut (the results are not to be trusted). */
     if (!vk_run_kernel(&s->host, &req, &s->result) ||
         !loop_guard_check(&s->loop_guard, s->result.loop_guard_flag,
-                          s->host.props.deviceName, loop_guard_module_has_loops(&s->module)) ||
+                          s->host.props.deviceName, s->info->has_loops) ||
         (s->result.printf_bytes &&
          !k2s_print_printf_buffer(&s->refl, s->result.printf_bytes, s->result.printf_size,
                                   stdout)) ||
@@ -254,13 +265,13 @@ static bool run(struct session *s)
     if (!load_module(s))
         return false;
     const struct refl_kernel *k = find_kernel(s);
-    const struct spv_entry *entry = k ? find_entry(s, k) : NULL;
+    const k2s_module_entry *entry = k ? find_entry(s, k) : NULL;
     if (!entry || !parse_ndrange(&s->cli, &nd) ||
         !k2s_parse_args(s->cli.specs, s->cli.nspecs, &s->args) ||
         !present_parse(s->cli.print, s->cli.output, s->args, s->cli.nspecs, &s->present) ||
         !plan_check_args(&s->refl, k, s->args, s->cli.nspecs) ||
         !plan_ndrange(&plan, &nd, &s->refl, k, entry) ||
-        !plan_check_buffer_sizes(&plan, k, &s->module, &s->info, entry, s->args,
+        !plan_check_buffer_sizes(&plan, k, s->info, entry, s->args,
                                  s->cli.no_size_warnings))
         return false;
     if (s->cli.verbose)
@@ -276,9 +287,9 @@ static void session_free(struct session *s)
     k2s_free_args(s->args, s->cli.nspecs);
     present_free(&s->present);
     refl_free(&s->refl);
-    spv_info_free(&s->info);
-    spv_free(&s->module);
-    free(s->stripped);
+    k2s_module_info_free(s->info);
+    free(s->words);
+    free(s->code);
     free(s->cli.specs);
 }
 

@@ -7,13 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Whether this build can validate (it links SPIRV-Tools). */
-bool module_check_available(void);
-
 /* Validates for the Vulkan version in use (`api` as VK_API_VERSION_1_x; `spirv_1_4` when
  * VK_KHR_spirv_1_4 lets a Vulkan 1.1 device take SPIR-V 1.4; `scalar_layout` when the
- * device enabled scalarBlockLayout). Prints the error and returns false when invalid;
- * returns true when valid or when validation is unavailable. */
+ * device enabled scalarBlockLayout). Prints the error and returns false when invalid. */
 bool module_check(const uint32_t *words, size_t count, uint32_t api, bool spirv_1_4,
                   bool scalar_layout);
 

@@ -25,7 +25,7 @@ static bool same_size(const uint64_t a[3], const uint32_t b[3])
 /* A size the host cannot change: reqd_work_group_size, or a literal LocalSize when the
  * module has no work-group-size spec constants. */
 static bool fixed_size(const struct refl_module *r, const struct refl_kernel *k,
-                       const struct spv_entry *entry, uint32_t out[3], const char **why)
+                       const k2s_module_entry *entry, uint32_t out[3], const char **why)
 {
     if (k->has_reqd) {
         memcpy(out, k->reqd, sizeof k->reqd);
@@ -42,7 +42,7 @@ static bool fixed_size(const struct refl_module *r, const struct refl_kernel *k,
 
 static bool choose_local(struct plan *p, const struct ndrange_request *req,
                          const struct refl_module *r, const struct refl_kernel *k,
-                         const struct spv_entry *entry)
+                         const k2s_module_entry *entry)
 {
     uint32_t fixed[3];
     const char *why;
@@ -156,7 +156,7 @@ static bool check_sizes(const struct plan *p, const struct ndrange_request *req)
 }
 
 bool plan_ndrange(struct plan *p, const struct ndrange_request *req, const struct refl_module *r,
-                  const struct refl_kernel *k, const struct spv_entry *entry)
+                  const struct refl_kernel *k, const k2s_module_entry *entry)
 {
     memset(p, 0, sizeof *p);
     memcpy(p->global, req->global, sizeof p->global);
@@ -309,18 +309,18 @@ bool plan_check_args(const struct refl_module *r, const struct refl_kernel *k,
 /* ---- buffer sizes ------------------------------------------------------------------------------- */
 
 /* The byte size of one element of a buffer argument's OpenCL type, 0 when unknown. */
-static uint32_t buffer_elem_size(const struct refl_arg *a, const struct spv_module *m,
-                                 const struct spv_info *info, const struct spv_entry *entry)
+static uint32_t buffer_elem_size(const struct refl_arg *a, const k2s_module_info *info,
+                                 const k2s_module_entry *entry)
 {
     if (a->elem_size) /* JSON reflection: the OpenCL element size */
         return a->elem_size;
     if (a->kind != RA_STORAGE_BUFFER && a->kind != RA_UNIFORM)
         return 0; /* physical pointers: no declared array to look at */
     /* Kernels share set/binding numbers: only a variable this entry point uses counts. */
-    for (size_t i = 0; i < info->nresources; i++) {
-        const struct spv_resource *res = &info->resources[i];
+    for (size_t i = 0; i < info->n_resources; i++) {
+        const k2s_module_resource *res = &info->resources[i];
         if (res->set != a->set || res->binding != a->binding ||
-            !spv_entry_may_use(m, info, entry, res->var))
+            !k2s_module_entry_may_use(entry, res->variable))
             continue;
         /* An array of 32-bit integers (or vectors of them) may be k2s's word view of
          * narrower data (char buffers, uniform-layout's uvec4 words): its stride says
@@ -349,8 +349,8 @@ static bool check_elem_type(const struct refl_kernel *k, const struct refl_arg *
 }
 
 bool plan_check_buffer_sizes(const struct plan *p, const struct refl_kernel *k,
-                             const struct spv_module *m, const struct spv_info *info,
-                             const struct spv_entry *entry, const struct k2s_arg *args,
+                             const k2s_module_info *info, const k2s_module_entry *entry,
+                             const struct k2s_arg *args,
                              bool quiet)
 {
     uint64_t items = p->global[0] * p->global[1] * p->global[2];
@@ -359,7 +359,7 @@ bool plan_check_buffer_sizes(const struct plan *p, const struct refl_kernel *k,
         const struct k2s_arg *spec = &args[a->ordinal];
         if (spec->kind != K2S_ARG_BUFFER)
             continue;
-        uint32_t es = buffer_elem_size(a, m, info, entry);
+        uint32_t es = buffer_elem_size(a, info, entry);
         if (es && spec->size < es) {
             k2s_error("%s of kernel '%s' points to %u-byte elements, but '%s' has only %zu "
                       "byte%s: not even one element",

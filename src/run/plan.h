@@ -5,7 +5,7 @@
 
 #include "argspec.h"
 #include "reflection.h"
-#include "spirv_words.h"
+#include <k2s/k2s.h>
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,7 +33,7 @@ struct ndrange_request {
 };
 
 bool plan_ndrange(struct plan *p, const struct ndrange_request *req, const struct refl_module *r,
-                  const struct refl_kernel *k, const struct spv_entry *entry);
+                  const struct refl_kernel *k, const k2s_module_entry *entry);
 
 /* Checks every --arg against the kernel's reflection (count, kinds, POD sizes...). */
 bool plan_check_args(const struct refl_module *r, const struct refl_kernel *k,
@@ -44,8 +44,8 @@ bool plan_check_args(const struct refl_module *r, const struct refl_kernel *k,
  * is a typed array): less than one element is an error. Unless `quiet`, warns (stderr) for
  * a buffer with fewer elements than the NDRange has work-items (see docs/runtime-abi.md). */
 bool plan_check_buffer_sizes(const struct plan *p, const struct refl_kernel *k,
-                             const struct spv_module *m, const struct spv_info *info,
-                             const struct spv_entry *entry, const struct k2s_arg *args,
+                             const k2s_module_info *info, const k2s_module_entry *entry,
+                             const struct k2s_arg *args,
                              bool quiet);
 
 /* Label for messages: "argument 2 ('n')" or "argument 2". */

@@ -173,9 +173,8 @@ bool present_outputs(const struct present *p, const struct k2s_arg *args, size_t
     return true;
 }
 
-/* k2s-run links the library statically (its reflection reader): the header's version is
- * the library's. */
+/* The library's version (k2s_version), as k2s and k2s-cc print it. */
 void present_version(FILE *out)
 {
-    fprintf(out, "k2s-run %s\n", K2S_VERSION_STRING);
+    fprintf(out, "k2s-run %s\n", k2s_version());
 }

@@ -8,23 +8,7 @@
 
 #include "argspec.h"
 
-#include <spirv/unified1/spirv.h>
 #include <string.h>
-
-static bool has_embedded(const struct spv_module *m)
-{
-    size_t pos = SPV_FIRST_INST;
-    struct spv_inst in;
-    while (spv_next(m, &pos, &in)) {
-        static const char prefix[] = "NonSemantic.ClspvReflection";
-        if (in.opcode == SpvOpExtInstImport && (in.count - 2) * 4 >= sizeof prefix &&
-            memcmp(&in.w[2], prefix, sizeof prefix - 1) == 0)
-            return true;
-        if (in.opcode == SpvOpFunction)
-            break;
-    }
-    return false;
-}
 
 static bool differ(const char *json, const char *kernel, const char *what, uint32_t a,
                    uint32_t b)
@@ -75,13 +59,13 @@ static bool same_arg(const char *json, const struct refl_kernel *k, const struct
     return true;
 }
 
-bool refl_cross_check(const struct spv_module *m, const struct refl_module *json,
-                      const char *json_path)
+bool refl_cross_check(const k2s_module_info *info, const uint32_t *words, size_t count,
+                      const struct refl_module *json, const char *json_path)
 {
-    if (!has_embedded(m))
+    if (!info->has_reflection)
         return true; /* nothing to check against */
     struct refl_module emb;
-    if (!refl_from_spirv(m, &emb, false)) {
+    if (!refl_from_spirv(words, count, &emb, false)) {
         k2s_error("cannot check '%s' against the module's embedded reflection, which does "
                   "not read (see above)",
                   json_path);

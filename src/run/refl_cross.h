@@ -6,7 +6,7 @@
 
 /* True when the module has no embedded reflection or it agrees with json; otherwise
  * prints what differs and returns false. */
-bool refl_cross_check(const struct spv_module *m, const struct refl_module *json,
-                      const char *json_path);
+bool refl_cross_check(const k2s_module_info *info, const uint32_t *words, size_t count,
+                      const struct refl_module *json, const char *json_path);
 
 #endif

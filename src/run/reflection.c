@@ -4,6 +4,7 @@
 #include "reflection.h"
 
 #include "argspec.h"
+#include "../hex.h"
 
 #include <k2s/k2s.h>
 #include <stdlib.h>
@@ -138,14 +139,10 @@ bool refl_decode_hex(const char *hex, struct refl_data *d)
         k2s_error("out of memory");
         return false;
     }
-    for (size_t i = 0; i < d->nbytes; i++) {
-        int hi = k2s_hex_digit(hex[2 * i]), lo = k2s_hex_digit(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-            k2s_error("reflection: constant data holds a non-hex character");
-            free(d->bytes);
-            return false;
-        }
-        d->bytes[i] = (unsigned char)(hi << 4 | lo);
+    if (k2s_hex_decode(hex, d->nbytes, d->bytes) < d->nbytes) {
+        k2s_error("reflection: constant data holds a non-hex character");
+        free(d->bytes);
+        return false;
     }
     return true;
 }
@@ -372,12 +369,12 @@ static bool take_module(struct refl_module *r, const k2s_reflection *lr, bool ve
     return true;
 }
 
-bool refl_from_spirv(const struct spv_module *m, struct refl_module *r, bool verbose)
+bool refl_from_spirv(const uint32_t *words, size_t count, struct refl_module *r, bool verbose)
 {
     memset(r, 0, sizeof *r);
     r->printf_data = -1;
     k2s_reflection *lr = NULL;
-    if (k2s_reflection_read(m->words, m->count, &lr) != K2S_OK) {
+    if (k2s_reflection_read(words, count, &lr) != K2S_OK) {
         k2s_error("%s", lr && lr->error ? lr->error : "out of memory");
         k2s_reflection_free(lr);
         return false;

@@ -4,7 +4,7 @@
 #ifndef K2S_RUN_REFLECTION_H
 #define K2S_RUN_REFLECTION_H
 
-#include "spirv_words.h"
+#include <k2s/k2s.h>
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -127,7 +127,8 @@ struct refl_module {
     long printf_data;
 };
 
-bool refl_from_spirv(const struct spv_module *m, struct refl_module *r, bool verbose);
+/* From the module's embedded reflection (k2s_reflection_read), count words. */
+bool refl_from_spirv(const uint32_t *words, size_t count, struct refl_module *r, bool verbose);
 bool refl_from_json(const char *path, struct refl_module *r);
 void refl_free(struct refl_module *r);
 

@@ -294,7 +294,7 @@ enum {
     NEED_ROBUST_ACCESS,              /* always asked for, optional */
     NEED_SCALAR_LAYOUT,              /* always asked for, optional: nothing in a module says
                                         that it relies on the scalar block layout */
-    NEED_FLOAT_ATOMIC = 0x7fff0100,  /* + the spv_info.float_atomics bit index */
+    NEED_FLOAT_ATOMIC = 0x7fff0100,  /* + the k2s_module_info.float_atomics bit index */
 };
 
 struct feature_row {
@@ -351,7 +351,7 @@ static const struct feature_row feature_rows[] = {
         shaderSubgroupExtendedTypes, true),
     ROW(SpvCapabilityGroupNonUniform, FS_13, VkPhysicalDeviceVulkan13Features,
         computeFullSubgroups, true),
-    /* Float atomics, by the memory they work on (spv_info.float_atomics bit index:
+    /* Float atomics, by the memory they work on (k2s_module_info.float_atomics bit index:
      * 6 * min_max + 2 * (16/32/64-bit) + shared), as the reflection's device_features. */
     FAF2(0, shaderBufferFloat16AtomicAdd),
     FAF2(1, shaderSharedFloat16AtomicAdd),
@@ -483,18 +483,18 @@ static bool device_has_ext(VkPhysicalDevice d, const char *name)
 }
 
 /* Maps each SPV_* extension of the module to a device extension, unless core already. */
-static bool select_extensions(struct vk_host *h, const struct spv_info *info,
+static bool select_extensions(struct vk_host *h, const k2s_module_info *info,
                               struct ext_list *out)
 {
     h->keep_nonsemantic = true;
-    for (size_t i = 0; i < info->nexts; i++) {
+    for (size_t i = 0; i < info->n_extensions; i++) {
         const struct ext_row *row = NULL;
         for (size_t j = 0; j < sizeof ext_rows / sizeof ext_rows[0]; j++)
-            if (strcmp(info->exts[i], ext_rows[j].spv) == 0)
+            if (strcmp(info->extensions[i], ext_rows[j].spv) == 0)
                 row = &ext_rows[j];
         if (!row) {
             k2s_warn("SPIR-V extension %s is not known to k2s-run; not checked",
-                     info->exts[i]);
+                     info->extensions[i]);
             continue;
         }
         if (row->core && h->api_version >= row->core)
@@ -614,7 +614,7 @@ static bool check_cap(uint32_t cap)
 }
 
 /* Sub-group operations are properties, not features: check them here. */
-static bool check_subgroups(const struct vk_host *h, const struct spv_info *info)
+static bool check_subgroups(const struct vk_host *h, const k2s_module_info *info)
 {
     static const struct {
         uint32_t cap;
@@ -630,7 +630,7 @@ static bool check_subgroups(const struct vk_host *h, const struct spv_info *info
         {SpvCapabilityGroupNonUniformQuad, VK_SUBGROUP_FEATURE_QUAD_BIT},
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        if (!spv_has_cap(info, ops[i].cap))
+        if (!k2s_module_info_has_capability(info, ops[i].cap))
             continue;
         if (!(h->subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
             !(h->subgroup.supportedOperations & ops[i].bit)) {
@@ -659,10 +659,10 @@ static VkBool32 float_control_prop(const VkPhysicalDeviceVulkan12Properties *p, 
     return table[mode - SpvExecutionModeDenormPreserve][w];
 }
 
-static bool check_float_controls(const struct vk_host *h, const struct spv_info *info,
+static bool check_float_controls(const struct vk_host *h, const k2s_module_info *info,
                                  const struct vk_options *opt)
 {
-    if (info->nfloat_modes == 0)
+    if (info->n_float_modes == 0)
         return true;
     VkPhysicalDeviceVulkan12Properties p12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
@@ -674,8 +674,8 @@ static bool check_float_controls(const struct vk_host *h, const struct spv_info 
     static const char *const names[] = {"DenormPreserve", "DenormFlushToZero",
                                         "SignedZeroInfNanPreserve", "RoundingModeRTE",
                                         "RoundingModeRTZ"};
-    for (size_t i = 0; i < info->nfloat_modes; i++) {
-        const struct spv_float_mode *fm = &info->float_modes[i];
+    for (size_t i = 0; i < info->n_float_modes; i++) {
+        const k2s_module_float_mode *fm = &info->float_modes[i];
         if (have && float_control_prop(&p12, fm->mode, fm->width))
             continue;
         const char *name = names[fm->mode - SpvExecutionModeDenormPreserve];
@@ -692,14 +692,14 @@ static bool check_float_controls(const struct vk_host *h, const struct spv_info 
     return true;
 }
 
-static bool enable_features(struct vk_host *h, const struct spv_info *info, bool needs_bda,
+static bool enable_features(struct vk_host *h, const k2s_module_info *info, bool needs_bda,
                             struct feature_chain *have, struct feature_chain *want, bool no_robust)
 {
-    for (size_t i = 0; i < info->ncaps; i++)
-        if (!check_cap(info->caps[i]) || !enable_need(h, info->caps[i], have, want))
+    for (size_t i = 0; i < info->n_capabilities; i++)
+        if (!check_cap(info->capabilities[i]) || !enable_need(h, info->capabilities[i], have, want))
             return false;
     bool local_size_id = false;
-    for (size_t i = 0; i < info->nentries; i++)
+    for (size_t i = 0; i < info->n_entries; i++)
         local_size_id = local_size_id || info->entries[i].local_size_is_id;
     if (local_size_id && !enable_need(h, NEED_MAINTENANCE4, have, want))
         return false;
@@ -797,15 +797,15 @@ static bool create_device(struct vk_host *h, struct feature_chain *want, struct 
     return true;
 }
 
-bool vk_host_create(struct vk_host *h, const struct vk_options *opt, const struct spv_module *m,
-                    const struct spv_info *info, bool needs_bda)
+bool vk_host_create(struct vk_host *h, const struct vk_options *opt, const k2s_module_info *info,
+                    bool needs_bda)
 {
     memset(h, 0, sizeof *h);
     h->verbose = opt->verbose;
     if (!create_instance(h, opt) || !choose_physical(h, opt))
         return false;
     struct ext_list exts = {.n = 0};
-    if (!spirv_version_ok(h, m->version, &exts) || !select_extensions(h, info, &exts) ||
+    if (!spirv_version_ok(h, info->version, &exts) || !select_extensions(h, info, &exts) ||
         !check_subgroups(h, info) || !check_float_controls(h, info, opt))
         return false;
     bool atomic_float = false, atomic_float2 = false;

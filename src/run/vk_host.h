@@ -3,7 +3,7 @@
 #ifndef K2S_RUN_VK_HOST_H
 #define K2S_RUN_VK_HOST_H
 
-#include "spirv_words.h"
+#include <k2s/k2s.h>
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,8 +43,8 @@ bool vk_list_devices(const struct vk_options *opt);
 
 /* Creates the instance and a device able to run `module`. `needs_bda` asks for
  * bufferDeviceAddress even when no capability does (pointer arguments). */
-bool vk_host_create(struct vk_host *h, const struct vk_options *opt, const struct spv_module *m,
-                    const struct spv_info *info, bool needs_bda);
+bool vk_host_create(struct vk_host *h, const struct vk_options *opt, const k2s_module_info *info,
+                    bool needs_bda);
 void vk_host_destroy(struct vk_host *h);
 
 /* Number of validation-layer errors reported so far. */

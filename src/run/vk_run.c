@@ -3,7 +3,6 @@
 #include "vk_images.h"
 
 #include "vk_transfer.h"
-#include "workgroup_mem.h"
 
 #include <math.h>
 #include <spirv/unified1/spirv.h>
@@ -478,7 +477,7 @@ static const char *type_label(VkDescriptorType t)
 
 /* The layout comes from the reflection; a shader disagreeing with it is undefined
  * behaviour that crashes some drivers, so compare it with the module's own decorations. */
-static bool check_resource(struct run_state *s, const struct spv_resource *res)
+static bool check_resource(struct run_state *s, const k2s_module_resource *res)
 {
     const struct binding *b = NULL;
     for (size_t i = 0; i < s->nbindings && !b; i++)
@@ -488,11 +487,11 @@ static bool check_resource(struct run_state *s, const struct spv_resource *res)
                    (res->storage_class == SpvStorageClassUniform && res->buffer_block);
     bool uniform = res->storage_class == SpvStorageClassUniform && !res->buffer_block;
     /* Another kernel's resource may share the set and binding with another kind. */
-    if (!spv_entry_may_use(s->req->module, s->req->info, s->req->entry_info, res->var))
+    if (!k2s_module_entry_may_use(s->req->entry_info, res->variable))
         return true;
     if (!b) {
         k2s_error("the shader uses descriptor set %u binding %u (%%%u), which the reflection "
-                  "of kernel '%s' does not describe", res->set, res->binding, res->var,
+                  "of kernel '%s' does not describe", res->set, res->binding, res->variable,
                   s->req->kernel->name);
         return false;
     }
@@ -507,11 +506,11 @@ static bool check_resource(struct run_state *s, const struct spv_resource *res)
                 arg = &s->req->args[s->req->kernel->args[i].ordinal];
         /* read_imagef of an integer image (or read_imagei/ui of a float one): undefined
          * in OpenCL, and a format Vulkan does not let the shader's image type read. */
-        if (arg && res->image_sampled &&
-            (res->image_sampled == 1) != k2s_image_is_integer(arg->image.type)) {
+        if (arg && res->image_sampled_type &&
+            (res->image_sampled_type == 1) != k2s_image_is_integer(arg->image.type)) {
             k2s_error("%s ('%s'): the kernel reads or writes it as %s data, but the format is "
                       "%s (OpenCL leaves that undefined)", b->what, arg->text,
-                      res->image_sampled == 1 ? "integer" : "float",
+                      res->image_sampled_type == 1 ? "integer" : "float",
                       k2s_image_is_integer(arg->image.type) ? "integer" : "not integer");
             return false;
         }
@@ -527,7 +526,7 @@ static bool check_resource(struct run_state *s, const struct spv_resource *res)
         return true;
     }
     k2s_error("the shader declares descriptor set %u binding %u (%%%u) as a %s, but the "
-              "reflection binds %s (a %s) there", res->set, res->binding, res->var,
+              "reflection binds %s (a %s) there", res->set, res->binding, res->variable,
               storage ? "storage buffer" : uniform ? "uniform buffer" : "image or sampler",
               b->what, type_label(b->type));
     return false;
@@ -535,8 +534,8 @@ static bool check_resource(struct run_state *s, const struct spv_resource *res)
 
 static bool check_resources(struct run_state *s)
 {
-    const struct spv_info *info = s->req->info;
-    for (size_t i = 0; info && i < info->nresources; i++)
+    const k2s_module_info *info = s->req->info;
+    for (size_t i = 0; info && i < info->n_resources; i++)
         if (!check_resource(s, &info->resources[i]))
             return false;
     return true;
@@ -663,22 +662,22 @@ static bool create_descriptors(struct run_state *s)
 
 /* ---- pipelines ------------------------------------------------------------------------------ */
 
-static bool spec_add(struct spec_value *list, unsigned *n, uint32_t id, uint32_t value)
+static bool spec_add(k2s_spec_value *list, unsigned *n, uint32_t id, uint32_t value)
 {
     for (unsigned i = 0; i < *n; i++) {
-        if (list[i].id != id)
+        if (list[i].spec_id != id)
             continue;
         if (list[i].value == value)
             return true;
         k2s_error("reflection: specialization constant %u is given two different meanings", id);
         return false;
     }
-    list[(*n)++] = (struct spec_value){id, value};
+    list[(*n)++] = (k2s_spec_value){id, value};
     return true;
 }
 
 /* Spec constants for one region: work-group size, work dim, offsets, local sizes. */
-static bool region_specs(struct run_state *s, const struct region *rg, struct spec_value *list,
+static bool region_specs(struct run_state *s, const struct region *rg, k2s_spec_value *list,
                          unsigned *n)
 {
     const struct refl_module *r = s->req->refl;
@@ -711,14 +710,16 @@ static bool region_specs(struct run_state *s, const struct region *rg, struct sp
  * arguments, and k2s's scratch for work-group functions) must fit the device: drivers do
  * not have to report it, and some fail the dispatch or corrupt memory instead. */
 static bool check_workgroup_memory(const struct run_state *s, const struct region *rg,
-                                   const struct spec_value *specs, unsigned n)
+                                   const k2s_spec_value *specs, unsigned n)
 {
     const struct run_request *q = s->req;
-    struct workgroup_bytes wb;
-    if (!q->module || !q->info || !q->entry_info)
+    k2s_workgroup_bytes wb;
+    if (!q->info || !q->entry_info)
         return true; /* nothing to size it from */
-    if (!spv_workgroup_bytes(q->module, q->info, q->entry_info, specs, n, &wb))
+    if (!k2s_module_workgroup_bytes(q->info, q->entry_info, specs, n, &wb)) {
+        k2s_error("out of memory sizing the module's workgroup memory");
         return false;
+    }
     uint32_t limit = s->h->props.limits.maxComputeSharedMemorySize;
     if (wb.unknown && q->verbose)
         fprintf(stderr, "%s: a workgroup variable of kernel '%s' has a size k2s-run cannot "
@@ -737,12 +738,12 @@ static bool check_workgroup_memory(const struct run_state *s, const struct regio
 static bool create_pipeline(struct run_state *s, const struct region *rg, VkPipeline *out)
 {
     size_t max = 8 + s->req->kernel->nargs;
-    struct spec_value *list = calloc(max, sizeof *list);
+    k2s_spec_value *list = calloc(max, sizeof *list);
     VkSpecializationMapEntry *map = calloc(max, sizeof *map);
     unsigned n = 0;
     bool ok = list && map && region_specs(s, rg, list, &n);
     for (unsigned i = 0; ok && i < n; i++)
-        map[i] = (VkSpecializationMapEntry){list[i].id, (uint32_t)(i * sizeof *list + 4), 4};
+        map[i] = (VkSpecializationMapEntry){list[i].spec_id, (uint32_t)(i * sizeof *list + 4), 4};
     VkSpecializationInfo spec = {n, map, n * sizeof *list, list};
     VkComputePipelineCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,

@@ -11,9 +11,8 @@ struct run_request {
     const struct refl_module *refl;
     const struct refl_kernel *kernel;
     const char *entry;      /* OpEntryPoint name */
-    const struct spv_module *module;      /* the module as loaded (for interface checks) */
-    const struct spv_info *info;
-    const struct spv_entry *entry_info;
+    const k2s_module_info *info; /* the module's facts (for interface checks) */
+    const k2s_module_entry *entry_info;
     const uint32_t *code;   /* module words as given to vkCreateShaderModule */
     size_t code_words;
     const struct k2s_arg *args;

@@ -67,6 +67,25 @@ int main(int argc, char **argv)
     return 1;
   }
   k2s_reflection_free(refl);
+  /* The module facts a host checks: vadd's one GLCompute entry point uses its three
+   * storage buffers, and the stripped words drop the reflection. */
+  k2s_module_info *info = NULL;
+  if (k2s_module_info_read(out, nw, &info) != K2S_OK || info->n_entries != 1 ||
+      info->n_resources < 3 || !info->has_reflection ||
+      !k2s_module_info_has_capability(info, 1 /* Shader */) ||
+      !k2s_module_entry_may_use(&info->entries[0], info->resources[0].variable)) {
+    fprintf(stderr, "module info: %s\n", info && info->error ? info->error : "unexpected facts");
+    return 1;
+  }
+  uint32_t *driver = NULL;
+  size_t n_driver = 0;
+  if (k2s_module_words_for_driver(info, true, &driver, &n_driver) != K2S_OK || !driver ||
+      n_driver >= nw) {
+    fprintf(stderr, "module info: the non-semantic instructions were not stripped\n");
+    return 1;
+  }
+  free(driver);
+  k2s_module_info_free(info);
   f = fopen(argv[2], "wb");
   if (!f || fwrite(out, 4, nw, f) != nw || fclose(f) != 0)
     return 1;
