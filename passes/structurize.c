@@ -16,7 +16,10 @@
  *   3. loops, innermost first, get one continue target (the latch when it is
  *      a plain latch, else a new block) and one merge block; several exits go
  *      through a new merge that dispatches on an exit selector (multi-level
- *      break, return out of a shared return block);
+ *      break, return out of a shared return block). This phase keeps the
+ *      successor and predecessor lists current through its edits ("live
+ *      mode") and looks only at each loop's own blocks and exits, so a
+ *      function of many loops costs its blocks once, not once per loop;
  *   4. each acyclic region (a loop body, or the function outside loops) is
  *      walked down the dominator tree: a branch merges at its first "merge
  *      child" in reverse post-order (Ramsey, "Beyond Relooper", ICFP 2022);
@@ -60,6 +63,7 @@ typedef struct binfo {
 typedef struct loop {
   k2s_block *header, *cont, *merge;
   uint32_t parent;
+  uint32_t pre, post; /* numbers in the loop forest: nesting tests in O(1) */
 } loop;
 
 typedef struct edge {
@@ -94,9 +98,21 @@ typedef struct st {
   uint32_t cfg_gen, snap_gen;
   bool snap_valid;
   size_t snap_bytes;
+  /* Live mode (loop normalisation): every edit updates the successor and
+   * predecessor lists of the blocks it touches, and new blocks get the next
+   * index, so the lists stay those a snapshot would build; the orders and
+   * dominators are not kept (nothing reads them in live mode but through a
+   * fresh snapshot). Each loop then costs its own blocks, not the function. */
+  bool live;
+  uint32_t *cap_s, *cap_p, cap_n;
+  uint32_t *lrpo, nlrpo, cap_lrpo; /* loop_rpo's result */
 
   loop *loops;
   uint32_t nloops, cap_loops;
+  /* process_header's scratch (n-sized lists it fills before reading), allocated once
+   * per snapshot instead of once per header: zeroing them per header made deep
+   * selection nesting quadratic. */
+  uint32_t *ph_stack, *ph_S, *ph_Y, *ph_rs;
 } st;
 
 static binfo *BI(k2s_block *b)
@@ -141,6 +157,9 @@ static void cfg_changed(st *s)
   s->cfg_gen++;
 }
 
+static void live_add(st *s, k2s_block *b);
+static void live_resync(st *s, k2s_block *b);
+
 static k2s_block *new_block(st *s, uint32_t loop)
 {
   cfg_changed(s);
@@ -148,6 +167,8 @@ static k2s_block *new_block(st *s, uint32_t loop)
   k2s_function_append_block(s->f, b);
   map_label(s, b);
   attach(s, b, loop);
+  if (s->live)
+    live_add(s, b);
   s->changed = true;
   return b;
 }
@@ -229,6 +250,8 @@ static void retarget(st *s, k2s_instr *t, uint32_t from, uint32_t to)
     if (*w == from)
       *w = to;
   }
+  if (s->live)
+    live_resync(s, t->block);
   s->changed = true;
 }
 
@@ -240,7 +263,10 @@ static k2s_instr *set_term(st *s, k2s_block *b, uint16_t op, const uint32_t *ops
     k2s_list_remove(&b->body, t);
   cfg_changed(s);
   s->changed = true;
-  return emit_at(s, k2s_block_append(b), op, 0, ops, n);
+  k2s_instr *nt = emit_at(s, k2s_block_append(b), op, 0, ops, n);
+  if (s->live)
+    live_resync(s, b);
+  return nt;
 }
 
 static k2s_instr *phi_from(k2s_instr *i)
@@ -418,6 +444,7 @@ static bool snapshot(st *s)
     return true;
   s->snap_valid = false;
   k2s_arena_reset(&s->snap);
+  s->ph_stack = s->ph_S = s->ph_Y = s->ph_rs = NULL;
   k2s_arena *a = &s->snap;
   uint32_t n = 0;
   k2s_foreach_block(b, s->f)
@@ -428,8 +455,11 @@ static bool snapshot(st *s)
   s->pred = k2s_alloc(a, (n + 1) * sizeof(*s->pred));
   s->nsucc = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   s->npred = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-  uint32_t *cap_s = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-  uint32_t *cap_p = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *cap_s = s->cap_s = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *cap_p = s->cap_p = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  s->cap_n = n + 1;
+  s->lrpo = NULL;
+  s->cap_lrpo = 0;
   k2s_foreach_block(b, s->f)
     s->blocks[BI(b)->idx] = b;
   for (uint32_t i = 0; i < n; i++) {
@@ -548,14 +578,75 @@ static bool has_succ(st *s, uint32_t b, uint32_t x)
   return false;
 }
 
+/* ---- the live graph (loop normalisation) ------------------------------------ */
+
+/* A new block gets the next index, with no edges yet. */
+static void live_add(st *s, k2s_block *b)
+{
+  k2s_arena *a = &s->snap;
+  if (s->n + 1 >= s->cap_n) {
+    uint32_t c = 2 * s->cap_n + 8, o = s->cap_n;
+    s->blocks = k2s_realloc_array(a, s->blocks, o, c, sizeof(*s->blocks));
+    s->succ = k2s_realloc_array(a, s->succ, o, c, sizeof(*s->succ));
+    s->pred = k2s_realloc_array(a, s->pred, o, c, sizeof(*s->pred));
+    s->nsucc = k2s_realloc_array(a, s->nsucc, o, c, sizeof(uint32_t));
+    s->npred = k2s_realloc_array(a, s->npred, o, c, sizeof(uint32_t));
+    s->cap_s = k2s_realloc_array(a, s->cap_s, o, c, sizeof(uint32_t));
+    s->cap_p = k2s_realloc_array(a, s->cap_p, o, c, sizeof(uint32_t));
+    s->cap_n = c;
+  }
+  BI(b)->idx = s->n;
+  s->blocks[s->n++] = b;
+}
+
+/* b's successors again from its terminator, and b among its targets'
+ * predecessors: in label order without repeats, and by ascending index (as
+ * snapshot builds them). */
+static void live_resync(st *s, k2s_block *b)
+{
+  k2s_arena *a = &s->snap;
+  uint32_t i = BI(b)->idx;
+  for (uint32_t k = 0; k < s->nsucc[i]; k++) {
+    uint32_t j = s->succ[i][k], w = 0;
+    for (uint32_t q = 0; q < s->npred[j]; q++)
+      if (s->pred[j][q] != i)
+        s->pred[j][w++] = s->pred[j][q];
+    s->npred[j] = w;
+  }
+  s->nsucc[i] = 0;
+  k2s_instr *t = term(b);
+  uint32_t nl = t ? n_labels(s, t) : 0;
+  for (uint32_t k = 0; k < nl; k++) {
+    k2s_block *to = block_of(s, *label_word(s, t, k));
+    if (!to)
+      continue; /* (only terminators the pass made or checked get here) */
+    uint32_t j = BI(to)->idx, before = s->nsucc[i];
+    add_unique(a, &s->succ[i], &s->nsucc[i], &s->cap_s[i], j);
+    if (s->nsucc[i] == before)
+      continue;
+    if (s->npred[j] == s->cap_p[j]) {
+      uint32_t c = s->cap_p[j] ? s->cap_p[j] * 2 : 4;
+      s->pred[j] = k2s_realloc_array(a, s->pred[j], s->npred[j], c, sizeof(uint32_t));
+      s->cap_p[j] = c;
+    }
+    uint32_t q = s->npred[j]++;
+    for (; q > 0 && s->pred[j][q - 1] > i; q--)
+      s->pred[j][q] = s->pred[j][q - 1];
+    s->pred[j][q] = i;
+  }
+}
+
 /* ---- loops ------------------------------------------------------------------ */
+
+/* Is loop l nested in loop L (or L itself)? */
+static bool loop_within(st *s, uint32_t l, uint32_t L)
+{
+  return l != NONE && s->loops[L].pre <= s->loops[l].pre && s->loops[l].post <= s->loops[L].post;
+}
 
 static bool in_loop(st *s, k2s_block *b, uint32_t L)
 {
-  for (uint32_t l = BI(b)->loop; l != NONE; l = s->loops[l].parent)
-    if (l == L)
-      return true;
-  return false;
+  return loop_within(s, BI(b)->loop, L);
 }
 
 static bool is_loop_header(st *s, k2s_block *b)
@@ -921,6 +1012,11 @@ static bool build_loops(st *s)
     for (uint32_t k = 0; k < sc.n; k++)
       in_scope[sc.nodes[k]] = scope_stamp;
     uint32_t counter = 0, tsp = 0;
+    /* The scopes inside this one, by loop (from L0 on), filled once its
+     * cycles are known: a pass over the scope's nodes keeps reverse
+     * post-order inside each (a sort per loop made deep loop nests cubic). */
+    uint32_t L0 = s->nloops;
+    scope *inner = k2s_alloc(a, (sc.n + 1) * sizeof(scope));
     for (uint32_t r = 0; r < sc.n; r++) {
       uint32_t root = sc.nodes[r];
       if (vis[root] == scope_stamp)
@@ -989,28 +1085,56 @@ static bool build_loops(st *s)
           }
           uint32_t h = nent ? entries[0] : nodes[0];
           uint32_t L = add_loop(s, s->blocks[h], sc.parent);
-          uint32_t *inner = k2s_alloc(a, size * sizeof(uint32_t));
-          uint32_t ni = 0;
-          for (uint32_t k = 0; k < size; k++) {
+          for (uint32_t k = 0; k < size; k++)
             BI(s->blocks[nodes[k]])->loop = L;
-            if (nodes[k] != h)
-              inner[ni++] = nodes[k];
-          }
-          /* Keep reverse post-order inside the scope for determinism. */
-          for (uint32_t x = 1; x < ni; x++)
-            for (uint32_t y = x; y > 0 && s->order[inner[y]] < s->order[inner[y - 1]]; y--) {
-              uint32_t t = inner[y];
-              inner[y] = inner[y - 1];
-              inner[y - 1] = t;
-            }
-          if (ni)
-            work[nwork++] = (scope){inner, ni, L};
+          inner[L - L0] = (scope){k2s_alloc(a, size * sizeof(uint32_t)), 0, L};
         }
         tsp = start;
       }
     }
+    for (uint32_t k = 0; k < sc.n; k++) {
+      uint32_t x = sc.nodes[k], l = BI(s->blocks[x])->loop;
+      if (l != sc.parent && s->loops[l].header != s->blocks[x])
+        inner[l - L0].nodes[inner[l - L0].n++] = x;
+    }
+    for (uint32_t L = L0; L < s->nloops; L++)
+      if (inner[L - L0].n)
+        work[nwork++] = inner[L - L0];
   }
   return true;
+}
+
+/* Pre/post numbers of the loop forest (parents come before their children in
+ * s->loops: build_loops adds a loop before the scopes inside it). */
+static void number_loops(st *s)
+{
+  uint32_t n = s->nloops, clock = 0, sp = 0;
+  uint32_t *first = k2s_alloc(&s->a, (n + 1) * sizeof(uint32_t));
+  uint32_t *next = k2s_alloc(&s->a, (n + 1) * sizeof(uint32_t));
+  uint32_t *stack = k2s_alloc(&s->a, (n + 1) * sizeof(uint32_t));
+  for (uint32_t L = 0; L <= n; L++)
+    first[L] = NONE; /* first[n]: the roots */
+  for (uint32_t L = n; L-- > 0;) {
+    uint32_t p = s->loops[L].parent == NONE ? n : s->loops[L].parent;
+    next[L] = first[p];
+    first[p] = L;
+  }
+  for (uint32_t r = first[n]; r != NONE; r = next[r]) {
+    s->loops[r].pre = clock++;
+    stack[sp++] = r;
+    first[n] = next[r];
+    while (sp) {
+      uint32_t v = stack[sp - 1], c = first[v];
+      if (c != NONE) {
+        first[v] = next[c];
+        s->loops[c].pre = clock++;
+        stack[sp++] = c;
+      } else {
+        s->loops[v].post = clock++;
+        sp--;
+      }
+    }
+  }
 }
 
 /* ---- 3. loop normal form ---------------------------------------------------- */
@@ -1025,6 +1149,8 @@ static void split_after(st *s, k2s_block *b, uint32_t loop)
   k2s_list_remove(&b->body, t);
   t->block = nb;
   k2s_list_append(&nb->body, t);
+  if (s->live)
+    live_resync(s, nb);
   for (uint32_t k = 0; k < nl; k++) {
     k2s_block *to = block_of(s, *label_word(s, t, k));
     bool dup = false;
@@ -1099,19 +1225,78 @@ static bool reusable_latch(st *s, k2s_block *l, uint32_t L)
   return ob && !in_loop(s, ob, L);
 }
 
+static void push_u32(k2s_arena *a, uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
+{
+  if (*n == *cap) {
+    uint32_t c = *cap ? *cap * 2 : 16;
+    *v = k2s_realloc_array(a, *v, *n, c, sizeof(uint32_t));
+    *cap = c;
+  }
+  (*v)[(*n)++] = x;
+}
+
+/* The blocks of loop L reachable from its header (all its reachable blocks:
+ * only the header enters a loop), stamped `seen`, in s->lrpo/nlrpo in the
+ * reverse post-order a snapshot would give them: the whole function's
+ * depth-first search meets them as a search from the header that stays in
+ * the loop would, since whatever leaves the loop comes back only through
+ * the header. Costs the loop, not the function. */
+static uint32_t loop_rpo(st *s, uint32_t L)
+{
+  k2s_arena *a = &s->snap;
+  uint32_t stamp = ++s->walk_stamp;
+  uint32_t *stack = NULL, sp = 0, cap = 0, np = 0;
+  uint32_t h = BI(s->loops[L].header)->idx;
+  s->nlrpo = 0;
+  BI(s->blocks[h])->seen = stamp;
+  push_u32(a, &stack, &sp, &cap, h);
+  push_u32(a, &stack, &sp, &cap, 0);
+  while (sp) {
+    uint32_t v = stack[sp - 2], k = stack[sp - 1];
+    if (k < s->nsucc[v]) {
+      stack[sp - 1]++;
+      k2s_block *w = s->blocks[s->succ[v][k]];
+      if (BI(w)->seen != stamp && in_loop(s, w, L)) {
+        BI(w)->seen = stamp;
+        push_u32(a, &stack, &sp, &cap, s->succ[v][k]);
+        push_u32(a, &stack, &sp, &cap, 0);
+      }
+    } else {
+      push_u32(a, &s->lrpo, &np, &s->cap_lrpo, v);
+      sp -= 2;
+    }
+  }
+  for (uint32_t i = 0; i < np / 2; i++) {
+    uint32_t t = s->lrpo[i];
+    s->lrpo[i] = s->lrpo[np - 1 - i];
+    s->lrpo[np - 1 - i] = t;
+  }
+  s->nlrpo = np;
+  return stamp;
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+  uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
+  return x < y ? -1 : x > y;
+}
+
+/* Normalises loop L in live mode (see st): reads only the loop's blocks, the
+ * blocks its edges leave to and their predecessors; a full snapshot only
+ * when the choice of the block that stays outside, or a merge that is the
+ * header of the next loop, needs the function's order or dominators. */
 static bool normalize_loop(st *s, uint32_t L)
 {
   k2s_block *h = s->loops[L].header;
   uint32_t parent = s->loops[L].parent;
   if (term(h)->opcode == SpvOpSwitch)
     split_after(s, h, L);
-  if (!snapshot(s))
-    return false;
   /* The continue target. */
+  uint32_t in = loop_rpo(s, L);
   uint32_t hi = BI(h)->idx, nl = 0, latch = NONE;
   for (uint32_t k = 0; k < s->npred[hi]; k++) {
     k2s_block *p = s->blocks[s->pred[hi][k]];
-    if (reachable(s, p) && in_loop(s, p, L)) {
+    if (BI(p)->seen == in) {
       nl++;
       latch = s->pred[hi][k];
     }
@@ -1127,61 +1312,87 @@ static bool normalize_loop(st *s, uint32_t L)
     uint32_t ne = 0;
     for (uint32_t k = 0; k < s->npred[hi]; k++) {
       k2s_block *p = s->blocks[s->pred[hi][k]];
-      if (reachable(s, p) && in_loop(s, p, L))
+      if (BI(p)->seen == in)
         E[ne++] = (edge){p, h};
     }
     C = funnel(s, E, ne, L);
-    if (!snapshot(s))
-      return false;
+    in = loop_rpo(s, L);
   }
   BI(C)->claimed = true;
   s->loops[L].cont = C;
-  /* Exits to a shared return (or OpUnreachable) get returns of their own. */
-  for (uint32_t i = 0; i < s->n; i++) {
-    k2s_block *b = s->blocks[i];
-    if (!reachable(s, b) || !in_loop(s, b, L) || b == C || b == h)
-      continue;
-    for (uint32_t k = 0; k < s->nsucc[i]; k++) {
-      k2s_block *x = s->blocks[s->succ[i][k]];
-      if (!in_loop(s, x, L) && pure_exit(x)) {
-        bool shared = false;
-        for (uint32_t j = 0; j < s->npred[BI(x)->idx]; j++)
-          if (!in_loop(s, s->blocks[s->pred[BI(x)->idx][j]], L))
-            shared = true;
-        if (shared)
-          own_exit(s, b, x, L);
+  /* Exits to a shared return (or OpUnreachable) get returns of their own:
+   * blocks by index, as a snapshot lists them; each one's successors as they
+   * were before its own exits were made. */
+  {
+    uint32_t nb = s->nlrpo;
+    uint32_t *byidx = k2s_alloc(&s->snap, (nb + 1) * sizeof(uint32_t));
+    memcpy(byidx, s->lrpo, nb * sizeof(uint32_t));
+    qsort(byidx, nb, sizeof(uint32_t), cmp_u32);
+    uint32_t *succ = NULL, cap = 0;
+    for (uint32_t q = 0; q < nb; q++) {
+      uint32_t i = byidx[q];
+      k2s_block *b = s->blocks[i];
+      if (b == C || b == h)
+        continue;
+      uint32_t ns = 0;
+      for (uint32_t k = 0; k < s->nsucc[i]; k++)
+        push_u32(&s->snap, &succ, &ns, &cap, s->succ[i][k]);
+      for (uint32_t k = 0; k < ns; k++) {
+        k2s_block *x = s->blocks[succ[k]];
+        if (!in_loop(s, x, L) && pure_exit(x)) {
+          bool shared = false;
+          for (uint32_t j = 0; j < s->npred[BI(x)->idx]; j++)
+            if (!in_loop(s, s->blocks[s->pred[BI(x)->idx][j]], L))
+              shared = true;
+          if (shared)
+            own_exit(s, b, x, L);
+        }
       }
     }
   }
-  if (!snapshot(s))
-    return false;
+  in = loop_rpo(s, L);
   /* Blocks that only the loop reaches and that never come back (returns)
    * belong to the loop body when the loop has several exit targets: then
    * those need no exit dispatch. One target stays out to be the merge (the
-   * header's exit if it has one, a while loop's). */
+   * header's exit if it has one, a while loop's; else the first in reverse
+   * post-order). */
   k2s_block *keep_out = NULL;
-  uint32_t n_targets = 0;
-  for (uint32_t k = 0; k < s->nrpo; k++) {
-    uint32_t i = s->rpo[k];
-    k2s_block *x = s->blocks[i];
-    if (in_loop(s, x, L))
-      continue;
-    bool target = false, from_header = false;
-    for (uint32_t j = 0; j < s->npred[i]; j++) {
-      k2s_block *p = s->blocks[s->pred[i][j]];
-      target |= reachable(s, p) && in_loop(s, p, L);
-      from_header |= p == h;
+  uint32_t n_targets = 0, *targets = NULL, cap_t = 0;
+  uint32_t tstamp = ++s->walk_stamp;
+  for (uint32_t q = 0; q < s->nlrpo; q++) {
+    uint32_t i = s->lrpo[q];
+    for (uint32_t k = 0; k < s->nsucc[i]; k++) {
+      k2s_block *x = s->blocks[s->succ[i][k]];
+      if (in_loop(s, x, L) || BI(x)->rstamp == tstamp)
+        continue;
+      BI(x)->rstamp = tstamp;
+      push_u32(&s->a, &targets, &n_targets, &cap_t, s->succ[i][k]);
+      if (s->blocks[i] == h)
+        keep_out = x;
     }
-    if (!target)
-      continue;
-    n_targets++;
-    if (!keep_out || (from_header && !has_succ(s, BI(h)->idx, BI(keep_out)->idx)))
-      keep_out = x;
   }
-  for (bool grew = n_targets >= 2; grew;) {
-    grew = false;
-    for (uint32_t k = 0; k < s->nrpo; k++) {
-      uint32_t i = s->rpo[k];
+  if (!keep_out && n_targets == 1) {
+    keep_out = s->blocks[targets[0]];
+  } else if (!keep_out && n_targets) {
+    k2s_block **tb = k2s_alloc(&s->a, n_targets * sizeof(*tb));
+    for (uint32_t k = 0; k < n_targets; k++)
+      tb[k] = s->blocks[targets[k]];
+    if (!snapshot(s))
+      return false;
+    for (uint32_t k = 0; k < n_targets; k++)
+      if (!keep_out || s->order[BI(tb[k])->idx] < s->order[BI(keep_out)->idx])
+        keep_out = tb[k];
+    for (uint32_t k = 0; k < n_targets; k++)
+      targets[k] = BI(tb[k])->idx;
+  }
+  if (n_targets >= 2) {
+    /* Grows to the one fixed point, whatever the order: a block joins once all
+     * its predecessors and successors are in the loop, which only grows. */
+    uint32_t *work = NULL, nw = 0, cap_w = 0;
+    for (uint32_t k = n_targets; k-- > 0;)
+      push_u32(&s->a, &work, &nw, &cap_w, targets[k]);
+    while (nw) {
+      uint32_t i = work[--nw];
       k2s_block *x = s->blocks[i];
       if (x == keep_out || in_loop(s, x, L) || BI(x)->claimed || is_loop_header(s, x) ||
           !s->npred[i])
@@ -1193,19 +1404,20 @@ static bool normalize_loop(st *s, uint32_t L)
       }
       for (uint32_t j = 0; j < s->nsucc[i] && ok; j++)
         ok = in_loop(s, s->blocks[s->succ[i][j]], L);
-      if (ok) {
-        BI(x)->loop = L;
-        grew = true;
-      }
+      if (!ok)
+        continue;
+      BI(x)->loop = L;
+      for (uint32_t j = 0; j < s->nsucc[i]; j++)
+        push_u32(&s->a, &work, &nw, &cap_w, s->succ[i][j]);
     }
+    in = loop_rpo(s, L);
   }
+  (void)in;
   /* The exits. */
   uint32_t cap = 8, ne = 0;
   edge *E = k2s_alloc(&s->a, cap * sizeof(edge));
-  for (uint32_t k = 0; k < s->nrpo; k++) {
-    uint32_t i = s->rpo[k];
-    if (!in_loop(s, s->blocks[i], L))
-      continue;
+  for (uint32_t k = 0; k < s->nlrpo; k++) {
+    uint32_t i = s->lrpo[k];
     for (uint32_t j = 0; j < s->nsucc[i]; j++) {
       k2s_block *x = s->blocks[s->succ[i][j]];
       if (in_loop(s, x, L))
@@ -1234,7 +1446,12 @@ static bool normalize_loop(st *s, uint32_t L)
     } else if (header) {
       /* The header of a loop right after this one (a sibling: only it and
        * this loop enter it) can be the merge. */
-      single = dominates(s, BI(h)->idx, BI(x)->idx) && s->loops[BI(x)->loop].parent == parent;
+      single = s->loops[BI(x)->loop].parent == parent;
+      if (single) {
+        if (!snapshot(s))
+          return false;
+        single = dominates(s, BI(h)->idx, BI(x)->idx);
+      }
     } else {
       /* The merge needs the loop header to dominate it. */
       uint32_t xi = BI(x)->idx;
@@ -1280,10 +1497,7 @@ static bool below_region(st *s, k2s_block *b, uint32_t R)
   uint32_t l = BI(b)->loop;
   if (l == NONE || l == R)
     return false;
-  for (l = s->loops[l].parent; l != NONE; l = s->loops[l].parent)
-    if (l == R)
-      return true;
-  return R == NONE;
+  return R == NONE || loop_within(s, l, R);
 }
 
 /* Successors of node b in region R: an inner loop stands for its merge;
@@ -1524,9 +1738,15 @@ static bool process_header(st *s, k2s_block *A)
   k2s_arena *sa = &s->snap;
   walk w = {.a = a, .R = R, .stamp = ++s->stamp};
   uint32_t stamp = w.stamp;
-  w.stack = k2s_alloc(sa, (s->n + 1) * 2 * sizeof(uint32_t));
-  w.S = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
-  w.Y = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
+  if (!s->ph_stack) {
+    s->ph_stack = k2s_alloc(sa, (s->n + 1) * 2 * sizeof(uint32_t));
+    s->ph_S = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
+    s->ph_Y = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
+    s->ph_rs = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
+  }
+  w.stack = s->ph_stack;
+  w.S = s->ph_S;
+  w.Y = s->ph_Y;
   walk_construct(s, &w, a);
   if (term(A)->opcode == SpvOpSwitch)
     find_fallthroughs(s, &w, A);
@@ -1534,7 +1754,7 @@ static bool process_header(st *s, k2s_block *A)
   /* Exit edges of S_A, sorted by the targets' then the sources' order. */
   uint32_t ne = 0, cap = 8;
   edge *E = k2s_alloc(sa, cap * sizeof(edge));
-  uint32_t *rs = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
+  uint32_t *rs = s->ph_rs;
   for (uint32_t k = 0; k < ns; k++) {
     uint32_t nr = regsucc(s, s->blocks[S[k]], R, rs);
     for (uint32_t j = 0; j < nr; j++) {
@@ -2325,11 +2545,65 @@ static void order_blocks(st *s)
   s->changed = true;
 }
 
+/* SPIR-V's universal limit on the nesting of structured control flow (the
+ * specification's "Universal Limits"; spirv-val checks it on Shader modules). */
+#define MAX_NESTING 1023
+
+/* Refuses a function whose constructs nest deeper than MAX_NESTING, with the
+ * depth SPIR-V counts: a block is one deeper than its immediate dominator when
+ * that is a header, a merge block as deep as its header, a continue target one
+ * deeper than its loop's header (than the header's dominator when the loop is
+ * its own continue target). One pass in reverse post-order (dominators and
+ * headers come first). */
+static bool check_nesting(st *s)
+{
+  uint32_t n = s->n;
+  if (!s->nrpo)
+    return true;
+  uint32_t *depth = k2s_alloc(&s->snap, (n + 1) * sizeof(uint32_t));
+  uint32_t *merge_of = k2s_alloc(&s->snap, (n + 1) * sizeof(uint32_t)); /* header + 1 */
+  uint32_t *cont_of = k2s_alloc(&s->snap, (n + 1) * sizeof(uint32_t));  /* header + 1 */
+  for (uint32_t L = 0; L < s->nloops; L++) {
+    loop *l = &s->loops[L];
+    if (reachable(s, l->merge))
+      merge_of[BI(l->merge)->idx] = BI(l->header)->idx + 1;
+    if (reachable(s, l->cont))
+      cont_of[BI(l->cont)->idx] = BI(l->header)->idx + 1;
+  }
+  for (uint32_t k = 0; k < s->nrpo; k++) {
+    k2s_block *b = s->blocks[s->rpo[k]];
+    k2s_block *mb = BI(b)->merge ? block_of(s, BI(b)->merge) : NULL;
+    if (mb && reachable(s, mb))
+      merge_of[BI(mb)->idx] = s->rpo[k] + 1;
+  }
+  for (uint32_t k = 1; k < s->nrpo; k++) {
+    uint32_t b = s->rpo[k], d = s->idom[b], h;
+    if (cont_of[b]) {
+      h = cont_of[b] - 1;
+      depth[b] = 1 + depth[h == b ? d : h];
+    } else if (merge_of[b]) {
+      depth[b] = depth[merge_of[b] - 1];
+    } else {
+      k2s_block *db = s->blocks[d];
+      depth[b] = depth[d] + (BI(db)->merge || is_loop_header(s, db) ? 1 : 0);
+    }
+    if (depth[b] > MAX_NESTING) {
+      k2s_error(s->m, s->f->def,
+                "control flow nested deeper than SPIR-V allows in function %%%u: %u levels "
+                "of structured constructs reached, at most %u are allowed",
+                s->f->def->result, depth[b], MAX_NESTING);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* ---- driver ------------------------------------------------------------------ */
 
 static bool structurize_function(st *s, k2s_function *f)
 {
   s->f = f;
+  s->live = false;
   s->snap_valid = false;
   s->nloops = 0;
   s->cap_loops = 0;
@@ -2355,14 +2629,17 @@ static bool structurize_function(st *s, k2s_function *f)
   }
   if (s->m->failed)
     return false;
+  number_loops(s);
+  s->live = true; /* build_loops' snapshot is current */
   for (uint32_t L = s->nloops; L-- > 0;) {
     if (!normalize_loop(s, L) || s->m->failed)
       return false;
   }
+  s->live = false;
   if (!place_selection_merges(s) || s->m->failed)
     return false;
   emit_merges(s);
-  if (!snapshot(s))
+  if (!snapshot(s) || !check_nesting(s))
     return false;
   repair_ssa(s);
   order_blocks(s);

@@ -2,13 +2,20 @@
 """Performance smoke check: counts the instructions k2s executes (valgrind
 --tool=callgrind; counts repeat to a fraction of a percent, times do not) to
 translate a fixed module of many small kernels without validation, and fails
-when the count exceeds FACTOR times the recorded baseline. Many small
-kernels is where per-kernel costs that scale with the module (id-bound-sized
-scratch per function, section scans per entry point, per argument or per
-member) turn quadratic: at the commit before they were removed this module
-took 2.7 times the baseline.
+when the count exceeds FACTOR times the recorded baseline. Two cases:
 
-usage: callgrind_smoke.py --k2s K2S --baseline FILE --workdir DIR [--update]
+  many  800 small kernels: where per-kernel costs that scale with the module
+        (id-bound-sized scratch per function, section scans per entry point,
+        per argument or per member) turn quadratic; at the commit before they
+        were removed this module took 2.7 times the baseline.
+  deep  one kernel of bench/gen_deep_cl.py's 500 steps (one function of ~5,000
+        blocks: branches, loops with early exits, switches): where costs per
+        construct that scale with the function (a CFG snapshot per loop
+        normalisation, scans of the whole function per loop) turn quadratic;
+        before structurize's live loop normalisation it took 2.55 times the
+        baseline.
+
+usage: callgrind_smoke.py [--case many|deep] --k2s K2S --baseline FILE --workdir DIR [--update]
 Exit 77 (skipped) without valgrind, clang-15 or llvm-spirv-15.
 """
 import argparse
@@ -19,7 +26,10 @@ import subprocess
 import sys
 
 KERNELS = 800
+DEEP_STEPS = 500
 FACTOR = 2.0
+HERE = os.path.dirname(os.path.abspath(__file__))
+GEN_DEEP = os.path.join(os.path.dirname(os.path.dirname(HERE)), "bench", "gen_deep_cl.py")
 
 
 def module_source():
@@ -34,15 +44,22 @@ def main():
     ap.add_argument("--baseline", required=True)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--update", action="store_true", help="record the count as the baseline")
+    ap.add_argument("--case", choices=("many", "deep"), default="many")
     a = ap.parse_args()
     for tool in ("valgrind", "clang-15", "llvm-spirv-15"):
         if not shutil.which(tool):
             print(f"{tool} not found: skipped")
             return 77
     os.makedirs(a.workdir, exist_ok=True)
-    cl, bc, spv = (os.path.join(a.workdir, f"many_kernels.{e}") for e in ("cl", "bc", "spv"))
+    stem = "many_kernels" if a.case == "many" else f"deep{DEEP_STEPS}"
+    cl, bc, spv = (os.path.join(a.workdir, f"{stem}.{e}") for e in ("cl", "bc", "spv"))
+    if a.case == "many":
+        source = module_source()
+    else:
+        source = subprocess.run([sys.executable, GEN_DEEP, str(DEEP_STEPS)], check=True,
+                                capture_output=True, text=True).stdout
     with open(cl, "w", encoding="utf-8") as f:
-        f.write(module_source())
+        f.write(source)
     subprocess.run(["clang-15", "-cc1", "-triple", "spir64", "-cl-std=CL1.2", "-O2",
                     "-no-opaque-pointers", "-finclude-default-header", "-emit-llvm-bc", cl,
                     "-o", bc], check=True)
@@ -51,7 +68,7 @@ def main():
     # freed block: instructions that are not k2s's, and vary with the value.
     env = {k: v for k, v in os.environ.items() if k != "MALLOC_PERTURB_"}
     p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", a.k2s,
-                        spv, "-o", os.path.join(a.workdir, "many_kernels.out.spv"),
+                        spv, "-o", os.path.join(a.workdir, f"{stem}.out.spv"),
                         "--no-validate-input", "--no-validate-output"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     err = p.stderr.decode()
@@ -68,7 +85,8 @@ def main():
         return 0
     base = int(open(a.baseline, encoding="utf-8").read().split()[0])
     ratio = count / base
-    print(f"{KERNELS} kernels: {count:,} instructions, baseline {base:,}: {ratio:.2f}x "
+    what = f"{KERNELS} kernels" if a.case == "many" else f"one function of {DEEP_STEPS} steps"
+    print(f"{what}: {count:,} instructions, baseline {base:,}: {ratio:.2f}x "
           f"(limit {FACTOR}x)")
     if ratio > FACTOR:
         print("FAIL: translation got more than twice as expensive; profile with "

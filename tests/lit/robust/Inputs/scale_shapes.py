@@ -8,6 +8,10 @@ a module that grows with N in one direction, for the resource-budget tests
   nesting  one kernel of N nested ifs (deep selection nesting)
   loops    one kernel of N nested loops (deep loop nesting)
   members  one kernel copying a struct of N int members through a buffer
+  seqloops one kernel of N loops one after another, each with a break to a
+           block of its own (two exit targets: an exit dispatch per loop)
+  switch   one kernel of one OpSwitch with N cases, every third falling
+           through into the next
 
 usage: scale_shapes.py SHAPE N
 """
@@ -111,7 +115,36 @@ def members(n):
     return m.replace(TYPES, TYPES + types + st)
 
 
-SHAPES = {"kernels": kernels, "nesting": nesting, "loops": loops, "members": members}
+def seqloops(n):
+    # loop d: header h{d} (exit x{d}), body b{d} (break to r{d}), latch l{d}.
+    out = ["OpBranch %h0\n"]
+    pred = "%entry"
+    for d in range(n):
+        out.append(f"%h{d} = OpLabel\n%i{d} = OpPhi %uint %c0 {pred} %in{d} %l{d}\n"
+                   f"%t{d} = OpULessThan %bool %i{d} %n\nOpBranchConditional %t{d} %b{d} %x{d}\n"
+                   f"%b{d} = OpLabel\n%v{d} = OpLoad %uint %p Aligned 4\n"
+                   f"%e{d} = OpIEqual %bool %v{d} %i{d}\nOpBranchConditional %e{d} %r{d} %l{d}\n"
+                   f"%l{d} = OpLabel\n%in{d} = OpIAdd %uint %i{d} %c1\nOpBranch %h{d}\n"
+                   f"%r{d} = OpLabel\nOpStore %p %i{d} Aligned 4\nOpBranch %x{d}\n"
+                   f"%x{d} = OpLabel\n")
+        out.append(f"OpBranch %h{d + 1}\n" if d + 1 < n else "")
+        pred = f"%x{d}"
+    return one_kernel("".join(out))
+
+
+def switch(n):
+    cases = " ".join(f"{k} %s{k}" for k in range(n))
+    out = [f"%x = OpLoad %uint %p Aligned 4\nOpSwitch %x %dflt {cases}\n"]
+    for k in range(n):
+        nxt = f"%s{k + 1}" if k % 3 == 0 and k + 1 < n else "%end"
+        out.append(f"%s{k} = OpLabel\n%w{k} = OpIAdd %uint %x %n\n"
+                   f"OpStore %p %w{k} Aligned 4\nOpBranch {nxt}\n")
+    out.append("%dflt = OpLabel\nOpBranch %end\n%end = OpLabel\n")
+    return one_kernel("".join(out))
+
+
+SHAPES = {"kernels": kernels, "nesting": nesting, "loops": loops, "members": members,
+          "seqloops": seqloops, "switch": switch}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in SHAPES:
