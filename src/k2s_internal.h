@@ -309,10 +309,6 @@ typedef struct k2s_parse_error {
 bool k2s_check_structure(k2s_module *m);
 /* Returns NULL and fills *err on failure. */
 k2s_module *k2s_parse(const uint32_t *words, size_t n_words, k2s_parse_error *err);
-/* The same without the per-operand checks (ids in bounds, defined, no forward
- * references): for words k2s built itself (the embedded library), not input.
- * The layout, word counts and ids defined once are still checked. */
-k2s_module *k2s_parse_trusted(const uint32_t *words, size_t n_words, k2s_parse_error *err);
 /* Serialize; the result lives in the module's arena. */
 uint32_t *k2s_write(k2s_module *m, size_t *n_words);
 uint32_t *k2s_write_native(k2s_module *m, size_t *n_words); /* host byte order */
