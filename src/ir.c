@@ -25,6 +25,7 @@ void k2s_module_free(k2s_module *m)
   target_index_free(m->name_idx);
   target_index_free(m->deco_idx);
   target_index_free(m->mdeco_idx);
+  k2s_arena_free(&m->uses_arena);
   k2s_arena_free(&m->arena);
   free(m);
 }
@@ -375,8 +376,10 @@ static void grow_ids(k2s_module *m, uint32_t need)
   m->func_of = k2s_realloc_array(&m->arena, m->func_of, m->id_cap, cap, sizeof(*m->func_of));
   m->ext_set = k2s_realloc_array(&m->arena, m->ext_set, m->id_cap, cap, 1);
   memset(m->ext_set + m->id_cap, K2S_EXT_UNKNOWN, cap - m->id_cap);
-  if (m->uses)
-    m->uses = k2s_realloc_array(&m->arena, m->uses, m->id_cap, cap, sizeof(*m->uses));
+  if (m->uses) {
+    m->uses_arena.oom = m->arena.oom;
+    m->uses = k2s_realloc_array(&m->uses_arena, m->uses, m->id_cap, cap, sizeof(*m->uses));
+  }
   m->id_cap = cap;
 }
 
@@ -430,7 +433,15 @@ static void add_use(k2s_module *m, k2s_instr *user, uint32_t id, uint32_t word)
 {
   if (id == 0 || id >= m->id_cap)
     return;
-  k2s_use *u = k2s_alloc(&m->arena, sizeof(*u));
+  /* Uses come in slabs: one k2s_alloc each would round 24 bytes up to 32. */
+  if (!m->uses_free) {
+    enum { SLAB = 1024 };
+    m->uses_free = k2s_alloc(&m->uses_arena, SLAB * sizeof(k2s_use));
+    m->uses_free_end = m->uses_free + SLAB;
+  }
+  k2s_use *u = m->uses_free++;
+  if (m->uses_free == m->uses_free_end)
+    m->uses_free = NULL;
   u->user = user;
   u->word = word;
   u->next = m->uses[id];
@@ -455,8 +466,10 @@ void k2s_build_uses(k2s_module *m)
 {
   if (m->uses_valid)
     return;
-  /* Old chains stay in the arena; rebuilding is rare compared to queries. */
-  m->uses = k2s_alloc(&m->arena, m->id_cap * sizeof(*m->uses));
+  /* Old chains stay in the uses arena until the pass ends (see
+   * k2s_release_stale_uses); rebuilding is rare compared to queries. */
+  m->uses_arena.oom = m->arena.oom;
+  m->uses = k2s_alloc(&m->uses_arena, m->id_cap * sizeof(*m->uses));
   for (int s = 0; s < K2S_SEC_COUNT; s++)
     k2s_foreach_instr(i, &m->sec[s])
       uses_of_instr(m, i);
@@ -478,6 +491,15 @@ void k2s_build_uses(k2s_module *m)
 void k2s_invalidate_uses(k2s_module *m)
 {
   m->uses_valid = false;
+}
+
+void k2s_release_stale_uses(k2s_module *m)
+{
+  if (m->uses_valid)
+    return; /* kept for the next pass (earlier builds of this pass stay too) */
+  k2s_arena_free(&m->uses_arena);
+  m->uses = NULL;
+  m->uses_free = NULL;
 }
 
 /* Unlink uses by deleted instructions from id's chain. */

@@ -159,9 +159,14 @@ struct k2s_module {
   struct k2s_target_index *mdeco_idx; /* OpMemberDecorate by structure id */
   uint8_t *ext_set;    /* id of an OpExtInstImport -> enum k2s_extinst_set_id */
 
-  /* def-use, built on demand by k2s_build_uses(), dropped by k2s_invalidate_uses() */
+  /* def-use, built on demand by k2s_build_uses(), dropped by k2s_invalidate_uses().
+   * The chains live in their own arena: a rebuild leaves the old ones there
+   * (a caller may still be walking one), and k2s_release_stale_uses() frees
+   * them between passes, when no one is. */
   k2s_use **uses;
   bool uses_valid;
+  k2s_arena uses_arena;
+  k2s_use *uses_free, *uses_free_end; /* the rest of the current slab of uses */
 
   /* type and constant interning (find-or-create) */
   k2s_intern_entry **intern;
@@ -266,6 +271,9 @@ enum k2s_section k2s_section_of_opcode(uint16_t op);
 
 /* def-use */
 void k2s_build_uses(k2s_module *m);
+/* Frees the def-use chains when they are no longer valid. Only where nothing
+ * holds a k2s_use (between passes). */
+void k2s_release_stale_uses(k2s_module *m);
 void k2s_invalidate_uses(k2s_module *m);
 #define k2s_foreach_use(u, m, id) for (k2s_use *u = k2s_uses_of(m, id); u; u = u->next)
 k2s_use *k2s_uses_of(k2s_module *m, uint32_t id);
@@ -309,10 +317,6 @@ typedef struct k2s_parse_error {
 bool k2s_check_structure(k2s_module *m, bool values);
 /* Returns NULL and fills *err on failure. */
 k2s_module *k2s_parse(const uint32_t *words, size_t n_words, k2s_parse_error *err);
-/* The same without the per-operand checks (ids in bounds, defined, no forward
- * references): for words k2s built itself (the embedded library), not input.
- * The layout, word counts and ids defined once are still checked. */
-k2s_module *k2s_parse_trusted(const uint32_t *words, size_t n_words, k2s_parse_error *err);
 /* Serialize; the result lives in the module's arena. */
 uint32_t *k2s_write(k2s_module *m, size_t *n_words);
 uint32_t *k2s_write_native(k2s_module *m, size_t *n_words); /* host byte order */

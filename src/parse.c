@@ -24,7 +24,6 @@ typedef struct parser {
   k2s_block *block;
   int section;
   bool in_functions;
-  bool trusted; /* words k2s built itself: skip the per-operand checks */
 } parser;
 
 static bool perr(parser *p, const k2s_instr *at, size_t offset, const char *fmt, ...)
@@ -230,7 +229,7 @@ static bool parse_instr(parser *p, size_t at, uint32_t wc)
   bool global = !p->func && !p->in_functions && k2s_section_of_opcode(op) == K2S_SEC_GLOBAL &&
                 is_global_def(op);
   id_check c = {p, in, at, global};
-  const char *why = p->trusted ? NULL : k2s_walk_operands(m, in, check_operand, &c);
+  const char *why = k2s_walk_operands(m, in, check_operand, &c);
   if (p->failed)
     return false;
   if (why)
@@ -295,8 +294,7 @@ static uint32_t bswap32(uint32_t v)
   return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
 }
 
-static k2s_module *parse_words(const uint32_t *words, size_t n_words, k2s_parse_error *err,
-                               bool trusted)
+k2s_module *k2s_parse(const uint32_t *words, size_t n_words, k2s_parse_error *err)
 {
   memset(err, 0, sizeof(*err));
   err->word_offset = -1;
@@ -318,7 +316,7 @@ static k2s_module *parse_words(const uint32_t *words, size_t n_words, k2s_parse_
     k2s_budget_rethrow(); /* the translation's budget, not this parse, ran out */
     return NULL;
   }
-  parser p = {.m = m, .w = words, .n = n_words, .err = err, .section = 0, .trusted = trusted};
+  parser p = {.m = m, .w = words, .n = n_words, .err = err, .section = 0};
   if (words[0] != SPV_MAGIC) {
     if (bswap32(words[0]) != SPV_MAGIC) {
       err->word_offset = 0;
@@ -351,21 +349,11 @@ static k2s_module *parse_words(const uint32_t *words, size_t n_words, k2s_parse_
       goto fail;
     at += wc;
   }
-  if (!p.trusted && !check_module(&p))
+  if (!check_module(&p))
     goto fail;
   m->arena.oom = NULL;
   return m;
 fail:
   k2s_module_free(m);
   return NULL;
-}
-
-k2s_module *k2s_parse(const uint32_t *words, size_t n_words, k2s_parse_error *err)
-{
-  return parse_words(words, n_words, err, false);
-}
-
-k2s_module *k2s_parse_trusted(const uint32_t *words, size_t n_words, k2s_parse_error *err)
-{
-  return parse_words(words, n_words, err, true);
 }

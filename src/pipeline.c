@@ -88,9 +88,12 @@ bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **l
                     int validate_env)
 {
   bool print_all = o->print_after && strcmp(o->print_after, "all") == 0;
+  size_t arena_before =
+      o->time_passes ? k2s_arena_bytes(&m->arena) + k2s_arena_bytes(&m->uses_arena) : 0;
   for (int i = 0; i < n; i++) {
     const k2s_pass_info *p = list[i];
     m->pass = p->name;
+    k2s_release_stale_uses(m);
 #ifndef NDEBUG
     uint64_t before = k2s_hash_module(m);
 #endif
@@ -98,9 +101,14 @@ bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **l
     double t0 = now_ms();
     bool changed = p->run(m, o);
     double t1 = now_ms();
-    if (o->time_passes)
-      k2s_sb_printf(m->log, "time: %-24s %9.3f ms%s\n", p->name, t1 - t0,
+    if (o->time_passes) {
+      /* The module's arena after the pass: what each pass adds to peak memory. */
+      size_t arena = k2s_arena_bytes(&m->arena) + k2s_arena_bytes(&m->uses_arena);
+      k2s_sb_printf(m->log, "time: %-24s %9.3f ms %9.1f MB arena (%+.1f)%s\n", p->name, t1 - t0,
+                    arena / 1e6, ((double)arena - (double)arena_before) / 1e6,
                     changed ? "" : "  (no change)");
+      arena_before = arena;
+    }
     if (m->failed) {
       m->pass = NULL;
       return false;
@@ -135,6 +143,7 @@ bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **l
       (void)validate_env;
     }
   }
+  k2s_release_stale_uses(m);
   m->pass = NULL;
   return true;
 }

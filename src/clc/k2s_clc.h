@@ -11,10 +11,29 @@
 extern const uint32_t k2s_clc_library[];
 extern const size_t k2s_clc_library_words;
 
+/* The library's index, made with it at build time (src/clc/embed.py), so that
+ * the linker reads only the instructions of the functions it copies. */
+typedef struct k2s_clc_function {
+  const char *name;    /* its OpName, NULL when none */
+  uint32_t id;         /* result id of its OpFunction */
+  uint32_t begin, end; /* word offsets of its OpFunction and its OpFunctionEnd */
+  bool has_body;       /* false for a declaration */
+} k2s_clc_function;
+extern const uint32_t k2s_clc_bound;
+extern const uint32_t k2s_clc_def_offset[];        /* id -> word offset of its module-level
+                                                      definition (OpFunction too); 0: none */
+extern const k2s_clc_function k2s_clc_functions[]; /* sorted by id */
+extern const uint32_t k2s_clc_n_functions;
+extern const uint16_t k2s_clc_functions_by_name[]; /* indexes of functions with a body and a
+                                                      name, sorted by name (strcmp); the
+                                                      first of equal names only */
+extern const uint32_t k2s_clc_n_named;
+extern const uint32_t k2s_clc_imports[]; /* word offsets of the OpExtInstImports */
+extern const uint32_t k2s_clc_n_imports;
+
 typedef struct k2s_linker k2s_linker;
 
-/* A linker into m; parses the library on first use. Lives in m's arena;
- * k2s_linker_done() frees the parsed library. */
+/* A linker into m. Lives in m's arena; k2s_linker_done() ends its use. */
 k2s_linker *k2s_linker_new(k2s_module *m, const k2s_options *o);
 void k2s_linker_done(k2s_linker *l);
 
