@@ -3,18 +3,23 @@
  *
  * Lowering expands each construct on its own (an access chain per pointer use,
  * index arithmetic with constant 0 and 1 factors, the same conversion in every
- * builtin expansion), which leaves work a driver must then remove and which
- * made outputs grow. Within each block: integer identities (x+0, x-0, x*1,
- * x/1, x<<0, x|0, x^0, a select of two equal values, a bitcast to the
- * value's own type) become their operand; a pure instruction equal to an
- * earlier one (same opcode, type and operands, no decorations) becomes the
- * earlier one; a load of the same pointer with the same memory operands as an
- * earlier load becomes it when nothing that may write memory (a store, call,
- * barrier, atomic, image write, copy) lies between. A phi whose incoming
+ * builtin expansion, a load of the work-item inputs in every block), which
+ * leaves work a driver must then remove and which made outputs grow. Walking
+ * the dominator tree: integer identities (x+0, x-0, x*1, x/1, x<<0, x|0, x^0,
+ * a select of two equal values or on a constant condition, a bitcast to the
+ * value's own type) become their operand; integer arithmetic, conversions and
+ * comparisons of constants become a constant; a pure instruction equal to one
+ * of the same block or of a dominating block (same opcode, type and operands,
+ * no decorations) becomes that one, and so does a load of memory nothing writes
+ * (inputs, push constants, uniform buffers); a load of other memory becomes an
+ * equal earlier load of its block when nothing that may write memory (a store,
+ * call, barrier, atomic, image write, copy) lies between. A phi whose incoming
  * values are all one value defined elsewhere becomes that value. Then pure
- * instructions nobody uses are deleted, and their operands' in turn. Control
- * flow is untouched, so it runs after structurize. --no-cleanup (options'
- * no_cleanup) skips it: pass tests that check a lowering's own shape use it.
+ * instructions, loads and phis that no side effect needs are deleted (a mark
+ * from the stores, calls and terminators: loop phis that only feed each other
+ * go too). Control flow is untouched, so it runs after structurize.
+ * --no-cleanup (options' no_cleanup) skips it: pass tests that check a
+ * lowering's own shape use it.
  */
 #include <string.h>
 
@@ -65,6 +70,34 @@ static bool pure(uint16_t op)
   case SpvOpSConvert:
   case SpvOpConvertUToF:
   case SpvOpConvertSToF:
+  case SpvOpConvertFToU:
+  case SpvOpConvertFToS:
+  case SpvOpFConvert:
+  case SpvOpFRem:
+  case SpvOpFMod:
+  case SpvOpVectorTimesScalar:
+  case SpvOpDot:
+  case SpvOpFOrdEqual:
+  case SpvOpFUnordEqual:
+  case SpvOpFOrdNotEqual:
+  case SpvOpFUnordNotEqual:
+  case SpvOpFOrdLessThan:
+  case SpvOpFUnordLessThan:
+  case SpvOpFOrdGreaterThan:
+  case SpvOpFUnordGreaterThan:
+  case SpvOpFOrdLessThanEqual:
+  case SpvOpFUnordLessThanEqual:
+  case SpvOpFOrdGreaterThanEqual:
+  case SpvOpFUnordGreaterThanEqual:
+  case SpvOpIsNan:
+  case SpvOpIsInf:
+  case SpvOpAny:
+  case SpvOpAll:
+  case SpvOpBitFieldInsert:
+  case SpvOpBitFieldSExtract:
+  case SpvOpBitFieldUExtract:
+  case SpvOpBitReverse:
+  case SpvOpBitCount:
   case SpvOpBitcast:
   case SpvOpCopyObject:
   case SpvOpCompositeExtract:
@@ -81,10 +114,31 @@ static bool pure(uint16_t op)
   }
 }
 
-/* May write memory another load could see (everything impure but a load). */
-static bool clobbers(const k2s_instr *i)
+/* Pure instructions whose purity needs more than the opcode: image size queries
+ * (an image's size does not change while a kernel runs) and GLSL.std.450
+ * instructions but those that write through a pointer (Modf, Frexp) or read
+ * interpolated inputs. */
+static bool pure_instr(k2s_module *m, const k2s_instr *i)
 {
-  return !pure(i->opcode) && i->opcode != SpvOpLoad && i->opcode != SpvOpPhi &&
+  switch (i->opcode) {
+  case SpvOpImageQuerySizeLod:
+  case SpvOpImageQuerySize:
+  case SpvOpImageQueryLevels:
+  case SpvOpImageQuerySamples: return true;
+  case SpvOpExtInst:
+    return i->n_ops >= 2 && i->ops[0] < m->id_cap &&
+           m->ext_set[i->ops[0]] == K2S_EXT_GLSL_STD_450 &&
+           i->ops[1] != K2S_GLSL_STD_450_Modf && i->ops[1] != K2S_GLSL_STD_450_Frexp &&
+           (i->ops[1] < K2S_GLSL_STD_450_InterpolateAtCentroid ||
+            i->ops[1] > K2S_GLSL_STD_450_InterpolateAtOffset);
+  default: return pure(i->opcode);
+  }
+}
+
+/* May write memory another load could see (everything impure but a load). */
+static bool clobbers(k2s_module *m, const k2s_instr *i)
+{
+  return !pure_instr(m, i) && i->opcode != SpvOpLoad && i->opcode != SpvOpPhi &&
          i->opcode != SpvOpLine && i->opcode != SpvOpNoLine && i->opcode != SpvOpUndef;
 }
 
@@ -96,13 +150,18 @@ static bool decorated(k2s_module *m, uint32_t id)
   return false;
 }
 
-/* Deletes i, the names of its result with it. */
-static void drop(k2s_module *m, k2s_instr *i)
+static void drop_names(k2s_module *m, k2s_instr *i)
 {
   if (i->result)
     k2s_foreach_use(u, m, i->result)
       if (!u->user->dead && u->user->opcode == SpvOpName)
         k2s_instr_delete(m, u->user);
+}
+
+/* Deletes i, the names of its result with it. */
+static void drop(k2s_module *m, k2s_instr *i)
+{
+  drop_names(m, i);
   if (i->result && decorated(m, i->result)) /* (a scan of the annotations: only when needed) */
     k2s_remove_decorations(m, i->result);
   k2s_instr_delete(m, i);
@@ -131,7 +190,16 @@ static uint32_t identity(k2s_module *m, const k2s_instr *i)
   case SpvOpIMul: r = is_const(m, b, 1) ? a : is_const(m, a, 1) ? b : 0; break;
   case SpvOpUDiv:
   case SpvOpSDiv: r = is_const(m, b, 1) ? a : 0; break;
-  case SpvOpSelect: r = i->n_ops == 3 && i->ops[1] == i->ops[2] ? i->ops[1] : 0; break;
+  case SpvOpSelect: {
+    k2s_instr *c = k2s_def(m, a);
+    if (i->n_ops != 3)
+      return 0;
+    r = i->ops[1] == i->ops[2]                        ? i->ops[1]
+        : c && c->opcode == SpvOpConstantTrue  ? i->ops[1]
+        : c && c->opcode == SpvOpConstantFalse ? i->ops[2]
+                                               : 0;
+    break;
+  }
   case SpvOpBitcast:
   case SpvOpCopyObject: r = a; break;
   default: return 0;
@@ -140,11 +208,98 @@ static uint32_t identity(k2s_module *m, const k2s_instr *i)
   return r && k2s_type_of(m, r) == i->type ? r : 0;
 }
 
-/* ---- value numbering within a block ---- */
+/* Integer constant folding of what lowering introduced (index arithmetic on
+ * constants, the widths conversions of constant indices): the scalar integer
+ * operations below with constant operands become a constant. Signed division
+ * and remainders are left to the driver (signed-rem rewrote them already). */
+static int64_t sext(uint64_t v, uint32_t w)
+{
+  return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
+}
 
+static uint32_t fold(k2s_module *m, const k2s_instr *i)
+{
+  k2s_instr *t = k2s_def(m, i->type);
+  uint64_t a, b = 0;
+  if (!t || i->n_ops < 1 || !k2s_const_value(m, i->ops[0], &a))
+    return 0;
+  bool binary = i->n_ops == 2;
+  if (binary && !k2s_const_value(m, i->ops[1], &b))
+    return 0;
+  uint32_t w = k2s_type_width(m, k2s_type_of(m, i->ops[0]));
+  if (!w || w > 64)
+    return 0;
+  uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+  a &= mask, b &= mask;
+  if (t->opcode == SpvOpTypeBool && binary) {
+    int64_t sa = sext(a, w), sb = sext(b, w);
+    switch (i->opcode) {
+    case SpvOpIEqual: return k2s_const_bool(m, a == b);
+    case SpvOpINotEqual: return k2s_const_bool(m, a != b);
+    case SpvOpULessThan: return k2s_const_bool(m, a < b);
+    case SpvOpULessThanEqual: return k2s_const_bool(m, a <= b);
+    case SpvOpUGreaterThan: return k2s_const_bool(m, a > b);
+    case SpvOpUGreaterThanEqual: return k2s_const_bool(m, a >= b);
+    case SpvOpSLessThan: return k2s_const_bool(m, sa < sb);
+    case SpvOpSLessThanEqual: return k2s_const_bool(m, sa <= sb);
+    case SpvOpSGreaterThan: return k2s_const_bool(m, sa > sb);
+    case SpvOpSGreaterThanEqual: return k2s_const_bool(m, sa >= sb);
+    default: return 0;
+    }
+  }
+  if (t->opcode != SpvOpTypeInt || t->n_ops < 1)
+    return 0;
+  uint64_t r;
+  if (binary && (i->opcode == SpvOpShiftLeftLogical || i->opcode == SpvOpShiftRightLogical ||
+                 i->opcode == SpvOpShiftRightArithmetic) &&
+      b >= w)
+    return 0; /* undefined in SPIR-V: left as written */
+  switch (binary ? i->opcode : 0) {
+  case SpvOpIAdd: r = a + b; break;
+  case SpvOpISub: r = a - b; break;
+  case SpvOpIMul: r = a * b; break;
+  case SpvOpUDiv:
+    if (!b)
+      return 0;
+    r = a / b;
+    break;
+  case SpvOpUMod:
+    if (!b)
+      return 0;
+    r = a % b;
+    break;
+  case SpvOpBitwiseAnd: r = a & b; break;
+  case SpvOpBitwiseOr: r = a | b; break;
+  case SpvOpBitwiseXor: r = a ^ b; break;
+  case SpvOpShiftLeftLogical: r = a << b; break;
+  case SpvOpShiftRightLogical: r = a >> b; break;
+  case SpvOpShiftRightArithmetic: r = (uint64_t)(sext(a, w) >> b); break;
+  case 0:
+    switch (i->opcode) {
+    case SpvOpUConvert: r = a; break;
+    case SpvOpSConvert: r = (uint64_t)sext(a, w); break;
+    case SpvOpNot: r = ~a; break;
+    case SpvOpSNegate: r = 0 - a; break;
+    default: return 0;
+    }
+    break;
+  default: return 0;
+  }
+  return k2s_const_int(m, i->type, r);
+}
+
+/* ---- value numbering, scoped by the dominator tree ---- */
+
+/* A table of instructions by (opcode, type, operands). Entries leave in the reverse
+ * of their arrival (a block's when the walk leaves its subtree), which linear
+ * probing allows exactly: nothing that arrived later still sits on a probe path
+ * through the leaving entry's slot. Growing rehashes in arrival order (the log)
+ * to keep that true. */
 typedef struct vn_table {
   k2s_instr **slot;
   uint32_t cap, n;
+  k2s_instr **log; /* entries in arrival order */
+  uint32_t log_cap;
 } vn_table;
 
 static uint64_t key_hash(const k2s_instr *i)
@@ -161,36 +316,50 @@ static bool same_key(const k2s_instr *a, const k2s_instr *b)
          memcmp(a->ops, b->ops, a->n_ops * sizeof(uint32_t)) == 0;
 }
 
+static void vn_put(vn_table *t, k2s_instr *i)
+{
+  uint32_t j = (uint32_t)key_hash(i) & (t->cap - 1);
+  while (t->slot[j])
+    j = (j + 1) & (t->cap - 1);
+  t->slot[j] = i;
+}
+
 /* The equal instruction already in t, or NULL after adding i. */
 static k2s_instr *vn_find_or_add(k2s_arena *a, vn_table *t, k2s_instr *i)
 {
+  if (t->cap) {
+    uint32_t j = (uint32_t)key_hash(i) & (t->cap - 1);
+    for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
+      if (same_key(t->slot[j], i))
+        return t->slot[j];
+  }
   if (2 * (t->n + 1) > t->cap) {
     uint32_t cap = t->cap ? 2 * t->cap : 64;
-    k2s_instr **s = k2s_alloc(a, cap * sizeof(*s));
-    for (uint32_t k = 0; k < t->cap; k++)
-      if (t->slot[k]) {
-        uint32_t j = (uint32_t)key_hash(t->slot[k]) & (cap - 1);
-        while (s[j])
-          j = (j + 1) & (cap - 1);
-        s[j] = t->slot[k];
-      }
-    t->slot = s;
+    t->slot = k2s_alloc(a, cap * sizeof(*t->slot));
     t->cap = cap;
+    for (uint32_t k = 0; k < t->n; k++)
+      vn_put(t, t->log[k]);
   }
-  uint32_t j = (uint32_t)key_hash(i) & (t->cap - 1);
-  for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
-    if (same_key(t->slot[j], i))
-      return t->slot[j];
-  t->slot[j] = i;
-  t->n++;
+  if (t->n == t->log_cap) {
+    uint32_t c = t->log_cap ? 2 * t->log_cap : 64;
+    t->log = k2s_realloc_array(a, t->log, t->n, c, sizeof(*t->log));
+    t->log_cap = c;
+  }
+  vn_put(t, i);
+  t->log[t->n++] = i;
   return NULL;
 }
 
-/* Loads are numbered in their own table, emptied at every clobber (a fresh
- * table: clearing the old one's slots at each store made long blocks quadratic). */
-static void vn_clear(vn_table *t)
+/* Remove the entries that arrived after the first `keep`, latest first. */
+static void vn_truncate(vn_table *t, uint32_t keep)
 {
-  *t = (vn_table){0};
+  while (t->n > keep) {
+    k2s_instr *i = t->log[--t->n];
+    uint32_t j = (uint32_t)key_hash(i) & (t->cap - 1);
+    while (t->slot[j] != i)
+      j = (j + 1) & (t->cap - 1);
+    t->slot[j] = NULL;
+  }
 }
 
 static bool volatile_load(const k2s_instr *i)
@@ -198,66 +367,160 @@ static bool volatile_load(const k2s_instr *i)
   return i->n_ops >= 2 && (i->ops[1] & SpvMemoryAccessVolatileMask);
 }
 
+/* A load of memory no invocation writes while the kernel runs (builtin inputs, push
+ * constants, uniform buffers: the work-item values lowering reads in every block):
+ * equal loads are equal anywhere, like pure values. */
+static bool invariant_load(k2s_module *m, const k2s_instr *i)
+{
+  if (i->opcode != SpvOpLoad || i->n_ops < 1 || volatile_load(i))
+    return false;
+  k2s_instr *p = k2s_def(m, i->ops[0]);
+  while (p && (p->opcode == SpvOpAccessChain || p->opcode == SpvOpInBoundsAccessChain) &&
+         p->n_ops >= 1)
+    p = k2s_def(m, p->ops[0]);
+  if (!p || p->opcode != SpvOpVariable || p->block || p->n_ops < 1)
+    return false;
+  switch (p->ops[0]) {
+  case SpvStorageClassInput:
+  case SpvStorageClassPushConstant:
+  case SpvStorageClassUniform:
+  case SpvStorageClassUniformConstant: return true;
+  default: return false;
+  }
+}
+
+/* The names of i go first: replacing its uses would move them onto `by`, which
+ * keeps its own (a value named twice, or a constant named after a variable). */
 static bool replace(k2s_module *m, k2s_instr *i, uint32_t by)
 {
+  drop_names(m, i);
   k2s_replace_all_uses(m, i->result, by);
   drop(m, i);
   return true;
 }
 
-static bool clean_block(k2s_module *m, k2s_arena *a, k2s_block *b)
+/* A phi whose incoming values are all one value v defined in another block: v. */
+static uint32_t single_value_phi(k2s_module *m, k2s_block *b, const k2s_instr *i)
+{
+  uint32_t v = 0;
+  for (uint32_t k = 0; k + 1 < i->n_ops; k += 2)
+    if (i->ops[k] != i->result) {
+      if (v && v != i->ops[k])
+        return 0;
+      v = i->ops[k];
+    }
+  k2s_instr *d = v ? k2s_def(m, v) : NULL;
+  /* (a value of this block itself could not dominate all the incoming edges) */
+  return d && d->block != b && d->opcode != SpvOpUndef && k2s_type_of(m, v) == i->type ? v : 0;
+}
+
+/* One block, with the values of the blocks that dominate it in `values`. Loads of
+ * writable memory are numbered within the block only, in a table emptied at every
+ * instruction that may write (a fresh table: clearing the old one's slots at each
+ * store made long blocks quadratic). */
+static bool clean_block(k2s_module *m, k2s_arena *a, k2s_block *b, vn_table *values)
 {
   bool changed = false;
-  vn_table values = {0}, loads = {0};
+  vn_table loads = {0};
   k2s_foreach_instr_safe(i, &b->body) {
     if (i->opcode == SpvOpPhi && i->result && i->n_ops >= 2) {
-      uint32_t v = 0;
-      bool one = true;
-      for (uint32_t k = 0; k + 1 < i->n_ops && one; k += 2)
-        if (i->ops[k] != i->result) {
-          one = !v || v == i->ops[k];
-          v = i->ops[k];
-        }
-      k2s_instr *d = v ? k2s_def(m, v) : NULL;
-      /* (a value of this block itself could not dominate all the incoming edges) */
-      if (one && d && d->block != b && d->opcode != SpvOpUndef && k2s_type_of(m, v) == i->type)
+      uint32_t v = single_value_phi(m, b, i);
+      if (v)
         changed |= replace(m, i, v);
       continue;
     }
-    if (clobbers(i)) {
-      vn_clear(&loads);
+    if (clobbers(m, i)) {
+      loads = (vn_table){0};
       continue;
     }
     if (!i->result || !i->type || decorated(m, i->result))
       continue;
-    uint32_t r = identity(m, i);
+    uint32_t r = pure(i->opcode) ? identity(m, i) : 0;
+    if (!r && pure(i->opcode))
+      r = fold(m, i);
     if (r) {
       changed |= replace(m, i, r);
       continue;
     }
     k2s_instr *same = NULL;
-    if (i->opcode == SpvOpLoad && !volatile_load(i))
+    if (pure_instr(m, i) || invariant_load(m, i))
+      same = vn_find_or_add(a, values, i);
+    else if (i->opcode == SpvOpLoad && !volatile_load(i))
       same = vn_find_or_add(a, &loads, i);
-    else if (pure(i->opcode))
-      same = vn_find_or_add(a, &values, i);
     if (same)
       changed |= replace(m, i, same->result);
   }
   return changed;
 }
 
+/* Walk the dominator tree depth first: a block sees the values of its dominators
+ * (which dominate every use it has) and none of its siblings'. */
+static bool value_numbering(k2s_module *m, k2s_arena *a, k2s_function *f)
+{
+  if (!f->first)
+    return false;
+  k2s_cfg *cfg = k2s_cfg_build(m, a, f);
+  k2s_cfg_dominators(cfg, a);
+  uint32_t n = cfg->n_blocks;
+  uint32_t *first = k2s_alloc(a, (n + 2) * sizeof(uint32_t));
+  uint32_t *kids = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t entry = cfg->n_rpo ? cfg->rpo[0] : 0;
+  for (uint32_t r = 0; r < cfg->n_rpo; r++) {
+    uint32_t x = cfg->rpo[r], d = cfg->idom[x];
+    if (x != entry && d < n && d != x)
+      first[d + 1]++;
+  }
+  for (uint32_t x = 0; x < n; x++)
+    first[x + 1] += first[x];
+  uint32_t *fill = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  memcpy(fill, first, n * sizeof(uint32_t));
+  for (uint32_t r = 0; r < cfg->n_rpo; r++) {
+    uint32_t x = cfg->rpo[r], d = cfg->idom[x];
+    if (x != entry && d < n && d != x)
+      kids[fill[d]++] = x;
+  }
+  /* explicit stack (deep CFGs must not overflow the C stack): block, next child, mark */
+  uint32_t *blk = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *next = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *mark = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  vn_table values = {0};
+  bool changed = false;
+  uint32_t top = 0;
+  if (!cfg->n_rpo)
+    return false;
+  blk[0] = entry, next[0] = first[entry], mark[0] = 0;
+  changed |= clean_block(m, a, cfg->blocks[entry], &values);
+  top = 1;
+  while (top) {
+    uint32_t x = blk[top - 1];
+    if (next[top - 1] == first[x + 1]) {
+      vn_truncate(&values, mark[top - 1]);
+      top--;
+      continue;
+    }
+    uint32_t y = kids[next[top - 1]++];
+    blk[top] = y, next[top] = first[y], mark[top] = values.n;
+    top++;
+    changed |= clean_block(m, a, cfg->blocks[y], &values);
+  }
+  return changed;
+}
+
 /* ---- dead code ---- */
 
-static bool live_use(k2s_module *m, uint32_t id)
+/* Values a use keeps alive; anything else in a body (stores, calls, terminators,
+ * decorated values) is a root. Phis count: a loop phi only its own update reads is
+ * dead with it, which counting uses alone does not find. */
+static bool removable(k2s_module *m, k2s_instr *i)
 {
-  k2s_foreach_use(u, m, id)
-    if (!u->user->dead && u->user->opcode != SpvOpName && u->user->block)
-      return true;
-  return false;
+  return i->result && (pure_instr(m, i) || i->opcode == SpvOpPhi ||
+                       (i->opcode == SpvOpLoad && !volatile_load(i))) &&
+         !decorated(m, i->result);
 }
 
 typedef struct dce_ctx {
   k2s_module *m;
+  uint8_t *live; /* by result id */
   k2s_instr **stack;
   uint32_t n, cap;
   k2s_arena *a;
@@ -273,38 +536,39 @@ static void push(dce_ctx *c, k2s_instr *i)
   c->stack[c->n++] = i;
 }
 
-static void push_def(void *ud, k2s_instr *in, uint32_t *id)
+static void mark_def(void *ud, k2s_instr *in, uint32_t *id)
 {
   (void)in;
   dce_ctx *c = ud;
+  if (*id >= c->m->id_cap || c->live[*id])
+    return;
   k2s_instr *d = k2s_def(c->m, *id);
-  if (d && d->block && !d->dead && (pure(d->opcode) || d->opcode == SpvOpLoad))
+  if (d && d->block && !d->dead) {
+    c->live[*id] = 1;
     push(c, d);
+  }
 }
 
-static bool removable(k2s_module *m, k2s_instr *i)
-{
-  return !i->dead && i->result &&
-         (pure(i->opcode) || (i->opcode == SpvOpLoad && !volatile_load(i))) &&
-         !live_use(m, i->result) && !decorated(m, i->result);
-}
-
+/* Mark what the roots use, transitively; delete the removable values left unmarked. */
 static bool dead_code(k2s_module *m, k2s_arena *a, k2s_function *f)
 {
-  dce_ctx c = {m, NULL, 0, 0, a};
-  bool changed = false;
+  dce_ctx c = {m, k2s_alloc(a, m->id_cap + 1), NULL, 0, 0, a};
   k2s_foreach_block(b, f)
     k2s_foreach_instr(i, &b->body)
-      if (removable(m, i))
+      if (!removable(m, i)) {
+        if (i->result && i->result < m->id_cap)
+          c.live[i->result] = 1;
         push(&c, i);
-  while (c.n) {
-    k2s_instr *i = c.stack[--c.n];
-    if (!removable(m, i))
-      continue;
-    k2s_foreach_id_operand(m, i, push_def, &c);
-    drop(m, i);
-    changed = true;
-  }
+      }
+  while (c.n)
+    k2s_foreach_id_operand(m, c.stack[--c.n], mark_def, &c);
+  bool changed = false;
+  k2s_foreach_block(b, f)
+    k2s_foreach_instr_safe(i, &b->body)
+      if (i->result < m->id_cap && !c.live[i->result] && removable(m, i)) {
+        drop(m, i);
+        changed = true;
+      }
   return changed;
 }
 
@@ -316,10 +580,8 @@ bool k2s_cleanup(k2s_module *m, const k2s_options *o)
   k2s_arena a = {.oom = m->arena.oom};
   k2s_build_uses(m);
   k2s_foreach_function(f, m) {
-    k2s_foreach_block(b, f) {
-      changed |= clean_block(m, &a, b);
-      k2s_arena_reset(&a);
-    }
+    changed |= value_numbering(m, &a, f);
+    k2s_arena_reset(&a);
     changed |= dead_code(m, &a, f);
     k2s_arena_reset(&a);
   }

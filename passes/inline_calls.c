@@ -4,8 +4,10 @@
  * Vulkan's logical addressing forbids passing most pointers to functions,
  * and the work-item lowering needs builtins read inside the kernel whose
  * push constants they use. So a call is inlined when its callee takes or
- * returns a pointer, an image or a sampler, or reads a work-item builtin variable (directly or
- * through its own calls). Other calls stay: real code has huge call graphs
+ * returns a pointer, an image or a sampler, or reads a work-item builtin variable or
+ * uses a work-group function (directly or through its own calls). A function that only
+ * calls pointer-passing helpers stays: they are inlined into it, and it has no pointer
+ * left to pass. Other calls stay: real code has huge call graphs
  * and Vulkan allows calls. Vulkan forbids recursion of any kind, so a cycle
  * in the call graph is an error naming the functions on it. Callees are
  * inlined into before their callers, so every call is inlined once. Runs
@@ -48,6 +50,8 @@ static bool is_workgroup_function(k2s_module *m, k2s_instr *i)
   case SpvOpGroupSMax:
   case SpvOpGroupUMax:
   case SpvOpGroupFMax:
+  case SpvOpGroupAsyncCopy:  /* copy loops over the local ids (async-copies) */
+  case SpvOpGroupWaitEvents:
     return i->n_ops && k2s_const_value(m, i->ops[0], &scope) && scope == SpvScopeWorkgroup;
   default: return false;
   }
@@ -71,7 +75,10 @@ typedef struct fn_node {
   uint32_t n_calls;
   uint8_t state;  /* 0 not seen, 1 on the DFS stack, 2 done */
   bool own_needs; /* takes or returns a pointer, or reads a builtin variable */
-  bool needs;     /* own_needs, or calls a function that needs inlining */
+  bool crosses;   /* takes or returns a pointer, image or sampler */
+  bool reads;     /* reads a builtin variable (or is a work-group function), itself or
+                     through a call: inlining a callee makes its reads the caller's */
+  bool needs;     /* crosses or reads: its calls are inlined */
   uint64_t size;  /* instructions in its blocks, grown by inlining */
 } fn_node;
 
@@ -139,17 +146,18 @@ static void build_call_graph(inliner *c)
       continue;
     fn_node *n = &c->node[c->node_of[f->def->result] - 1];
     n->f = f;
-    n->own_needs = must_not_cross(m, f->def->type);
+    n->crosses = must_not_cross(m, f->def->type);
     k2s_foreach_instr(p, &f->head)
       if (p->opcode == SpvOpFunctionParameter && must_not_cross(m, p->type))
-        n->own_needs = true;
+        n->crosses = true;
+    n->own_needs = n->crosses;
     uint32_t n_calls = 0;
     k2s_foreach_block(b, f) {
       n->size++;
       k2s_foreach_instr(i, &b->body) {
         n->size++;
         if (reads_builtin_var(m, i))
-          n->own_needs = true;
+          n->own_needs = n->reads = true;
         if (i->opcode == SpvOpFunctionCall && i->n_ops && i->ops[0] < m->bound &&
             c->node_of[i->ops[0]])
           n_calls++;
@@ -227,9 +235,12 @@ static bool order_call_graph(inliner *c)
         continue;
       }
       u->state = 2;
-      u->needs = u->own_needs;
+      /* Only reads climb the call graph. A caller of a function that passes
+       * pointers has none left to pass once that call is inlined into it: it stays
+       * a function (inlining it too only grew every kernel that calls it). */
       for (uint32_t k = 0; k < u->n_calls; k++)
-        u->needs |= c->node[u->callee[k]].needs;
+        u->reads |= c->node[u->callee[k]].reads;
+      u->needs = u->crosses || u->reads;
       c->order[c->n_order++] = stack[--sp];
     }
   }

@@ -27,6 +27,10 @@ typedef struct arg_ctx {
    * the section per kernel was quadratic in the number of kernels */
   k2s_instr **local_size;
   uint32_t n_local_size;
+  /* array type id -> the Block struct wrapping it: buffer arguments of one element
+   * type and array length share one struct, as clspv's do */
+  uint32_t *block_of;
+  uint32_t n_block_of;
 } arg_ctx;
 
 static void bind(arg_ctx *c, uint32_t var, uint32_t *set, uint32_t *binding)
@@ -37,17 +41,32 @@ static void bind(arg_ctx *c, uint32_t var, uint32_t *set, uint32_t *binding)
   k2s_decorate(c->m, var, SpvDecorationBinding, binding, 1);
 }
 
-/* struct { elem data[]; } (or a sized array for uniform buffers), Block. */
-static uint32_t block_of_array(k2s_module *m, uint32_t elem, uint32_t length, const k2s_instr *why)
+/* struct { elem data[]; } (or a sized array for uniform buffers), Block: one per
+ * array type, shared by every buffer argument of the module that holds that array.
+ * The struct carries only layout (Block, Offset 0, the array's ArrayStride); what
+ * differs between arguments (NonWritable, Restrict, bindings) decorates the
+ * variables, and later passes that redeclare a buffer (pointers' retyping,
+ * uniform-layout) give its variable a new struct instead of editing this one. A
+ * struct per argument made the type section grow with the argument count. */
+static uint32_t block_of_array(arg_ctx *c, uint32_t elem, uint32_t length, const k2s_instr *why)
 {
+  k2s_module *m = c->m;
   uint32_t arr = length ? k2s_type_array(m, elem, k2s_const_uint32(m, length))
                         : k2s_type_runtime_array(m, elem);
+  if (arr < c->n_block_of && c->block_of[arr])
+    return c->block_of[arr];
   if (!k2s_decorate_layout(m, arr, why))
     return 0;
   uint32_t st = k2s_type_struct(m, &arr, 1);
   uint32_t zero = 0;
   k2s_decorate(m, st, SpvDecorationBlock, NULL, 0);
   k2s_member_decorate(m, st, 0, SpvDecorationOffset, &zero, 1);
+  if (arr >= c->n_block_of) {
+    uint32_t n = m->bound > 2 * arr ? m->bound : 2 * arr + 1;
+    c->block_of = k2s_realloc_array(&m->arena, c->block_of, c->n_block_of, n, sizeof(uint32_t));
+    c->n_block_of = n;
+  }
+  c->block_of[arr] = st;
   return st;
 }
 
@@ -108,7 +127,7 @@ static bool lower_buffer(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t ele
     }
     length = (uint32_t)(65536 / es);
   }
-  uint32_t st = block_of_array(m, elem, length, p);
+  uint32_t st = block_of_array(c, elem, length, p);
   if (!st)
     return false;
   uint32_t var = k2s_global_variable(m, k2s_type_pointer(m, sc, st), sc, 0);
