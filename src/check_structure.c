@@ -454,6 +454,21 @@ static bool check_function(const check *c, k2s_function *f)
   return true;
 }
 
+/* The part of the check that keeps spirv-val itself from crashing, for a
+ * pipeline that skips the structure check (--passes=none validates the input,
+ * and its output, as they are). */
+bool k2s_check_validator_hazards(k2s_module *m)
+{
+  k2s_foreach_function(f, m) {
+    for (k2s_block *b = f->first; b; b = b->next)
+      k2s_foreach_instr(i, &b->body) {
+        if (i->opcode == SpvOpExtInst && !check_opencl_std(m, i))
+          return false;
+      }
+  }
+  return true;
+}
+
 bool k2s_check_structure(k2s_module *m, bool values)
 {
   k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL]) {

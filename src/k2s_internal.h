@@ -315,6 +315,7 @@ typedef struct k2s_parse_error {
 
 /* The structure the passes rely on (src/check_structure.c); false after an error. */
 bool k2s_check_structure(k2s_module *m, bool values);
+bool k2s_check_validator_hazards(k2s_module *m);
 /* Returns NULL and fills *err on failure. */
 k2s_module *k2s_parse(const uint32_t *words, size_t n_words, k2s_parse_error *err);
 /* Serialize; the result lives in the module's arena. */

@@ -200,7 +200,7 @@ static char *validate_input(k2s_module *m, const uint32_t *words, size_t n_words
   }
   char *msg = validate_opencl(m, vwords, nw, env, off);
   if (!may_drop_merges && msg && has_debug_info_import(m) && is_debug_info_at(m, *off, msg) &&
-      k2s_check_structure(m)) {
+      k2s_check_structure(m, false)) {
     /* --passes=none repairs nothing else, but llvm-spirv 15's -g output breaks
      * spirv-val's debug-info rules in every module with a struct (a member names
      * its composite before the composite is defined): the debug-info repair runs
@@ -392,6 +392,11 @@ static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_opt
    * validator checks everything else. An empty pipeline (--passes=none) is
    * the identity: nothing is repaired, the input is validated as it is. */
   if (n > 0 && !k2s_check_structure(m, !opts->validate_input)) {
+    status = K2S_ERROR_INPUT;
+    goto done;
+  }
+  if (n == 0 && (opts->validate_input || opts->validate_output) &&
+      !k2s_check_validator_hazards(m)) {
     status = K2S_ERROR_INPUT;
     goto done;
   }
