@@ -9,7 +9,8 @@
  * and its float result flushed explicitly: a value whose exponent field is zero
  * becomes the zero of its sign, in integer arithmetic the driver cannot fold.
  * Moves (loads, stores, selects, phis, bit casts, composites) do not flush, as on
- * the H100. The builtin library must meet OpenCL's bounds under this option
+ * the H100, and a division is x * (1/y) with the reciprocal flushed, as there (Vulkan
+ * bounds division only for |y| in [2^-126, 2^126]). The builtin library must meet OpenCL's bounds under this option
  * (tests/precision, --ftz), which reproduces the device's failures on this
  * machine. It runs after builtins, once every float function is core or GLSL.
  */
@@ -49,6 +50,18 @@ static bool flushes(const k2s_module *m, const k2s_instr *i)
   }
 }
 
+/* c, or c in every lane of a vector type */
+static uint32_t splat(k2s_module *m, uint32_t type, uint32_t c)
+{
+  uint32_t n = k2s_vector_size(m, type);
+  if (n <= 1)
+    return c;
+  uint32_t parts[16];
+  for (uint32_t l = 0; l < n; l++)
+    parts[l] = c;
+  return k2s_const_composite(m, type, parts, n);
+}
+
 /* (bits & 0x7f800000) == 0 ? bits & 0x80000000 : bits, lane by lane */
 static uint32_t flush(ftz_ctx *c, uint32_t v)
 {
@@ -59,15 +72,8 @@ static uint32_t flush(ftz_ctx *c, uint32_t v)
   uint32_t ut = n > 1 ? k2s_type_vector(m, u32, n) : u32;
   uint32_t bt = n > 1 ? k2s_type_vector(m, k2s_type_bool(m), n) : k2s_type_bool(m);
   uint32_t k[3] = {0x7f800000u, 0x80000000u, 0};
-  for (int j = 0; j < 3; j++) {
-    k[j] = k2s_const_uint32(m, k[j]);
-    if (n > 1) {
-      uint32_t parts[16];
-      for (uint32_t l = 0; l < n; l++)
-        parts[l] = k[j];
-      k[j] = k2s_const_composite(m, ut, parts, n);
-    }
-  }
+  for (int j = 0; j < 3; j++)
+    k[j] = splat(m, ut, k2s_const_uint32(m, k[j]));
   uint32_t bits = k2s_emit(&c->b, SpvOpBitcast, ut, &v, 1);
   uint32_t e = k2s_emit(&c->b, SpvOpBitwiseAnd, ut, (uint32_t[]){bits, k[0]}, 2);
   uint32_t z = k2s_emit(&c->b, SpvOpIEqual, bt, (uint32_t[]){e, k[2]}, 2);
@@ -120,24 +126,28 @@ bool k2s_emulate_ftz(k2s_module *m, const k2s_options *o)
         if (!i->result || !flushable(m, i->type))
           continue;
         c.b.cursor = k2s_after(i);
-        flushed[i->result] = flush(&c, i->result);
+        if (i->opcode == SpvOpFDiv) {
+          /* x / y as x * (1 / y), the reciprocal flushed: what the H100 does (Vulkan
+           * bounds division only for |y| in [2^-126, 2^126]) */
+          uint32_t x = i->ops[0];
+          if (x < old_bound && flushed[x])
+            x = flushed[x];
+          i->ops[0] = splat(m, i->type, k2s_const_float(m, k2s_scalar_type(m, i->type), 1.0));
+          uint32_t mul[2] = {x, flush(&c, i->result)};
+          flushed[i->result] = flush(&c, k2s_emit(&c.b, SpvOpFMul, i->type, mul, 2));
+        } else {
+          flushed[i->result] = flush(&c, i->result);
+        }
         n_flushed++;
       }
-  /* Every other reader of a flushing instruction's result reads the flushed copy. */
-  uint8_t *source = k2s_alloc(&m->arena, m->bound);
-  for (uint32_t id = 0; id < old_bound; id++)
-    if (flushed[id]) {
-      /* source[]: the copy's first bit cast (the select's third operand), which alone
-       * reads the unflushed value */
-      k2s_instr *sel = k2s_def(m, k2s_def(m, flushed[id])->ops[0]);
-      source[sel->ops[2]] = 1;
-    }
+  /* Every other reader of a flushing instruction's result reads the flushed copy; the
+   * instructions made here (the flushes themselves) read what they were given. */
   uint32_t *map = k2s_alloc(&m->arena, m->bound * sizeof(uint32_t));
   memcpy(map, flushed, old_bound * sizeof(uint32_t));
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
       k2s_foreach_instr(i, &b->body)
-        if (!(i->result && i->result < m->bound && source[i->result]))
+        if (i->result < old_bound)
           k2s_foreach_id_operand(m, i, use_flushed, map);
   k2s_invalidate_uses(m);
   return n_flushed > 0;
