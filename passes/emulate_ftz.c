@@ -50,18 +50,6 @@ static bool flushes(const k2s_module *m, const k2s_instr *i)
   }
 }
 
-/* c, or c in every lane of a vector type */
-static uint32_t splat(k2s_module *m, uint32_t type, uint32_t c)
-{
-  uint32_t n = k2s_vector_size(m, type);
-  if (n <= 1)
-    return c;
-  uint32_t parts[16];
-  for (uint32_t l = 0; l < n; l++)
-    parts[l] = c;
-  return k2s_const_composite(m, type, parts, n);
-}
-
 /* (bits & 0x7f800000) == 0 ? bits & 0x80000000 : bits, lane by lane */
 static uint32_t flush(ftz_ctx *c, uint32_t v)
 {
@@ -73,7 +61,7 @@ static uint32_t flush(ftz_ctx *c, uint32_t v)
   uint32_t bt = n > 1 ? k2s_type_vector(m, k2s_type_bool(m), n) : k2s_type_bool(m);
   uint32_t k[3] = {0x7f800000u, 0x80000000u, 0};
   for (int j = 0; j < 3; j++)
-    k[j] = splat(m, ut, k2s_const_uint32(m, k[j]));
+    k[j] = k2s_const_splat(m, ut, k2s_const_uint32(m, k[j]));
   uint32_t bits = k2s_emit(&c->b, SpvOpBitcast, ut, &v, 1);
   uint32_t e = k2s_emit(&c->b, SpvOpBitwiseAnd, ut, (uint32_t[]){bits, k[0]}, 2);
   uint32_t z = k2s_emit(&c->b, SpvOpIEqual, bt, (uint32_t[]){e, k[2]}, 2);
@@ -132,7 +120,8 @@ bool k2s_emulate_ftz(k2s_module *m, const k2s_options *o)
           uint32_t x = i->ops[0];
           if (x < old_bound && flushed[x])
             x = flushed[x];
-          i->ops[0] = splat(m, i->type, k2s_const_float(m, k2s_scalar_type(m, i->type), 1.0));
+          uint32_t one = k2s_const_float(m, k2s_scalar_type(m, i->type), 1.0);
+          i->ops[0] = k2s_const_splat(m, i->type, one);
           uint32_t mul[2] = {x, flush(&c, i->result)};
           flushed[i->result] = flush(&c, k2s_emit(&c.b, SpvOpFMul, i->type, mul, 2));
         } else {

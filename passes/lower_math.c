@@ -273,14 +273,7 @@ static bool lower_call(math *c, k2s_instr *at, const math_fn *f, uint32_t width)
 /* A constant of type t (scalar or vector) with every lane `bits` (a float's or int's). */
 static uint32_t splat(math *c, uint32_t t, uint32_t scalar_const)
 {
-  k2s_module *m = c->m;
-  uint32_t n = k2s_vector_size(m, t);
-  if (n <= 1)
-    return scalar_const;
-  uint32_t parts[16];
-  for (uint32_t k = 0; k < n; k++)
-    parts[k] = scalar_const;
-  return k2s_const_composite(m, t, parts, n);
+  return k2s_const_splat(c->m, t, scalar_const);
 }
 
 static uint32_t emit2(math *c, uint16_t op, uint32_t type, uint32_t a, uint32_t b)
