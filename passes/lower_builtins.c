@@ -544,12 +544,14 @@ static uint32_t lower_round(lower *c, uint32_t x)
   return sel(c, half, away, tr);
 }
 
-/* sign(): ±1, ±0 kept, 0 for NaN. */
+/* sign(): ±1, ±0 kept, 0 for NaN. Neither compare holds for a subnormal x on a device
+ * that flushes subnormals (the H100): the zero of x's sign then, never x's bits. */
 static uint32_t lower_sign(lower *c, uint32_t x)
 {
   uint32_t t = type_of(c, x);
   uint32_t zero = cfloat(c, t, 0.0);
-  uint32_t r = sel(c, cmp(c, SpvOpFOrdGreaterThan, x, zero), cfloat(c, t, 1.0), x);
+  uint32_t r = sel(c, cmp(c, SpvOpFOrdGreaterThan, x, zero), cfloat(c, t, 1.0),
+                   copysign_(c, zero, x));
   r = sel(c, cmp(c, SpvOpFOrdLessThan, x, zero), cfloat(c, t, -1.0), r);
   return sel(c, is_nan(c, x), zero, r);
 }
@@ -564,12 +566,17 @@ static uint32_t lower_smoothstep(lower *c, uint32_t e0, uint32_t e1, uint32_t x)
   return f_mul(c, f_mul(c, u, u), poly);
 }
 
-/* maxmag/minmag: the larger/smaller magnitude, fmax/fmin on a tie. */
+/* maxmag/minmag: the larger/smaller magnitude, fmax/fmin on a tie. Two subnormals tie
+ * where the device flushes them (the H100), and its min/max may pass one's bits on: a
+ * tie that compares equal to zero is the zero of its sign. */
 static uint32_t lower_mag(lower *c, bool max, uint32_t x, uint32_t y)
 {
+  uint32_t t = type_of(c, x);
   uint32_t ax = glsl1(c, K2S_GLSL_STD_450_FAbs, x), ay = glsl1(c, K2S_GLSL_STD_450_FAbs, y);
   uint16_t op = max ? SpvOpFOrdGreaterThan : SpvOpFOrdLessThan;
   uint32_t tie = glsl2(c, max ? K2S_GLSL_STD_450_NMax : K2S_GLSL_STD_450_NMin, x, y);
+  uint32_t zero = cfloat(c, t, 0.0);
+  tie = sel(c, cmp(c, SpvOpFOrdEqual, tie, zero), copysign_(c, zero, tie), tie);
   return sel(c, cmp(c, op, ax, ay), x, sel(c, cmp(c, op, ay, ax), y, tie));
 }
 
@@ -583,9 +590,12 @@ static uint32_t lower_fract(lower *c, uint32_t x, uint32_t ptr)
   uint32_t d = f_sub(c, x, fl);
   uint32_t below = cfbits(c, t, below_one_bits(width(c, t)));
   uint32_t r = sel(c, cmp(c, SpvOpFOrdGreaterThanEqual, d, below), below, d);
-  uint32_t zero_or_inf =
-      bin(c, SpvOpLogicalOr, is_inf(c, x), cmp(c, SpvOpFOrdEqual, x, cfloat(c, t, 0.0)));
-  r = sel(c, zero_or_inf, copysign_(c, cfloat(c, t, 0.0), x), r);
+  uint32_t zero = copysign_(c, cfloat(c, t, 0.0), x);
+  uint32_t is_zero = cmp(c, SpvOpFOrdEqual, x, cfloat(c, t, 0.0));
+  r = sel(c, bin(c, SpvOpLogicalOr, is_inf(c, x), is_zero), zero, r);
+  /* x == 0 holds for a subnormal x where the device flushes (the H100), whose Floor may
+   * still see -1: both results are then those of the flushed input */
+  fl = sel(c, is_zero, zero, fl);
   store_at(c, ptr, fl);
   return r;
 }

@@ -273,14 +273,7 @@ static bool lower_call(math *c, k2s_instr *at, const math_fn *f, uint32_t width)
 /* A constant of type t (scalar or vector) with every lane `bits` (a float's or int's). */
 static uint32_t splat(math *c, uint32_t t, uint32_t scalar_const)
 {
-  k2s_module *m = c->m;
-  uint32_t n = k2s_vector_size(m, t);
-  if (n <= 1)
-    return scalar_const;
-  uint32_t parts[16];
-  for (uint32_t k = 0; k < n; k++)
-    parts[k] = scalar_const;
-  return k2s_const_composite(m, t, parts, n);
+  return k2s_const_splat(c->m, t, scalar_const);
 }
 
 static uint32_t emit2(math *c, uint16_t op, uint32_t type, uint32_t a, uint32_t b)
@@ -320,17 +313,18 @@ static bool divisor_in_range(k2s_module *m, uint32_t id)
   return mag >= 0x00800000u && mag <= 0x7e800000u;
 }
 
-static bool lower_fdiv32(math *c, k2s_instr *at)
+/* at = x / y (OpFDiv, or half_divide, whose 8192 ulp the guarded division meets too:
+ * the H100's x * (1/y) gives NaN for inf / FLT_MAX) */
+static bool lower_fdiv32(math *c, k2s_instr *at, uint32_t x, uint32_t y)
 {
   k2s_module *m = c->m;
-  if (divisor_in_range(m, at->ops[1]))
+  if (divisor_in_range(m, y))
     return false;
   uint32_t t = at->type, n = k2s_vector_size(m, t);
   uint32_t f32 = k2s_type_float(m, 32), u32 = k2s_type_int(m, 32, false);
   uint32_t ut = n > 1 ? k2s_type_vector(m, u32, n) : u32;
   uint32_t bt = n > 1 ? k2s_type_vector(m, k2s_type_bool(m), n) : k2s_type_bool(m);
   c->b.cursor = k2s_before(at);
-  uint32_t x = at->ops[0], y = at->ops[1];
   uint32_t bits = emit1(c, SpvOpBitcast, ut, y);
   uint32_t mag =
       emit2(c, SpvOpBitwiseAnd, ut, bits, splat(c, ut, k2s_const_int(m, u32, 0x7fffffffu)));
@@ -383,7 +377,7 @@ static bool lower_one(math *c, k2s_instr *at)
     if (plain)
       return false;
     if (w == 32)
-      return lower_fdiv32(c, at);
+      return lower_fdiv32(c, at, at->ops[0], at->ops[1]);
     if (w == 64)
       return lower_fdiv64(c, at);
     return false;
@@ -392,6 +386,10 @@ static bool lower_one(math *c, k2s_instr *at)
     return false;
   if (at->ops[0] >= m->bound || m->ext_set[at->ops[0]] != K2S_EXT_OPENCL_STD)
     return false;
+  if (at->ops[1] == K2S_OPENCL_STD_half_divide && at->n_ops == 4 &&
+      k2s_type_width(m, at->type) == 32 && k2s_vector_size(m, at->type) <= 16 &&
+      !(c->o && (c->o->math == K2S_MATH_NATIVE || c->o->fast_relaxed_math)))
+    return lower_fdiv32(c, at, at->ops[2], at->ops[3]);
   const math_fn *f = find_fn(at->ops[1]);
   if (!f || at->n_ops != 2u + f->nargs || !is_float(m, at->type))
     return false;

@@ -9,9 +9,21 @@
  * OpVectorTimesScalar keeps the OpenCL result exact, and the builtin
  * library's error-free transformations (Dekker products, float-float sums)
  * depend on it. -cl-fast-relaxed-math lets contraction happen (OpenCL allows
- * it there) and skips the pass.
+ * it there) and skips the pass; so does the producer's own fast-math flag on one
+ * instruction: llvm-spirv writes FPFastMathMode Fast for -cl-fast-relaxed-math
+ * (AllowContractFastINTEL with SPV_INTEL_fp_fast_math_mode), which finalize then
+ * strips as Kernel-only.
  */
 #include "k2s_internal.h"
+
+/* FPFastMathMode bits that allow contraction: Fast, AllowContractFastINTEL */
+#define CONTRACT_OK (0x10u | 0x10000u)
+
+static bool producer_allows_contraction(const k2s_module *m, uint32_t id)
+{
+  k2s_instr *d = k2s_find_decoration(m, id, SpvDecorationFPFastMathMode);
+  return d && d->n_ops >= 3 && (d->ops[2] & CONTRACT_OK);
+}
 
 static bool contractible(uint16_t op)
 {
@@ -28,7 +40,8 @@ bool k2s_no_contraction(k2s_module *m, const k2s_options *o)
     k2s_foreach_block(b, f)
       k2s_foreach_instr(i, &b->body)
         if (contractible(i->opcode) && i->result &&
-            !k2s_find_decoration(m, i->result, SpvDecorationNoContraction)) {
+            !k2s_find_decoration(m, i->result, SpvDecorationNoContraction) &&
+            !producer_allows_contraction(m, i->result)) {
           k2s_decorate(m, i->result, SpvDecorationNoContraction, NULL, 0);
           changed = true;
         }

@@ -350,6 +350,8 @@ uint32_t k2s_const_float(k2s_module *m, uint32_t type, double value);
 uint32_t k2s_const_bool(k2s_module *m, bool value);
 uint32_t k2s_const_null(k2s_module *m, uint32_t type);
 uint32_t k2s_const_composite(k2s_module *m, uint32_t type, const uint32_t *parts, uint32_t n);
+/* scalar_const itself for a scalar type; for a vector type, a composite of it in every lane */
+uint32_t k2s_const_splat(k2s_module *m, uint32_t type, uint32_t scalar_const);
 uint32_t k2s_spec_const_uint32(k2s_module *m, uint32_t spec_id, uint32_t default_value);
 uint32_t k2s_undef(k2s_module *m, uint32_t type);
 /* Generic find-or-create of a global (type/constant) instruction. */

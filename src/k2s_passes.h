@@ -31,6 +31,7 @@
   X(narrow_indices, "narrow-indices", "64-bit indices into fixed-size arrays (local tiles) → 32-bit arithmetic") \
   X(lower_uniform_layout, "uniform-layout", "uniform blocks Vulkan cannot lay out as OpenCL does → uvec4 words") \
   X(lower_physical_aligned, "physical-aligned", "Aligned on every PhysicalStorageBuffer load/store") \
+  X(emulate_ftz, "emulate-ftz", "--emulate-ftz: float32 operands and results flushed to zero as on a DenormFlushToZero device (testing aid)") \
   X(no_contraction, "no-contraction", "NoContraction on float add/sub/mul: Vulkan drivers may fuse them, OpenCL does not") \
   X(lower_barriers, "barriers", "OpenCL scopes and memory semantics → Vulkan's")                 \
   X(emit_reflection, "reflection", "embedded ClspvReflection, JSON and descriptor map")          \

@@ -26,6 +26,8 @@ static void usage(FILE *f)
       "  --no-float-controls                           no VK_KHR_shader_float_controls: NaN, inf\n"
       "                                                and -0 may then be optimised away\n"
       "  --denorm-preserve                             the device has shaderDenormPreserveFloat*\n"
+      "  --emulate-ftz                                 flush float subnormal operands and results\n"
+      "                                                (as the H100 does; to test on lavapipe)\n"
       "  --no-subgroups                                no subgroup vote/arithmetic/shuffle ops:\n"
       "                                                work-group functions use memory only\n"
       "  --no-int64-atomics                            no shaderBuffer/SharedInt64Atomics\n"
@@ -229,6 +231,7 @@ static const char *const option_names[] = {"help",
                                            "no-16bit-storage",
                                            "no-float-controls",
                                            "denorm-preserve",
+                                           "emulate-ftz",
                                            "cl-native-math",
                                            "physical-storage-buffers",
                                            "fp16",
@@ -636,6 +639,8 @@ int main(int argc, char **argv)
       o.missing_features |= K2S_FEATURE_SUBGROUP_OPS;
     } else if (opt_flag(a, "denorm-preserve")) {
       o.denorm_preserve = true;
+    } else if (opt_flag(a, "emulate-ftz")) {
+      o.emulate_ftz = true;
     } else if ((v = opt_value(a, "max-memory")) || (v = opt_value(a, "max-time"))) {
       char *end;
       unsigned long n = strtoul(v, &end, 10);

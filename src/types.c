@@ -353,3 +353,14 @@ uint32_t k2s_global_variable(k2s_module *m, uint32_t ptr_type, uint32_t storage_
   k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
   return v->result;
 }
+
+uint32_t k2s_const_splat(k2s_module *m, uint32_t type, uint32_t scalar_const)
+{
+  uint32_t n = k2s_vector_size(m, type);
+  if (n <= 1)
+    return scalar_const;
+  uint32_t parts[16];
+  for (uint32_t k = 0; k < n && k < 16; k++)
+    parts[k] = scalar_const;
+  return k2s_const_composite(m, type, parts, n < 16 ? n : 16);
+}

@@ -131,6 +131,10 @@ typedef struct k2s_options {
    * builds with): it is the user's statement about the device. */
   bool fma_fused;
   bool denorms_are_zero;    /* -cl-denorms-are-zero */
+  /* --emulate-ftz: every float32 arithmetic instruction flushes subnormal operands and
+   * results to zero, as a device running DenormFlushToZero (the H100) does; a testing
+   * aid that reproduces such devices on lavapipe (passes/emulate_ftz.c). */
+  bool emulate_ftz;
   /* --denorm-preserve: the device has shaderDenormPreserveFloat16/32/64 for the
    * float widths the module uses (DenormPreserve execution modes are emitted). */
   bool denorm_preserve;

@@ -111,10 +111,30 @@ float __k2s_atanpi_f32(float x)
   return with_sign(v, x);
 }
 
-/* atan2 of finite or infinite y, x (NaNs handled by the caller), as a
- * float-float angle in [0, pi] for |y|, then signed by the caller. */
-K2S_INLINE ff atan2_abs(float y, float x)
+/* ay / ax * 2^up for a normal ax > ay 2^60 and ay > 0, rounded once (twice only for a
+ * subnormal result): the significands in [1, 2) are divided and the exponents applied
+ * after, so no divisor lies outside [2^-126, 2^126], where Vulkan bounds division (the
+ * H100's x * (1/y) flushes 1/y beyond), and no intermediate is subnormal where the
+ * result is normal (the H100 would flush it). */
+K2S_INLINE float tiny_quot(float ay, float ax, int up)
 {
+  int adj = 0;
+  if (ay < 1.1754943508222875e-38f) { /* subnormal (where the device keeps it): 2^64 ay */
+    ay *= 18446744073709551616.0f;
+    adj = 64;
+  }
+  int kx = (int)((as_uint(ax) >> 23) & 0xffu), ky = (int)((as_uint(ay) >> 23) & 0xffu);
+  float mx = as_float((as_uint(ax) & 0x007fffffu) | 0x3f800000u);
+  float my = as_float((as_uint(ay) & 0x007fffffu) | 0x3f800000u);
+  return scale2(my / mx, ky - kx - adj + up);
+}
+
+/* atan2 of finite or infinite y, x (NaNs handled by the caller), as a
+ * float-float angle in [0, pi] for |y|, then signed by the caller. A quotient
+ * below 2^-59 (atan(t) = t) comes back times 2^up, *scaled set. */
+K2S_INLINE ff atan2_abs(float y, float x, int up, bool *scaled)
+{
+  *scaled = false;
   float ay = fabs(y), ax = fabs(x);
   ff pi = ff_make(4.0f * PIO4_HI, 4.0f * PIO4_LO);
   ff pio2 = ff_make(2.0f * PIO4_HI, 2.0f * PIO4_LO);
@@ -138,7 +158,11 @@ K2S_INLINE ff atan2_abs(float y, float x)
   int lo_e = min(ex, ey), hi_e = max(ex, ey);
   ff a;
   if (abs(ex - ey) > 60) {
-    a = ay <= ax ? ff_make(ay / ax, 0.0f) : pio2; /* atan(t) = t for t < 2^-59 */
+    if (ay <= ax && !neg_x) { /* atan(t) = t for t < 2^-59 */
+      *scaled = true;
+      return ff_make(tiny_quot(ay, ax, up), 0.0f);
+    }
+    a = ay <= ax ? ff_make(tiny_quot(ay, ax, 0), 0.0f) : pio2;
   } else {
     float s = hi_e > 200 ? 2.3283064365386963e-10f : lo_e < 50 ? 4294967296.0f : 1.0f;
     if (ay <= ax) {
@@ -155,7 +179,8 @@ float __k2s_atan2_f32(float y, float x)
 {
   if (is_nan(x) || is_nan(y))
     return x + y;
-  ff a = atan2_abs(y, x);
+  bool scaled;
+  ff a = atan2_abs(y, x, 0, &scaled);
   return with_sign(a.hi + a.lo, y);
 }
 
@@ -163,10 +188,10 @@ float __k2s_atan2pi_f32(float y, float x)
 {
   if (is_nan(x) || is_nan(y))
     return x + y;
-  ff a = atan2_abs(y, x);
-  bool tiny = a.hi < 1e-30f;
-  if (tiny)
-    a = ff_mul_f(a, 16777216.0f);
+  /* a tiny angle comes back times 2^24, so 1/pi's low part keeps its bits (a Dekker
+   * product of the unscaled angle would have subnormal, flushed parts) */
+  bool tiny;
+  ff a = atan2_abs(y, x, 24, &tiny);
   ff r = ff_mul(a, ff_make(INVPI_HI, INVPI_LO));
   float v = r.hi + r.lo;
   if (tiny)

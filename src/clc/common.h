@@ -122,6 +122,14 @@ K2S_INLINE bool is_nan(float x)
   return (as_uint(x) & 0x7fffffffu) > 0x7f800000u;
 }
 
+/* The zero of x's sign, in integer arithmetic. Where a test `x == 0` fires, return this,
+ * not x: on a device that flushes subnormals (the H100) the test is true for a subnormal
+ * x, whose bits a move keeps. */
+K2S_INLINE float zero_of(float x)
+{
+  return as_float(as_uint(x) & 0x80000000u);
+}
+
 K2S_INLINE bool sign_of(float x)
 {
   return (as_uint(x) >> 31) != 0u;

@@ -159,8 +159,10 @@ float __k2s_log1p_f32(float x)
     return K2S_NAN;
   if (x == -1.0f)
     return -K2S_INF;
-  if (is_inf(x) || x == 0.0f)
-    return x; /* keeps -0 */
+  /* log1p(x) = x (1 - x/2 ...) is x to 2^-25 for |x| < 2^-24 (and keeps -0); the
+   * series would make subnormal intermediates, flushed on the H100, for tiny x */
+  if (is_inf(x) || fabs(x) < 5.9604644775390625e-08f)
+    return x;
   ff l = log1p_ff(x);
   return l.hi + l.lo;
 }
@@ -296,8 +298,10 @@ float __k2s_rootn_f32(float x, int n)
 
 float __k2s_cbrt_f32(float x)
 {
-  if (is_nan(x) || is_inf(x) || x == 0.0f)
+  if (is_nan(x) || is_inf(x))
     return x;
+  if (x == 0.0f)
+    return zero_of(x);
   float r = pow_core(fabs(x), ff_make(0.3333333432674407958984375f, -9.934107481e-09f));
   return copysign(r, x);
 }

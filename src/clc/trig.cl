@@ -226,10 +226,25 @@ K2S_INLINE ff reduce_pi(float ax, int *q)
   return fast_two_sum(p.hi, p.lo);
 }
 
+/* pi |x| for |x| < 2^-20, where sinpi and tanpi are pi x to 2^-38: the Dekker
+ * product of |x| 2^64 (its parts would be subnormal, and flushed on the H100, for
+ * the unscaled |x|), scaled back rounding once for a normal result */
+K2S_INLINE float pi_times_tiny(float ax)
+{
+  float s = ax * 18446744073709551616.0f; /* 2^64 */
+  ff p = two_prod(s, PI_HI);
+  p.lo += s * PI_LO;
+  return (p.hi + p.lo) * 5.42101086242752217004e-20f; /* 2^-64 */
+}
+
 float __k2s_sinpi_f32(float x)
 {
   if (is_nan(x) || is_inf(x))
     return K2S_NAN;
+  if (fabs(x) < 9.5367431640625e-07f) {
+    float t = pi_times_tiny(fabs(x));
+    return sign_of(x) ? -t : t;
+  }
   int q;
   ff r = reduce_pi(fabs(x), &q);
   float s = trig_quadrant(r, q, 0);
@@ -252,6 +267,10 @@ float __k2s_tanpi_f32(float x)
 {
   if (is_nan(x) || is_inf(x))
     return K2S_NAN;
+  if (fabs(x) < 9.5367431640625e-07f) {
+    float t = pi_times_tiny(fabs(x));
+    return sign_of(x) ? -t : t;
+  }
   int q;
   ff r = reduce_pi(fabs(x), &q);
   float t;

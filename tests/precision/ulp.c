@@ -794,6 +794,16 @@ static double eval_one(worker *w, const batch *bt, size_t i, const double *xin, 
           err = e2;
           wy = w2;
         }
+        /* float: that multiply's result, when subnormal before rounding, may be flushed
+         * to ±0 (7.5.3), leaving c (of either sign if c is zero) */
+        mpfr_mul(w->b, w->x[0], w->x[1], MPFR_RNDN); /* exact: 48 bits */
+        if (t->idx == 1 && mpfr_regular_p(w->b) && !abs_ge_pow2(w->b, t->emin)) {
+          e2 = ulp_error(w, got, w->x[2], 0, exact_req, 1, &w2);
+          if (e2 < err) {
+            err = e2;
+            wy = w2;
+          }
+        }
       }
     }
     if (err > worst || (err == worst && wy != OK && *why == OK)) {
@@ -1153,6 +1163,8 @@ static result check_batch(const batch *bt, int threads)
 static int st_fail;
 
 /* Runs a 1..3-input, one-output case and checks the verdict. */
+static const double *st_in2; /* a third argument for the next st_case (mad) */
+
 static void st_case(const char *what, const char *fname, const char *tname, size_t n,
                     const double *in0, const double *in1, const double *out, int want_over,
                     int want_rule, double max_lo, double max_hi)
@@ -1162,6 +1174,8 @@ static void st_case(const char *what, const char *fname, const char *tname, size
   batch bt = {.f = f, .t = t, .n = n};
   bt.in[0] = (double *)in0;
   bt.in[1] = (double *)in1;
+  bt.in[2] = (double *)st_in2;
+  st_in2 = NULL;
   bt.out[0] = bt.out[1] = (double *)out;
   result r = check_batch(&bt, 1);
   int ok = (want_over < 0 || (want_over ? r.over > 0 : r.over == 0)) &&
@@ -1219,6 +1233,14 @@ static int cmd_selftest(void)
   st_case("no flushing for double", "sqrt", "double", 1, x, NULL, o, 1, -1, 1e6, INFINITY);
   x[0] = ldexp(1, -24), o[0] = 0.0;
   st_case("no flushing for half", "sqrt", "half", 1, x, NULL, o, 1, -1, 1, INFINITY);
+  /* float mad: a product subnormal before rounding may be flushed (the multiply-add form),
+   * leaving c; a normal product may not; double mad has no bound to fail */
+  x[0] = 0x1.8678fap-105, y[0] = -0x1.481266p-22, o[0] = 0x1.19f9cp-125;
+  st_in2 = (double[]){0x1.19f9cp-125};
+  st_case("mad: flushed product allowed", "mad", "float", 1, x, y, o, 0, 0, 0, 0);
+  x[0] = 0x1.8678fap-95, o[0] = 0x1.19f9cp-115;
+  st_in2 = (double[]){0x1.19f9cp-115};
+  st_case("mad: normal product not dropped", "mad", "float", 1, x, y, o, -1, 0, 1e3, INFINITY);
   /* overflow: inf for a finite result beyond the format is the correct rounding */
   x[0] = 89, o[0] = INFINITY;
   st_case("correct overflow", "exp", "float", 1, x, NULL, o, 0, 0, 0, 0);
