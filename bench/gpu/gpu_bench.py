@@ -112,9 +112,11 @@ def prepare(a):
         if p.returncode:
             sys.exit(f"gpu_bench: {' '.join(cmd)} failed:\n{p.stderr}")
     # k2s-podpc: PODs in push constants (NVIDIA's OpenCL reads them from a constant bank,
-    # the default reads them from a storage buffer); timed with --variant (run).
+    # the default reads them from a storage buffer); k2s-narrow: 32-bit global indices
+    # (every buffer here is far below 4 GiB); timed with --variant (run).
     variants = {"k2s": (b, []), "k2s-native": (b, ["--math=native"]),
-                "k2s-podpc": (b, ["-pod-pushconstant"])}
+                "k2s-podpc": (b, ["-pod-pushconstant"]),
+                "k2s-narrow": (b, ["--narrow-buffer-indices"])}
     if a.baseline_build:  # another build's k2s (e.g. main), timed beside this one
         variants["k2s-base"] = (a.baseline_build, [])
     for tag, (tb, flags) in variants.items():

@@ -9,9 +9,10 @@
 # writes $OUT/gpu-bench.md (the table for bench/GPU.md), gpu-bench.json and gpu-bench.log,
 # and io.txt: k2s-run's read-back speed and whole-run wall time at 2 x 256 MiB.
 # Besides k2s and OpenCL, every case is timed (between the two, on the same warm GPU) with
-# robustBufferAccess off (`--no-robust-access`, as OpenCL runs), with PODs in push
-# constants (`-pod-pushconstant`), and, when prepared with BASELINE_BUILD_DIR, with that
-# build's translation (e.g. main's): the variants table of gpu-bench.md.
+# robustBufferAccess off (`--no-robust-access`, as OpenCL runs), with 32-bit global indices
+# (`--narrow-buffer-indices`), with PODs in push constants (`-pod-pushconstant`, the six
+# slower kernels), and, when prepared with BASELINE_BUILD_DIR, with that build's
+# translation (e.g. main's): the variants table of gpu-bench.md.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 case "${1:-}" in
@@ -42,12 +43,13 @@ run)
     cmp "$d/arg0.bin" "$d/arg1.bin" && echo "copy 256 MiB: output equals input"
     rm -rf "$d"
   } 2>&1 | tee "$OUT/io.txt"
+  slow=transpose,stencil,histogram,image,particles,nbody
   variants=(--variant norobust=k2s.spv+--no-robust-access
-            --variant podpc=k2s-podpc.spv
-            --variant podpc-norobust=k2s-podpc.spv+--no-robust-access)
-  [ -f .gpu-bench/k2s-base.spv ] && variants=(--variant base=k2s-base.spv
-                                              --variant base-norobust=k2s-base.spv+--no-robust-access
-                                              "${variants[@]}")
+            --variant narrow=k2s-narrow.spv
+            --variant narrow-norobust=k2s-narrow.spv+--no-robust-access
+            --variant podpc=k2s-podpc.spv@$slow
+            --variant podpc-norobust=k2s-podpc.spv+--no-robust-access@$slow)
+  [ -f .gpu-bench/k2s-base.spv ] && variants=(--variant base=k2s-base.spv "${variants[@]}")
   python3 bench/gpu/gpu_bench.py run --dir .gpu-bench --out "$OUT" --cl-platform NVIDIA \
     "${variants[@]}" ${GPU_BENCH_FLAGS:-}
   ;;
