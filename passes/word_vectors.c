@@ -101,15 +101,14 @@ static void rewrite_access(k2s_module *m, k2s_instr *i, uint32_t u32)
 
 static bool rewrite_variable(k2s_module *m, k2s_instr *var)
 {
-  uint32_t u32 = k2s_type_int(m, 32, false), four = 4, zero = 0;
+  uint32_t u32 = k2s_type_int(m, 32, false), four = 4;
   uint32_t words = k2s_type_runtime_array(m, u32);
   uint32_t stride = array_stride(m, words);
   if (stride && stride != 4)
     return false; /* the interned uint[] has another stride: no second one can be made */
   if (!stride)
     k2s_decorate(m, words, SpvDecorationArrayStride, &four, 1);
-  uint32_t sc = var->ops[0];
-  uint32_t ptr_u32 = k2s_type_pointer(m, sc, u32);
+  uint32_t ptr_u32 = k2s_type_pointer(m, var->ops[0], u32);
   /* Every chain and access first: rewriting leaves def-use stale. */
   uint32_t n = 0;
   k2s_foreach_use(u, m, var->result)
@@ -136,13 +135,7 @@ static bool rewrite_variable(k2s_module *m, k2s_instr *var)
     chains[k]->type = ptr_u32;
   for (uint32_t k = 0; k < n_accesses; k++)
     rewrite_access(m, accesses[k], u32);
-  uint32_t wst = k2s_type_struct(m, &words, 1);
-  k2s_decorate(m, wst, SpvDecorationBlock, NULL, 0);
-  k2s_member_decorate(m, wst, 0, SpvDecorationOffset, &zero, 1);
-  var->type = k2s_type_pointer(m, sc, wst);
-  /* The new pointer type was appended to the globals: the variable follows it. */
-  k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], var);
-  k2s_list_append(&m->sec[K2S_SEC_GLOBAL], var);
+  k2s_retype_block_variable(m, var, words);
   k2s_invalidate_uses(m);
   return true;
 }
