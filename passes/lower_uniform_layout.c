@@ -598,7 +598,7 @@ static bool rewrite_variable(k2s_module *m, k2s_instr *var, uint32_t block)
   /* struct { uvec4 w[N]; } (stride 16) for uniform buffers, struct { uint w[N]; }
    * otherwise: legal under every layout, and no larger than the bytes (rounded). */
   uint32_t elem = c.vec4 ? k2s_type_vector(m, c.u32, 4) : c.u32;
-  uint32_t stride = c.vec4 ? 16 : 4, zero = 0;
+  uint32_t stride = c.vec4 ? 16 : 4;
   uint32_t n_words = (uint32_t)((size + stride - 1) / stride);
   /* A storage buffer ending in a runtime array (a `constant uchar *` argument) stays
    * unsized: struct { uint w[]; }. */
@@ -608,13 +608,7 @@ static bool rewrite_variable(k2s_module *m, k2s_instr *var, uint32_t block)
                            : k2s_type_array(m, elem, k2s_const_uint32(m, n_words ? n_words : 1));
   if (!k2s_find_decoration(m, words, SpvDecorationArrayStride))
     k2s_decorate(m, words, SpvDecorationArrayStride, &stride, 1);
-  uint32_t wst = k2s_type_struct(m, &words, 1);
-  k2s_decorate(m, wst, SpvDecorationBlock, NULL, 0);
-  k2s_member_decorate(m, wst, 0, SpvDecorationOffset, &zero, 1);
-  var->type = k2s_type_pointer(m, sc, wst);
-  /* The new pointer type was appended to the globals: the variable follows it. */
-  k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], var);
-  k2s_list_append(&m->sec[K2S_SEC_GLOBAL], var);
+  k2s_retype_block_variable(m, var, words);
   return true;
 }
 

@@ -14,7 +14,11 @@
  * 32-bit values it was widened from, just before the access chain; leaves it
  * cannot see through are truncated with OpUConvert. The 64-bit originals
  * stay for their other uses (the driver drops dead ones). Runs after the
- * pointers pass made the access chains; no options.
+ * pointers pass made the access chains.
+ * --narrow-buffer-indices: the user says every storage buffer is below 4 GiB
+ * (the device's maxStorageBufferRange ≤ 2^32), so an in-bounds element index
+ * into a buffer's runtime array is below 2^32 too and is narrowed the same way
+ * (the global accesses of transpose and of every size_t-indexed kernel).
  */
 #include <string.h>
 
@@ -89,12 +93,30 @@ static bool fixed_size_storage(uint32_t sc)
          sc == SpvStorageClassFunction;
 }
 
+/* Whether index operand n of chain i (into an array) is 64-bit and then replaces it by
+ * its low 32 bits. */
+static bool narrow_operand(k2s_builder *b, k2s_instr *i, uint32_t n)
+{
+  k2s_module *m = b->m;
+  uint32_t idx = i->ops[n];
+  if (k2s_type_width(m, k2s_type_of(m, idx)) != 64 || k2s_vector_size(m, k2s_type_of(m, idx)) != 1)
+    return false;
+  uint32_t *ops = k2s_alloc(&m->arena, i->n_ops * sizeof(uint32_t));
+  memcpy(ops, i->ops, i->n_ops * sizeof(uint32_t));
+  ops[n] = low32(b, idx, 0);
+  k2s_instr_set_ops(m, i, ops, i->n_ops); /* marks def-use stale */
+  return true;
+}
+
 /* Narrows the 64-bit indices of access chain i that select an array
  * element; returns whether it changed any. */
-static bool narrow_chain(k2s_module *m, k2s_instr *i)
+static bool narrow_chain(k2s_module *m, k2s_instr *i, bool buffers)
 {
   k2s_instr *ptr = k2s_def(m, k2s_type_of(m, i->ops[0]));
-  if (!ptr || ptr->opcode != SpvOpTypePointer || !fixed_size_storage(ptr->ops[0]))
+  if (!ptr || ptr->opcode != SpvOpTypePointer)
+    return false;
+  bool buffer = buffers && ptr->ops[0] == SpvStorageClassStorageBuffer;
+  if (!fixed_size_storage(ptr->ops[0]) && !buffer)
     return false;
   uint32_t cur = ptr->ops[1];
   bool changed = false;
@@ -107,14 +129,12 @@ static bool narrow_chain(k2s_module *m, k2s_instr *i)
     switch (t->opcode) {
     case SpvOpTypeArray:
       cur = t->ops[0];
-      if (k2s_type_width(m, k2s_type_of(m, idx)) == 64 &&
-          k2s_vector_size(m, k2s_type_of(m, idx)) == 1) {
-        uint32_t *ops = k2s_alloc(&m->arena, i->n_ops * sizeof(uint32_t));
-        memcpy(ops, i->ops, i->n_ops * sizeof(uint32_t));
-        ops[n] = low32(&b, idx, 0);
-        k2s_instr_set_ops(m, i, ops, i->n_ops); /* marks def-use stale */
-        changed = true;
-      }
+      changed |= narrow_operand(&b, i, n);
+      break;
+    case SpvOpTypeRuntimeArray:
+      cur = t->ops[0];
+      if (buffer)
+        changed |= narrow_operand(&b, i, n);
       break;
     case SpvOpTypeStruct: {
       uint64_t member;
@@ -124,8 +144,7 @@ static bool narrow_chain(k2s_module *m, k2s_instr *i)
       break;
     }
     case SpvOpTypeVector:
-    case SpvOpTypeMatrix:
-    case SpvOpTypeRuntimeArray: cur = t->ops[0]; break;
+    case SpvOpTypeMatrix: cur = t->ops[0]; break;
     default: return changed;
     }
   }
@@ -134,13 +153,12 @@ static bool narrow_chain(k2s_module *m, k2s_instr *i)
 
 bool k2s_narrow_indices(k2s_module *m, const k2s_options *o)
 {
-  (void)o;
   bool changed = false;
   k2s_foreach_function(f, m)
     k2s_foreach_block(blk, f)
       k2s_foreach_instr_safe(i, &blk->body)
         if ((i->opcode == SpvOpAccessChain || i->opcode == SpvOpInBoundsAccessChain) &&
-            i->n_ops > 1 && narrow_chain(m, i))
+            i->n_ops > 1 && narrow_chain(m, i, o->narrow_buffer_indices))
           changed = true;
   return changed;
 }

@@ -344,6 +344,10 @@ uint32_t k2s_type_runtime_array(k2s_module *m, uint32_t elem);
 uint32_t k2s_type_pointer(k2s_module *m, uint32_t storage_class, uint32_t pointee);
 uint32_t k2s_type_function(k2s_module *m, uint32_t ret, const uint32_t *params, uint32_t n);
 uint32_t k2s_type_struct(k2s_module *m, const uint32_t *members, uint32_t n); /* always new */
+/* Redeclares buffer variable var (Uniform, StorageBuffer, PushConstant) as a Block
+ * `struct { words; }` (the member at offset 0) and moves it after its new pointer type,
+ * at the end of the globals; its accesses are the caller's to retype. */
+void k2s_retype_block_variable(k2s_module *m, k2s_instr *var, uint32_t words);
 uint32_t k2s_const_int(k2s_module *m, uint32_t type, uint64_t value);
 uint32_t k2s_const_uint32(k2s_module *m, uint32_t value);
 uint32_t k2s_const_float(k2s_module *m, uint32_t type, double value);

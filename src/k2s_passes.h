@@ -29,6 +29,7 @@
   X(lower_builtins, "builtins", "OpenCL.std builtins → GLSL.std.450 and core arithmetic")       \
   X(lower_signed_rem, "signed-rem", "OpSRem/OpSMod → OpUMod on magnitudes (Vulkan leaves negative operands undefined)") \
   X(narrow_indices, "narrow-indices", "64-bit indices into fixed-size arrays (local tiles) → 32-bit arithmetic") \
+  X(word_vectors, "word-vectors", "storage buffers of 4x8-bit / 2x16-bit vectors, whole elements only → 32-bit words and bitcasts") \
   X(lower_uniform_layout, "uniform-layout", "uniform blocks Vulkan cannot lay out as OpenCL does → uvec4 words") \
   X(lower_physical_aligned, "physical-aligned", "Aligned on every PhysicalStorageBuffer load/store") \
   X(emulate_ftz, "emulate-ftz", "--emulate-ftz: float32 operands and results flushed to zero as on a DenormFlushToZero device (testing aid)") \

@@ -51,6 +51,9 @@ static void usage(FILE *f)
       "Memory and math:\n"
       "  --pointers=auto|logical|physical              pointer model (default auto)\n"
       "  --scalar-block-layout                         the device has scalarBlockLayout\n"
+      "  --narrow-buffer-indices                       storage buffers are below 4 GiB (the\n"
+      "                                                device's maxStorageBufferRange): 32-bit\n"
+      "                                                element indices into them\n"
       "  --math=precise|native                         OpenCL precision (default) or GLSL.std.450\n"
       "  --fma=fused|any                               the device's Fma rounds once (fma() maps to it)\n"
       "  -cl-fast-relaxed-math  -cl-denorms-are-zero\n"
@@ -218,6 +221,7 @@ static const char *const option_names[] = {"help",
                                            "jobs",
                                            "pointers",
                                            "scalar-block-layout",
+                                           "narrow-buffer-indices",
                                            "loop-guard",
                                            "math",
                                            "cl-fast-relaxed-math",
@@ -566,6 +570,8 @@ int main(int argc, char **argv)
         o.pointers = K2S_POINTERS_PHYSICAL;
       else
         return fail_usage("--pointers takes auto, logical or physical, not '%s'", v);
+    } else if (opt_flag(a, "narrow-buffer-indices")) {
+      o.narrow_buffer_indices = true;
     } else if (opt_flag(a, "scalar-block-layout")) {
       o.scalar_block_layout = true;
     } else if (opt_flag(a, "loop-guard")) {

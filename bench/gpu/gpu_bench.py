@@ -111,10 +111,17 @@ def prepare(a):
         p = sh(cmd)
         if p.returncode:
             sys.exit(f"gpu_bench: {' '.join(cmd)} failed:\n{p.stderr}")
-    variants = {"k2s": [], "k2s-native": ["--math=native"]}
-    for tag, flags in variants.items():
+    # k2s-podpc: PODs in push constants (NVIDIA's OpenCL reads them from a constant bank,
+    # the default reads them from a storage buffer); k2s-narrow: 32-bit global indices
+    # (every buffer here is far below 4 GiB); timed with --variant (run).
+    variants = {"k2s": (b, []), "k2s-native": (b, ["--math=native"]),
+                "k2s-podpc": (b, ["-pod-pushconstant"]),
+                "k2s-narrow": (b, ["--narrow-buffer-indices"])}
+    if a.baseline_build:  # another build's k2s (e.g. main), timed beside this one
+        variants["k2s-base"] = (a.baseline_build, [])
+    for tag, (tb, flags) in variants.items():
         out = os.path.join(d, f"{tag}.spv")
-        cmd = [f"{b}/passes/k2s", f"--target-env={a.target_env}", *flags, spv, "-o", out]
+        cmd = [f"{tb}/passes/k2s", f"--target-env={a.target_env}", *flags, spv, "-o", out]
         p = sh(cmd)
         if p.returncode:
             sys.exit(f"gpu_bench: {' '.join(cmd)} failed:\n{p.stderr}")
@@ -125,6 +132,7 @@ def prepare(a):
     dirty = sh(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"]).stdout
     with open(os.path.join(d, "meta.json"), "w") as f:
         json.dump({"commit": commit + ("-dirty" if dirty.strip() else ""),
+                   "baseline": a.baseline_label if a.baseline_build else None,
                    "target_env": a.target_env, "prepared": time.strftime("%Y-%m-%d %H:%M UTC",
                                                                          time.gmtime())}, f)
     print(f"gpu_bench: prepared {d} at {commit}")
@@ -240,6 +248,7 @@ def run(a):
     devs = sh([os.path.join(d, "bin", "k2s-run"), "--list-devices"])
     log.write(devs.stdout + devs.stderr)
     only = set(a.only.split(",")) if a.only else None
+    variants = [parse_variant(v) for v in a.variant]
     for (name, kern, glob, loc, args, nbytes, flops, tol, kind) in cases(a.small):
         if only and name not in only:
             continue
@@ -248,16 +257,19 @@ def run(a):
             argv += ["--arg", s]
         res = {"name": name, "kind": kind, "bytes": nbytes, "flops": flops}
         dumps = {}
-        for tool, cmd in (
-                ("vk", [os.path.join(d, "bin", "k2s-run"), os.path.join(d, "k2s.spv")]),
-                ("vk_native", [os.path.join(d, "bin", "k2s-run"),
-                               os.path.join(d, "k2s-native.spv")]),
-                ("cl", [os.path.join(d, "bin", "k2s-clref"), os.path.join(d, "kernels.cl")] +
-                 (["--platform", a.cl_platform] if a.cl_platform else []))):
-            if tool == "vk_native" and kind != "math" and name != "nbody":
-                continue
-            dd = os.path.join(work, tool, name)
+        k2s_run = os.path.join(d, "bin", "k2s-run")
+        hosts = [("vk", [k2s_run, os.path.join(d, "k2s.spv")])]
+        if kind == "math" or name == "nbody":
+            hosts.append(("vk_native", [k2s_run, os.path.join(d, "k2s-native.spv")]))
+        # Variants run between k2s and OpenCL, on the same warm GPU, case by case.
+        hosts += [("var:" + label, [k2s_run, os.path.join(d, module)] + flags)
+                  for label, module, flags, names in variants if not names or name in names]
+        hosts.append(("cl", [os.path.join(d, "bin", "k2s-clref"), os.path.join(d, "kernels.cl")] +
+                      (["--platform", a.cl_platform] if a.cl_platform else [])))
+        for tool, cmd in hosts:
+            dd = os.path.join(work, tool.replace(":", "_"), name)
             os.makedirs(dd, exist_ok=True)
+            # --dump-dir always: without it k2s-run prints every buffer (256 MiB) to stdout.
             full = cmd + argv + ["--time", str(a.runs), "--dump-dir", dd, "--verbose"]
             t, err, wall, info = timed(full, a.timeout)
             log.write(f"{name} {tool}: {' '.join(full)}\n  -> {t} {err or ''} ({wall:.1f}s)\n")
@@ -274,17 +286,37 @@ def run(a):
         else:
             ok, detail = False, res.get("vk_err") or res.get("cl_err")
         res["match"], res["detail"] = ok, detail
-        for tool in ("vk", "vk_native", "cl"):
-            shutil.rmtree(dumps.get(tool, "/nonexistent"), ignore_errors=True)
+        for tool, _ in hosts:
+            if tool.startswith("var:"):
+                if res.get(tool) and res.get("cl"):
+                    res[tool + "_match"] = compare(args, dumps[tool], dumps["cl"], tol)[0]
+                else:
+                    res[tool + "_match"] = False
+        for tool in dumps:
+            shutil.rmtree(dumps[tool], ignore_errors=True)
         rows.append(res)
-        print(f"{name:13s} vk={res.get('vk')} cl={res.get('cl')} match={ok} {detail}",
+        print(f"{name:13s} vk={res.get('vk')} cl={res.get('cl')} match={ok} {detail}" +
+              "".join(f" {t[4:]}={res[t]}" for t, _ in hosts if t.startswith("var:")),
               flush=True)
-    json.dump({"meta": meta, "devices": devs.stdout, "rows": rows},
-              open(os.path.join(out, "gpu-bench.json"), "w"), indent=1)
-    report(meta, devs.stdout, rows, out, a.runs)
+        # The table so far: a run cut short by its time limit still leaves its rows.
+        json.dump({"meta": meta, "devices": devs.stdout, "rows": rows},
+                  open(os.path.join(out, "gpu-bench.json"), "w"), indent=1)
+        report(meta, devs.stdout, rows, out, a.runs, variants, quiet=True)
+    report(meta, devs.stdout, rows, out, a.runs, variants)
 
 
-def report(meta, devices, rows, out, runs):
+def parse_variant(text):
+    """LABEL=MODULE[+FLAG...][@CASE,...]: another module of DIR and/or extra k2s-run flags,
+    timed for the named cases (all when none)."""
+    label, sep, rest = text.partition("=")
+    if not sep or not label or not rest:
+        sys.exit(f"gpu_bench: --variant {text}: expected LABEL=MODULE[+FLAG...][@CASE,...]")
+    rest, _, names = rest.partition("@")
+    module, *flags = rest.split("+")
+    return label, module, flags, set(names.split(",")) if names else set()
+
+
+def report(meta, devices, rows, out, runs, variants=(), quiet=False):
     import math
     med = lambda r, t: r[t][1] if r.get(t) else None
     peak_bw = max((r["bytes"] / med(r, t) / 1e3 for r in rows if r["name"] == "copy"
@@ -297,7 +329,10 @@ def report(meta, devices, rows, out, runs):
              f"measured peaks: copy {peak_bw:.0f} GB/s, fma_peak {peak_fl:.0f} GFLOP/s"
              if peak_bw and peak_fl else "measured peaks: n/a",
              "Vulkan: " + next((l.strip() for l in devices.splitlines() if "*" in l), "?"),
-             "OpenCL: " + next((r["cl_device"] for r in rows if r.get("cl_device")), "?"), "",
+             "OpenCL: " + next((r["cl_device"] for r in rows if r.get("cl_device")), "?"), ""]
+    if meta.get("baseline"):
+        lines[-1:-1] = [f"baseline (k2s-base.spv): the k2s of {meta['baseline']}"]
+    lines += [
              "| kernel | k2s µs | OpenCL µs | ratio | k2s rate | OpenCL rate | k2s % of peak "
              "| --math=native µs | outputs |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
@@ -326,9 +361,47 @@ def report(meta, devices, rows, out, runs):
         g = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
         lines += ["", f"geomean ratio (OpenCL time / k2s time) over {len(ratios)} kernels: "
                       f"{g:.2f}; lowest {min(ratios):.2f}"]
+    lines += variant_table(rows, variants, med)
     text = "\n".join(lines) + "\n"
     open(os.path.join(out, "gpu-bench.md"), "w").write(text)
-    print(text)
+    if not quiet:
+        print(text)
+
+
+def variant_table(rows, variants, med):
+    """Each variant's median beside k2s's and OpenCL's for the cases it ran, with its
+    geomean ratio against OpenCL (OpenCL time / variant time)."""
+    import math
+    if not variants:
+        return []
+    lines = ["", "Variants (same call, run between k2s and OpenCL case by case; "
+             "ratio = OpenCL time / variant time; outputs compared with OpenCL's):", "",
+             "| kernel | k2s µs | OpenCL µs | " +
+             " | ".join(f"{v[0]} µs (ratio)" for v in variants) + " |",
+             "|---|---:|---:|" + "---:|" * len(variants)]
+    geo = {v[0]: [] for v in variants}
+    for r in rows:
+        cl = med(r, "cl")
+        cells = []
+        for v in variants:
+            t = med(r, "var:" + v[0])
+            if not t:
+                cells.append(r.get("var:" + v[0] + "_err") or "" if "var:" + v[0] in r else "")
+                continue
+            ratio = cl / t if cl else None
+            if ratio:
+                geo[v[0]].append(ratio)
+            bad = "" if r.get("var:" + v[0] + "_match") else " MISMATCH"
+            cells.append(f"{t} ({ratio:.2f}){bad}" if ratio else f"{t}{bad}")
+        lines.append(f"| {r['name']} | {med(r, 'vk') or '-'} | {cl or '-'} | " +
+                     " | ".join(cells) + " |")
+    lines.append("")
+    for label, ratios in geo.items():
+        if ratios:
+            g = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+            lines.append(f"{label}: geomean ratio over {len(ratios)} kernels {g:.2f}, "
+                         f"lowest {min(ratios):.2f}")
+    return lines
 
 
 def main():
@@ -345,6 +418,14 @@ def main():
     ap.add_argument("--small", action="store_true", help="small sizes (a CPU check)")
     ap.add_argument("--only", help="comma-separated case names")
     ap.add_argument("--cl-platform", help="k2s-clref --platform (index or name, e.g. NVIDIA)")
+    ap.add_argument("--variant", action="append", default=[],
+                    help="run: LABEL=MODULE[+FLAG...][@CASE,...], also time DIR/MODULE with "
+                    "extra k2s-run flags (e.g. norobust=k2s.spv+--no-robust-access@transpose, "
+                    "podpc=k2s-podpc.spv, main=k2s-base.spv); repeatable")
+    ap.add_argument("--baseline-build", help="prepare: also translate with this build's k2s "
+                    "(k2s-base.spv, for --variant)")
+    ap.add_argument("--baseline-label", default="baseline", help="prepare: what the baseline "
+                    "build is (recorded in meta.json)")
     a = ap.parse_args()
     prepare(a) if a.what == "prepare" else run(a)
 

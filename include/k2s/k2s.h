@@ -130,6 +130,11 @@ typedef struct k2s_options {
    * module cannot record this (SPV_KHR_fma is newer than the SPIR-V headers k2s
    * builds with): it is the user's statement about the device. */
   bool fma_fused;
+  /* --narrow-buffer-indices: every storage buffer the kernels get is below 4 GiB (the
+   * device's maxStorageBufferRange is at most 2^32, as on most Vulkan drivers), so an
+   * in-bounds element index into one fits 32 bits and narrow-indices computes the
+   * size_t index arithmetic of global accesses in 32 bits too. */
+  bool narrow_buffer_indices;
   bool denorms_are_zero;    /* -cl-denorms-are-zero */
   /* --emulate-ftz: every float32 arithmetic instruction flushes subnormal operands and
    * results to zero, as a device running DenormFlushToZero (the H100) does; a testing
