@@ -290,8 +290,45 @@ static bool check_values(const check *c, k2s_instr *i)
     k2s_foreach_id_operand(m, i, value_operand, &s);
     break;
   }
-  if (!s.bad)
+  if (!s.bad) {
+    /* Memory operands are pointers: the passes take their pointee and storage
+     * class from the pointer type (an atomic on a bool value read the operands
+     * of OpTypeBool, which has none: the second fuzz finding in lower_atomics). */
+    uint32_t first = 0, count = 0;
+    if (k2s_is_atomic(i->opcode))
+      count = 1;
+    switch (i->opcode) {
+    case SpvOpLoad:
+    case SpvOpStore:
+    case SpvOpAccessChain:
+    case SpvOpInBoundsAccessChain:
+    case SpvOpPtrAccessChain:
+    case SpvOpInBoundsPtrAccessChain:
+    case SpvOpPtrCastToGeneric:
+    case SpvOpGenericCastToPtr:
+    case SpvOpGenericCastToPtrExplicit:
+    case SpvOpGenericPtrMemSemantics:
+    case SpvOpConvertPtrToU:
+    case SpvOpLifetimeStart:
+    case SpvOpLifetimeStop: count = 1; break;
+    case SpvOpCopyMemory:
+    case SpvOpCopyMemorySized:
+    case SpvOpPtrEqual:
+    case SpvOpPtrNotEqual:
+    case SpvOpPtrDiff: count = 2; break;
+    case SpvOpGroupAsyncCopy: first = 1, count = 2; break;
+    default: break;
+    }
+    for (uint32_t k = first; k < first + count && k < i->n_ops; k++) {
+      const k2s_instr *v = def_of(m, i->ops[k]);
+      if (!v || opcode_of(m, v->type) != SpvOpTypePointer) {
+        k2s_error(m, i, "malformed input module: operand %%%u of this instruction must be a pointer",
+                  i->ops[k]);
+        return false;
+      }
+    }
     return true;
+  }
   const k2s_instr *d = def_of(m, *s.bad);
   k2s_error(m, i,
             "malformed input module: operand %%%u of this instruction must be a value, but %s",
