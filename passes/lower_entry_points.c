@@ -338,6 +338,42 @@ static void record_hints(k2s_module *m)
   }
 }
 
+/* LocalSizeId (SPIR-V 1.2) is a Vulkan 1.3 execution mode. With plain
+ * constants it says what LocalSize says, for every target; sizes given by
+ * specialization constants (or constant instructions) need vulkan1.3. */
+static bool local_size_id(k2s_module *m, const k2s_options *o, k2s_instr *x, bool *changed)
+{
+  if (x->n_ops < 5)
+    return true;
+  uint32_t v[3];
+  bool plain = true;
+  for (int k = 0; k < 3; k++) {
+    uint64_t c;
+    const k2s_instr *d = k2s_def(m, x->ops[2 + k]);
+    if (!d || d->opcode != SpvOpConstant || !k2s_const_value(m, x->ops[2 + k], &c) ||
+        c > UINT32_MAX)
+      plain = false;
+    else
+      v[k] = (uint32_t)c;
+  }
+  if (plain) {
+    x->opcode = SpvOpExecutionMode;
+    x->ops[1] = SpvExecutionModeLocalSize;
+    for (int k = 0; k < 3; k++)
+      x->ops[2 + k] = v[k];
+    *changed = true;
+    return true;
+  }
+  if (o->target_env < K2S_ENV_VULKAN_1_3) {
+    k2s_error(m, x,
+              "LocalSizeId with a work-group size given by specialization constants or "
+              "constant instructions needs --target-env vulkan1.3 (Vulkan 1.1/1.2 take "
+              "LocalSize with literal sizes only)");
+    return false;
+  }
+  return true;
+}
+
 static bool convert_models(k2s_module *m)
 {
   record_hints(m);
@@ -372,8 +408,12 @@ static bool convert_models(k2s_module *m)
 
 bool k2s_lower_entry_points(k2s_module *m, const k2s_options *o)
 {
-  (void)o;
-  bool changed = unwrap_entry_points(m);
+  bool changed = false;
+  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
+    if (x->opcode == SpvOpExecutionModeId && x->n_ops >= 2 &&
+        x->ops[1] == SpvExecutionModeLocalSizeId && !local_size_id(m, o, x, &changed))
+      return changed;
+  changed |= unwrap_entry_points(m);
   changed |= drop_linkage(m);
   changed |= remove_dead_functions(m);
   check_imports(m);
