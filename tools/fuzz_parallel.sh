@@ -7,8 +7,8 @@
 # 16 jobs in parallel for 200 s each from 710 seeds (every corpus module, little-
 # and big-endian, 400 of them under option tails, and the regression inputs).
 # Returns: summary.txt (executions per job and in all, coverage, crashes),
-# logs.tgz (every job's libFuzzer log), found.tgz (crash/timeout/oom artifacts and
-# each job's new corpus inputs, for coverage measured afterwards).
+# logs.tgz (every job's libFuzzer log), art.tgz (crash/timeout/oom artifacts) and
+# corpus.tgz (the first jobs' new corpus inputs, for coverage measured afterwards).
 set -u
 D=$(cd "$(dirname "$0")" && pwd)
 W=$(mktemp -d)
@@ -42,6 +42,14 @@ wait
   echo "new corpus inputs: $(find "$W/corpus" -type f | wc -l)"
 } > "$OUT/summary.txt"
 (cd "$W" && tar -czf "$OUT/logs.tgz" log.*.txt nproc.txt)
-(cd "$W" && tar -czf "$OUT/found.tgz" art corpus/0 corpus/1 corpus/2 corpus/3)
+# Artifacts alone first, so they always come back; then as many jobs' new corpus
+# inputs as fit the device tool's 16 MiB per file (for coverage measured here).
+(cd "$W" && tar -czf "$OUT/art.tgz" art)
+for n in 4 3 2 1; do
+  dirs=$(for i in $(seq 0 $((n - 1))); do [ -d "$W/corpus/$i" ] && echo "corpus/$i"; done)
+  (cd "$W" && tar -czf "$OUT/corpus.tgz" $dirs)
+  [ "$(stat -c %s "$OUT/corpus.tgz")" -lt 15000000 ] && break
+  rm -f "$OUT/corpus.tgz"
+done
 ls -la "$OUT"
 cat "$OUT/summary.txt"
