@@ -227,6 +227,11 @@ typedef struct check {
   /* label_fn[id]: 1 + the ordinal of the function whose block id labels; one
    * array for the whole check (never one per function). */
   uint32_t *label_fn;
+  /* local_fn[id]: the same for every result id of a function's parameters and
+   * body (only with `values`): a value of another function has no meaning
+   * here, and the passes (which rewrite each function's values, pointer types
+   * included) read a stale definition through it. */
+  uint32_t *local_fn;
   uint32_t cur_fn; /* 1 + the ordinal of the function being checked */
 } check;
 
@@ -246,25 +251,38 @@ static bool check_target(const check *c, const k2s_instr *at, uint32_t label)
  * name types (debug information); the callee of OpFunctionCall is a function.
  * An opcode the grammar does not know is left alone. */
 typedef struct value_scan {
-  const k2s_module *m;
+  const check *c;
   uint32_t *bad;
 } value_scan;
+
+static bool foreign_value(const check *c, uint32_t id)
+{
+  return c->local_fn && id < c->m->bound && c->local_fn[id] && c->local_fn[id] != c->cur_fn;
+}
 
 static void value_operand(void *ud, k2s_instr *in, uint32_t *id)
 {
   (void)in;
   value_scan *s = ud;
-  const k2s_instr *d = def_of(s->m, *id);
-  if (!s->bad && (!d || !d->type))
+  const k2s_instr *d = def_of(s->c->m, *id);
+  if (!s->bad && (!d || !d->type || foreign_value(s->c, *id)))
     s->bad = id;
 }
 
 static bool check_values(const check *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
-  value_scan s = {m, NULL};
+  value_scan s = {c, NULL};
   switch (i->opcode) {
   case SpvOpExtInst:
+    /* Non-semantic sets may name types; no set's operand is another
+     * function's value. */
+    for (uint32_t k = 2; k < i->n_ops && !s.bad; k++)
+      if (foreign_value(c, i->ops[k]))
+        s.bad = &i->ops[k];
+    if (s.bad)
+      break;
+    return true;
   case SpvOpLine:
   case SpvOpNoLine:
   case SpvOpSelectionMerge:
@@ -333,9 +351,10 @@ static bool check_values(const check *c, k2s_instr *i)
   k2s_error(m, i,
             "malformed input module: operand %%%u of this instruction must be a value, but %s",
             *s.bad,
-            !d                      ? "it is not defined"
-            : is_type_op(d->opcode) ? "it is a type"
-                                    : "it is not a value (a label, string or import)");
+            !d                        ? "it is not defined"
+            : is_type_op(d->opcode)   ? "it is a type"
+            : !d->type                ? "it is not a value (a label, string or import)"
+                                      : "it is defined in another function");
   return false;
 }
 
@@ -516,13 +535,24 @@ bool k2s_check_structure(k2s_module *m, bool values)
     if (i->opcode == SpvOpVariable && opcode_of(m, i->type) != SpvOpTypePointer)
       return fail(m, i, "a variable's type must be a pointer type");
   }
-  check c = {m, values, k2s_alloc(&m->arena, (size_t)m->bound * sizeof(uint32_t)), 0};
+  size_t map_bytes = (size_t)m->bound * sizeof(uint32_t);
+  check c = {m, values, k2s_alloc(&m->arena, map_bytes),
+             values ? k2s_alloc(&m->arena, map_bytes) : NULL, 0};
   uint32_t ord = 0;
   k2s_foreach_function(f, m) {
     ord++;
     for (k2s_block *b = f->first; b; b = b->next)
       if (b->label && b->label->result < m->bound)
         c.label_fn[b->label->result] = ord;
+    if (!values)
+      continue;
+    k2s_foreach_instr(p, &f->head)
+      if (p->result < m->bound)
+        c.local_fn[p->result] = ord;
+    for (k2s_block *b = f->first; b; b = b->next)
+      k2s_foreach_instr(i, &b->body)
+        if (i->result < m->bound)
+          c.local_fn[i->result] = ord;
   }
   k2s_foreach_function(f, m) {
     c.cur_fn++;
