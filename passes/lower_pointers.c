@@ -1547,33 +1547,30 @@ typedef struct use_check {
   k2s_instr *bad_ptr, *bad_int;
 } use_check;
 
+/* Whether this pass rewrites an instruction of opcode op that uses a pointer
+ * value: the ones a pointer flows through (casts, copies, merges; builtins'
+ * pointer operands, checked per set) and those with memory operands (the
+ * grammar's, k2s_pointer_operands) of the Memory, Atomic and Conversion
+ * classes and the lifetime markers, bar the two Shader-only Memory opcodes.
+ * Other memory operands (OpSizeOf, pipes, block reads; async copies, lowered
+ * before) have no logical-mode translation: the use check refuses them. */
 static bool handles_pointer_operands(uint16_t op)
 {
   switch (op) {
-  case SpvOpLoad:
-  case SpvOpStore:
-  case SpvOpAccessChain:
-  case SpvOpInBoundsAccessChain:
-  case SpvOpPtrAccessChain:
-  case SpvOpInBoundsPtrAccessChain:
   case SpvOpBitcast:
   case SpvOpCopyObject:
-  case SpvOpPtrCastToGeneric:
-  case SpvOpGenericCastToPtr:
-  case SpvOpGenericCastToPtrExplicit:
-  case SpvOpGenericPtrMemSemantics:
   case SpvOpPhi:
   case SpvOpSelect:
-  case SpvOpCopyMemory:
-  case SpvOpCopyMemorySized:
-  case SpvOpLifetimeStart:
-  case SpvOpLifetimeStop:
-  case SpvOpPtrEqual:
-  case SpvOpPtrNotEqual:
-  case SpvOpPtrDiff:
-  case SpvOpConvertPtrToU:
   case SpvOpExtInst: return true;
-  default: return k2s_is_atomic(op);
+  case SpvOpArrayLength:
+  case SpvOpImageTexelPointer: return false;
+  default: break;
+  }
+  switch (k2s_opcode_class(op)) {
+  case K2S_CLASS_MEMORY:
+  case K2S_CLASS_ATOMIC:
+  case K2S_CLASS_CONVERSION: return k2s_pointer_operands(op) != 0;
+  default: return op == SpvOpLifetimeStart || op == SpvOpLifetimeStop;
   }
 }
 

@@ -338,86 +338,40 @@ static uint32_t dynamic_lane(wide *c, uint32_t v, uint32_t idx)
 
 /* ---- per-piece (component-wise) instructions ------------------------------ */
 
+/* Instructions that work lane by lane, so that each 4-lane piece is the same
+ * instruction on the operands' pieces: the grammar's arithmetic, bit,
+ * relational and logical and conversion classes, and OpCopyObject, bar those
+ * whose lanes meet (dot products, matrix products), whose result is a
+ * struct (carries, extended multiplies) or whose operands are pointers. */
 static bool elementwise_opcode(uint16_t op)
 {
   switch (op) {
-  case SpvOpSNegate:
-  case SpvOpFNegate:
-  case SpvOpIAdd:
-  case SpvOpFAdd:
-  case SpvOpISub:
-  case SpvOpFSub:
-  case SpvOpIMul:
-  case SpvOpFMul:
-  case SpvOpUDiv:
-  case SpvOpSDiv:
-  case SpvOpFDiv:
-  case SpvOpUMod:
-  case SpvOpSRem:
-  case SpvOpSMod:
-  case SpvOpFRem:
-  case SpvOpFMod:
-  case SpvOpVectorTimesScalar:
-  case SpvOpShiftRightLogical:
-  case SpvOpShiftRightArithmetic:
-  case SpvOpShiftLeftLogical:
-  case SpvOpBitwiseOr:
-  case SpvOpBitwiseXor:
-  case SpvOpBitwiseAnd:
-  case SpvOpNot:
-  case SpvOpBitFieldInsert:
-  case SpvOpBitFieldSExtract:
-  case SpvOpBitFieldUExtract:
-  case SpvOpBitReverse:
-  case SpvOpBitCount:
-  case SpvOpLogicalEqual:
-  case SpvOpLogicalNotEqual:
-  case SpvOpLogicalOr:
-  case SpvOpLogicalAnd:
-  case SpvOpLogicalNot:
-  case SpvOpSelect:
-  case SpvOpIEqual:
-  case SpvOpINotEqual:
-  case SpvOpUGreaterThan:
-  case SpvOpSGreaterThan:
-  case SpvOpUGreaterThanEqual:
-  case SpvOpSGreaterThanEqual:
-  case SpvOpULessThan:
-  case SpvOpSLessThan:
-  case SpvOpULessThanEqual:
-  case SpvOpSLessThanEqual:
-  case SpvOpFOrdEqual:
-  case SpvOpFUnordEqual:
-  case SpvOpFOrdNotEqual:
-  case SpvOpFUnordNotEqual:
-  case SpvOpFOrdLessThan:
-  case SpvOpFUnordLessThan:
-  case SpvOpFOrdGreaterThan:
-  case SpvOpFUnordGreaterThan:
-  case SpvOpFOrdLessThanEqual:
-  case SpvOpFUnordLessThanEqual:
-  case SpvOpFOrdGreaterThanEqual:
-  case SpvOpFUnordGreaterThanEqual:
-  case SpvOpIsNan:
-  case SpvOpIsInf:
-  case SpvOpIsFinite:
-  case SpvOpIsNormal:
-  case SpvOpSignBitSet:
-  case SpvOpLessOrGreater:
-  case SpvOpOrdered:
-  case SpvOpUnordered:
-  case SpvOpConvertFToU:
-  case SpvOpConvertFToS:
-  case SpvOpConvertSToF:
-  case SpvOpConvertUToF:
-  case SpvOpUConvert:
-  case SpvOpSConvert:
-  case SpvOpFConvert:
-  case SpvOpQuantizeToF16:
-  case SpvOpSatConvertSToU:
-  case SpvOpSatConvertUToS:
-  case SpvOpCopyObject:
-  case SpvOpBitcast: return true;
+  case SpvOpCopyObject: return true;
+  case SpvOpDot:
+  case SpvOpSDot:
+  case SpvOpUDot:
+  case SpvOpSUDot:
+  case SpvOpSDotAccSat:
+  case SpvOpUDotAccSat:
+  case SpvOpSUDotAccSat:
+  case SpvOpVectorTimesMatrix:
+  case SpvOpMatrixTimesVector:
+  case SpvOpMatrixTimesMatrix:
+  case SpvOpMatrixTimesScalar:
+  case SpvOpOuterProduct:
+  case SpvOpIAddCarry:
+  case SpvOpISubBorrow:
+  case SpvOpUMulExtended:
+  case SpvOpSMulExtended:
+  case SpvOpAny:
+  case SpvOpAll: return false;
+  default: break;
+  }
+  switch (k2s_opcode_class(op)) {
+  case K2S_CLASS_ARITHMETIC:
+  case K2S_CLASS_BIT:
+  case K2S_CLASS_RELATIONAL_AND_LOGICAL: return true;
+  case K2S_CLASS_CONVERSION: return !k2s_pointer_operands(op) && op != SpvOpConvertUToPtr;
   default: return false;
   }
 }

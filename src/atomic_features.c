@@ -23,8 +23,7 @@ const char *k2s_atomic_feature_name(uint32_t feature)
 
 bool k2s_is_atomic(uint16_t op)
 {
-  const k2s_opcode_info *info = k2s_opcode(op);
-  return info && info->atomic;
+  return k2s_opcode_class(op) == K2S_CLASS_ATOMIC;
 }
 
 /* The value type of an atomic, 0 when i is none. */

@@ -26,6 +26,22 @@ QUANT = {None: "K2S_Q_ONE", "?": "K2S_Q_OPTIONAL", "*": "K2S_Q_MANY"}
 # printf's format, prefetch's ptr); the vload/vstore family's p is added by name.
 OPENCL_STD_POINTER_NAMES = {"ptr", "exp", "signp", "iptr", "quo", "cosval", "format"}
 
+# Core operands that are memory operands (must be pointers), by their grammar
+# names: 'Pointer' and 'Ptr' wherever they occur (loads, stores, atomics,
+# pointer casts, lifetime markers, OpSizeOf, pipes, block reads); 'Base'
+# (access chains), 'Target' and 'Source' (OpCopyMemory), 'Destination' and
+# 'Source' (OpGroupAsyncCopy) only in the Memory and Group classes: elsewhere
+# 'Base' is a bit-field operand and 'Target' a decoration's or name's target.
+CORE_POINTER_NAMES = {"Pointer", "Ptr"}
+CORE_MEMORY_POINTER_NAMES = {"Base", "Target", "Source", "Destination"}
+CORE_MEMORY_CLASSES = {"Memory", "Group"}
+# Pointer operands the grammar names generically ('Operand 1', 'Structure',
+# 'Image'): the specification says they are pointers.
+CORE_POINTER_OPERANDS = {
+    "OpPtrEqual": (0, 1), "OpPtrNotEqual": (0, 1), "OpPtrDiff": (0, 1),
+    "OpArrayLength": (0,), "OpImageTexelPointer": (0,),
+}
+
 
 def cstr(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -54,6 +70,25 @@ def enumerant_extension(e):
     exts = e.get("extensions", [])
     khr = [x for x in exts if x.startswith("SPV_KHR_")]
     return (khr or exts or [None])[0]
+
+
+def pointer_operands(inst, ops):
+    """The memory operands of a core instruction as a mask of operand words.
+    Every operand before one is a single word (an id or a plain literal), so
+    operand k is word k; the check keeps a grammar change from breaking that."""
+    picked = set(CORE_POINTER_OPERANDS.get(inst["opname"], ()))
+    for k, o in enumerate(ops):
+        n = o.get("name", "").strip("'")
+        if o["kind"] == "IdRef" and (n in CORE_POINTER_NAMES or (
+                n in CORE_MEMORY_POINTER_NAMES and inst.get("class") in CORE_MEMORY_CLASSES)):
+            picked.add(k)
+    mask = 0
+    for k in picked:
+        if k >= 8 or any(o.get("quantifier") or o["kind"] not in ("IdRef", "IdScope", "IdMemorySemantics",
+                                                                    "LiteralInteger") for o in ops[:k + 1]):
+            raise SystemExit("%s: pointer operand %d is not at a fixed word" % (inst["opname"], k))
+        mask |= 1 << k
+    return mask
 
 
 def main():
@@ -109,7 +144,8 @@ typedef struct k2s_opcode_info {
   const k2s_operand_desc *operands; /* excluding result type and result id */
   const uint16_t *caps;
   uint32_t version; /* SPIR-V version that introduced it, 0x00MMmm00 */
-  bool atomic;      /* the grammar's "Atomic" instruction class */
+  uint8_t op_class; /* enum k2s_op_class: the grammar's instruction class */
+  uint8_t pointers; /* bit k set when operand word k is a memory operand (a pointer) */
 } k2s_opcode_info;
 
 typedef struct k2s_extinst_info {
@@ -161,6 +197,12 @@ typedef struct k2s_extinst_set {
 
     # opcodes
     insts = core["instructions"]
+    classes = [c["tag"] for c in core["instruction_printing_class"]]
+    h.append("/* The grammar's instruction classes (\"class\"), in its order. */")
+    h.append("enum k2s_op_class {")
+    for n, tag in enumerate(classes):
+        h.append("  K2S_CLASS_%s = %d," % (ident(tag.strip("@")), n))
+    h.append("};")
     max_op = max(i["opcode"] for i in insts)
     h.append("#define K2S_OPCODE_LIMIT %du" % (max_op + 1))
     h.append("extern const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT];")
@@ -185,11 +227,11 @@ typedef struct k2s_extinst_set {
         if ver == "None":
             ver = "1.0"
         maj, mnr = (int(x) for x in ver.split(".")[:2])
-        rows.append("  [%d] = {%s, %s, %s, %d, %d, %s, %s, 0x%02x%02x00, %s}," % (
+        rows.append("  [%d] = {%s, %s, %s, %d, %d, %s, %s, 0x%02x%02x00, %d, 0x%x}," % (
             op, cstr(i["opname"]), "true" if "IdResultType" in kinds_of else "false",
             "true" if "IdResult" in kinds_of else "false", len(ops), len(caps),
             "op_%d_operands" % op if ops else "0", "op_%d_caps" % op if caps else "0", maj, mnr,
-            "true" if i.get("class") == "Atomic" else "false"))
+            classes.index(i["class"]), pointer_operands(i, ops)))
     c.append("const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(rows))
 
     # extended instruction sets

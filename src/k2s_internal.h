@@ -260,6 +260,11 @@ typedef void (*k2s_id_fn)(void *ud, k2s_instr *in, uint32_t *id);
 void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud);
 const k2s_opcode_info *k2s_opcode(uint16_t opcode); /* NULL if unknown */
 const char *k2s_opcode_name(uint16_t opcode);       /* "Op<n>" text if unknown */
+/* The grammar's instruction class of opcode (enum k2s_op_class), -1 if unknown. */
+int k2s_opcode_class(uint16_t opcode);
+/* The operand words of opcode that are memory operands (pointers): bit k for
+ * word k, from the grammar's operand names (src/gen_tables.py); 0 if none. */
+uint8_t k2s_pointer_operands(uint16_t opcode);
 const char *k2s_enumerant_name(uint16_t kind, uint32_t value);
 const char *k2s_string_operand(const k2s_instr *in, uint32_t word); /* NULL if unterminated */
 uint32_t k2s_string_words(const char *s);

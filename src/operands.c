@@ -27,6 +27,18 @@ const k2s_opcode_info *k2s_opcode(uint16_t opcode)
   return &k2s_opcodes[opcode];
 }
 
+int k2s_opcode_class(uint16_t opcode)
+{
+  const k2s_opcode_info *info = k2s_opcode(opcode);
+  return info ? info->op_class : -1;
+}
+
+uint8_t k2s_pointer_operands(uint16_t opcode)
+{
+  const k2s_opcode_info *info = k2s_opcode(opcode);
+  return info ? info->pointers : 0;
+}
+
 const char *k2s_opcode_name(uint16_t opcode)
 {
   static _Thread_local char buf[24];

@@ -446,6 +446,42 @@ static void ir_enumerant_lookup(void)
   CHECK_EQ(wrong, 0);
 }
 
+/* The grammar-derived opcode facts the passes use in place of hand-typed lists:
+ * memory operands by name (and only where the name means a pointer) and the
+ * instruction classes. */
+static void ir_grammar_opcode_facts(void)
+{
+  CHECK_EQ(k2s_pointer_operands(SpvOpLoad), 0x1);
+  CHECK_EQ(k2s_pointer_operands(SpvOpStore), 0x1); /* the Object is not a memory operand */
+  CHECK_EQ(k2s_pointer_operands(SpvOpCopyMemorySized), 0x3);
+  CHECK_EQ(k2s_pointer_operands(SpvOpInBoundsPtrAccessChain), 0x1);
+  CHECK_EQ(k2s_pointer_operands(SpvOpGroupAsyncCopy), 0x6);
+  CHECK_EQ(k2s_pointer_operands(SpvOpReservedReadPipe), 0x8);
+  CHECK_EQ(k2s_pointer_operands(SpvOpPtrDiff), 0x3);
+  CHECK_EQ(k2s_pointer_operands(SpvOpAtomicCompareExchange), 0x1);
+  CHECK_EQ(k2s_pointer_operands(SpvOpAtomicFAddEXT), 0x1);
+  CHECK_EQ(k2s_pointer_operands(SpvOpGenericCastToPtrExplicit), 0x1);
+  CHECK_EQ(k2s_pointer_operands(SpvOpSubgroupBlockWriteINTEL), 0x1);
+  CHECK_EQ(k2s_pointer_operands(SpvOpShiftLeftLogical), 0); /* 'Base' of a shift */
+  CHECK_EQ(k2s_pointer_operands(SpvOpBitFieldInsert), 0);
+  CHECK_EQ(k2s_pointer_operands(SpvOpDecorate), 0); /* 'Target' of a decoration */
+  CHECK_EQ(k2s_pointer_operands(SpvOpName), 0);
+  CHECK_EQ(k2s_pointer_operands(SpvOpIAdd), 0);
+  CHECK_EQ(k2s_pointer_operands(0xfffe), 0);
+  int atomics = 0;
+  for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++)
+    if (k2s_is_atomic((uint16_t)op)) {
+      atomics++;
+      CHECK_EQ(k2s_pointer_operands((uint16_t)op) & 1, 1);
+    }
+  CHECK(atomics >= 19);
+  CHECK_EQ(k2s_opcode_class(SpvOpIAdd), K2S_CLASS_ARITHMETIC);
+  CHECK_EQ(k2s_opcode_class(SpvOpSelect), K2S_CLASS_RELATIONAL_AND_LOGICAL);
+  CHECK_EQ(k2s_opcode_class(SpvOpVectorShuffle), K2S_CLASS_COMPOSITE);
+  CHECK_EQ(k2s_opcode_class(SpvOpLoad), K2S_CLASS_MEMORY);
+  CHECK_EQ(k2s_opcode_class(0xfffe), -1);
+}
+
 UNIT_MAIN(T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_names_decorations_caps),
-          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enumerant_lookup), T(ir_print_instr), T(ir_diagnostics),
+          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enumerant_lookup), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
           T(ir_blocks_functions))
