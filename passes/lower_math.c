@@ -349,9 +349,9 @@ static bool lower_fdiv32(math *c, k2s_instr *at, uint32_t x, uint32_t y)
 
 /* half x / y, correctly rounded as OpenCL asks, computed in float where every
  * half (subnormals included) is a normal number and Vulkan bounds the
- * division (|y| in [2^-24, 65504]): a driver's own half division may take
- * x * (1/y), whose reciprocal overflows half for |y| < 2^-16 (the H100 gave
- * NaN for 0 / 2^-24). The float quotient q (within a few ulp) is corrected
+ * division (|y| in [2^-24, 65504]): Vulkan bounds half division only for
+ * |y| in [2^-14, 2^14] (x * (1/y) in half overflows 1/y below 2^-16; a flushed
+ * subnormal divisor makes 0 / 0; the H100 gave NaN for 0 / 2^-24). The float quotient q (within a few ulp) is corrected
  * by its exact residual r = x - q*y (q split into 12-bit halves, each
  * product with y's 11 bits exact, the differences exact by Sterbenz's
  * lemma; every intermediate a normal float): q + r/y is within 0.5 + 2^-20
