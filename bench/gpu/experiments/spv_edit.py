@@ -12,8 +12,11 @@ Edits:
   no-memory-decorations   drop every NonWritable, Restrict and Aliased decoration
   loop-unroll             the function's OpLoopMerge get LoopControl Unroll
   loop-partial4           ... PartialCount 4 (SPIR-V 1.4)
+  loop-maxiter4           ... MaxIterations 4 (SPIR-V 1.4: at most 4 iterations, true of
+                          transpose's loops at a local size of 8 in y)
   sat-nclamp8             RoundEven, compares and selects of a saturating float->uchar
-                          conversion become NClamp(x, 0, 255), RoundEven, ConvertFToU
+                          conversion (k2s before s7) become NClamp(x, 0, 255), RoundEven,
+                          ConvertFToU (what k2s emits since s7)
   sat-nclamp32            the same with the conversion to 32 bits, then UConvert to 8
   sat-none                RoundEven and ConvertFToU only (wrong for out-of-range
                           values: a lower bound of the conversion's cost)
@@ -51,8 +54,10 @@ def sub_in(lines, span, pattern, repl, what):
 
 
 def saturate(lines, span, mode):
-    """Finds `%R = OpExtInst %v4float %E RoundEven %X` and the OpSelect chain after it
-    ending in the v4uchar value `%Y`; replaces them by the edit's sequence."""
+    """Finds a saturating float4->uchar4 conversion: `%R = OpExtInst %v4float %E RoundEven
+    %X`, after an `NClamp` that made %X (k2s since s7) or followed by the compares and
+    selects of the older lowering, ending in the v4uchar value `%Y`; replaces it all by
+    the edit's sequence on the unclamped value."""
     s, e = span
     r = next((i for i in range(s, e) if " RoundEven " in lines[i] and "%v4float" in lines[i]),
              None)
@@ -60,7 +65,11 @@ def saturate(lines, span, mode):
         sys.exit("spv_edit: sat-*: no v4float RoundEven in the function")
     m = re.match(r"\s*(%\S+) = OpExtInst %v4float (%\S+) RoundEven (%\S+)", lines[r])
     rid, ext, x = m.groups()
-    # The chain ends at the last OpSelect %v4uchar before the next non-chain instruction.
+    first = r
+    c = re.match(rf"\s*{re.escape(x)} = OpExtInst %v4float \S+ NClamp (%\S+)", lines[r - 1])
+    if c:
+        first, x = r - 1, c.group(1)
+    # The chain ends at the last compare/select/conversion after the rounding.
     last = r
     for i in range(r + 1, e):
         if re.search(r"= Op(FOrd|Logical|Select|ConvertFToU)", lines[i]):
@@ -80,8 +89,7 @@ def saturate(lines, span, mode):
             body.append(f"{y} = OpConvertFToU %v4uchar {rid}")
         else:
             body += [f"%sx_u = OpConvertFToU %v4uint {rid}", f"{y} = OpUConvert %v4uchar %sx_u"]
-    lines[r:last + 1] = body
-    return len(body) - (last + 1 - r)
+    lines[first:last + 1] = body
 
 
 def main():
@@ -101,8 +109,9 @@ def main():
                      if not re.search(r"Decorate .* (NonWritable|Restrict|Aliased)$", l)]
             if len(lines) == before:
                 sys.exit(f"spv_edit: {edit}: nothing to edit")
-        elif edit in ("loop-unroll", "loop-partial4"):
-            ctl = "Unroll" if edit == "loop-unroll" else "PartialCount 4"
+        elif edit in ("loop-unroll", "loop-partial4", "loop-maxiter4"):
+            ctl = {"loop-unroll": "Unroll", "loop-partial4": "PartialCount 4",
+                   "loop-maxiter4": "MaxIterations 4"}[edit]
             sub_in(lines, span, r"(OpLoopMerge %\S+ %\S+) None", rf"\1 {ctl}", edit)
         elif edit.startswith("sat-"):
             mode = edit[4:]
