@@ -12,9 +12,10 @@
  * (by default) every plain inexact int→float or float narrowing become
  * explicit arithmetic that relies only on what Vulkan guarantees: integer
  * operations, exact conversions of representable values, FToS/FToU
- * truncation toward zero of in-range values, and GLSL Floor/Ceil/RoundEven.
- * float→int: round (GLSL), then (with _sat) NaN → 0 and clamp by exact
- * comparisons; int→float: round |x| to the float's precision in integer
+ * truncation toward zero of in-range values, GLSL Floor/Ceil/RoundEven and
+ * NClamp. float→int: (with _sat) NClamp to the limits the float holds, one
+ * select per limit it cannot hold and for a signed NaN, then round (GLSL);
+ * int→float: round |x| to the float's precision in integer
  * arithmetic (a mode-dependent bias, then the low bits cleared) and convert
  * that exactly; float narrowing: build the narrower format's bits from the
  * wider one's with integer arithmetic (subnormals, overflow and NaN
