@@ -12,9 +12,10 @@
  * (by default) every plain inexact int→float or float narrowing become
  * explicit arithmetic that relies only on what Vulkan guarantees: integer
  * operations, exact conversions of representable values, FToS/FToU
- * truncation toward zero of in-range values, and GLSL Floor/Ceil/RoundEven.
- * float→int: round (GLSL), then (with _sat) NaN → 0 and clamp by exact
- * comparisons; int→float: round |x| to the float's precision in integer
+ * truncation toward zero of in-range values, GLSL Floor/Ceil/RoundEven and
+ * NClamp. float→int: (with _sat) NClamp to the limits the float holds, one
+ * select per limit it cannot hold and for a signed NaN, then round (GLSL);
+ * int→float: round |x| to the float's precision in integer
  * arithmetic (a mode-dependent bias, then the low bits cleared) and convert
  * that exactly; float narrowing: build the narrower format's bits from the
  * wider one's with integer arithmetic (subnormals, overflow and NaN
@@ -147,10 +148,6 @@ static uint32_t sel(conv *c, uint32_t cond, uint32_t a, uint32_t b)
   uint32_t ops[3] = {cond, a, b};
   return k2s_emit(&c->b, SpvOpSelect, type_of(c, a), ops, 3);
 }
-static uint32_t and_(conv *c, uint32_t a, uint32_t b)
-{
-  return bin(c, SpvOpLogicalAnd, a, b);
-}
 static uint32_t glsl1(conv *c, uint32_t fn, uint32_t t, uint32_t a)
 {
   if (!c->glsl)
@@ -216,30 +213,73 @@ static uint32_t int_to_int_sat(conv *c, uint32_t x, uint32_t dt, bool src_signed
 
 /* OpConvertFToS/FToU with a rounding mode and/or saturation. The rounding is
  * GLSL's (exact: the result is representable); truncation is the
- * conversion's own. Saturation: NaN → 0, below the range → its minimum,
- * from 2^(w-1) (signed) or 2^w (unsigned) up → its maximum; only in-range
- * values reach the conversion (an out-of-range one is undefined). */
+ * conversion's own.
+ *
+ * Saturation clamps first: NClamp(x, lo, hi) with lo, hi the integers of the
+ * destination's range nearest its limits that the float type holds
+ * (rounding commutes with a clamp to integer bounds, so clamping before it is
+ * the same as saturating after it), so only in-range values reach the
+ * conversion (an out-of-range one is undefined). GLSL.std.450 defines NClamp
+ * as NMin(NMax(x, lo), hi), whose NaN operand yields the other one: NaN
+ * becomes lo, which is OpenCL's 0 for unsigned destinations; signed ones
+ * select 0 for NaN. Where a limit is not a value of the float type (INT_MAX
+ * in float; anything beyond ±65504 in half) hi is the largest float below
+ * it (lo the most negative finite one) and one select gives the limit to
+ * values beyond it. Unsigned char/short from float: NClamp, rounding,
+ * conversion; signed: two more. */
+static uint32_t glsl3(conv *c, uint32_t fn, uint32_t t, uint32_t a, uint32_t b, uint32_t d)
+{
+  if (!c->glsl)
+    c->glsl = k2s_ext_import(c->m, "GLSL.std.450");
+  uint32_t ops[5] = {c->glsl, fn, a, b, d};
+  return k2s_emit(&c->b, SpvOpExtInst, t, ops, 5);
+}
+
 static uint32_t float_to_int(conv *c, uint32_t x, uint32_t dt, bool dst_signed, int mode, bool sat)
 {
-  uint32_t ft = type_of(c, x), wd = width(c, dt);
+  uint32_t ft = type_of(c, x), wd = width(c, dt), wf = width(c, ft);
+  uint32_t bias = exp_bias(wf), mb = mant_bits(wf);
+  uint64_t mant_mask = (1ull << mb) - 1, max_finite = ((uint64_t)(2 * bias) << mb) | mant_mask;
   uint16_t op = dst_signed ? SpvOpConvertFToS : SpvOpConvertFToU;
+  uint64_t dmax = dst_signed ? (1ull << (wd - 1)) - 1 : wd == 64 ? ~0ull : (1ull << wd) - 1;
+  uint32_t below = 0, above = 0, nan = 0;
+  if (sat) {
+    /* lo: 0, or -2^(wd-1) (a power of two: exact wherever it is finite) */
+    uint64_t lo_bits = 0;
+    if (dst_signed)
+      lo_bits = (wd - 1 <= bias ? (uint64_t)(wd - 1 + bias) << mb : max_finite) | 1ull << (wf - 1);
+    /* hi: dmax = 2^k - 1 where its k bits fit the significand; else the
+     * largest float below 2^k (an integer, as k exceeds the precision),
+     * the largest finite one where 2^k is beyond the range */
+    uint32_t k = dst_signed ? wd - 1 : wd;
+    bool hi_exact = k <= mb + 1;
+    uint64_t hi_bits = hi_exact ? ((uint64_t)(k - 1 + bias) << mb) |
+                                      (((1ull << (k - 1)) - 1) << (mb - (k - 1)))
+                       : k - 1 <= bias ? ((uint64_t)(k - 1 + bias) << mb) | mant_mask
+                                       : max_finite;
+    uint32_t lo = cfbits(c, ft, lo_bits), hi = cfbits(c, ft, hi_bits);
+    if (dst_signed && wd - 1 > bias)
+      below = cmp(c, SpvOpFOrdLessThan, x, lo); /* -inf only */
+    if (!hi_exact)
+      above = cmp(c, SpvOpFOrdGreaterThan, x, hi);
+    if (dst_signed)
+      nan = op1(c, SpvOpIsNan, bool_like(c, ft), x);
+    x = glsl3(c, K2S_GLSL_STD_450_NClamp, ft, x, lo, hi);
+  }
   switch (mode) {
   case SpvFPRoundingModeRTE: x = glsl1(c, K2S_GLSL_STD_450_RoundEven, ft, x); break;
   case SpvFPRoundingModeRTP: x = glsl1(c, K2S_GLSL_STD_450_Ceil, ft, x); break;
   case SpvFPRoundingModeRTN: x = glsl1(c, K2S_GLSL_STD_450_Floor, ft, x); break;
   default: break; /* RTZ: the conversion truncates */
   }
-  if (!sat)
-    return op1(c, op, dt, x);
-  uint32_t lo = dst_signed ? cpow2(c, ft, wd - 1, true) : cfbits(c, ft, 0);
-  uint32_t hi = cpow2(c, ft, dst_signed ? wd - 1 : wd, false);
-  uint32_t below = cmp(c, SpvOpFOrdLessThan, x, lo);
-  uint32_t above = cmp(c, SpvOpFOrdGreaterThanEqual, x, hi);
-  uint32_t in = and_(c, cmp(c, SpvOpFOrdGreaterThanEqual, x, lo), cmp(c, SpvOpFOrdLessThan, x, hi));
-  uint32_t v = op1(c, op, dt, sel(c, in, x, cfbits(c, ft, 0)));
-  uint64_t dmax = dst_signed ? (1ull << (wd - 1)) - 1 : wd == 64 ? ~0ull : (1ull << wd) - 1;
-  v = sel(c, above, cint(c, dt, dmax), v);
-  return sel(c, below, cint(c, dt, dst_signed ? ~dmax : 0), v);
+  uint32_t v = op1(c, op, dt, x);
+  if (above)
+    v = sel(c, above, cint(c, dt, dmax), v);
+  if (below)
+    v = sel(c, below, cint(c, dt, ~dmax), v);
+  if (nan)
+    v = sel(c, nan, cint(c, dt, 0), v);
+  return v;
 }
 
 /* ---- rounding helpers ------------------------------------------------------ */

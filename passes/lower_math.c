@@ -11,7 +11,8 @@
  * entry-points. The library has float and double versions; anything it
  * lacks is left to the builtins pass, which maps or rejects it.
  * Division: float OpFDiv is guarded for divisors outside Vulkan's range of
- * 2.5 ulp; double OpFDiv becomes the library's correctly rounded division.
+ * 2.5 ulp; double OpFDiv becomes the library's correctly rounded division;
+ * half OpFDiv is a float division with an exact-residual correction.
  * --fma=fused maps float and half fma to GLSL's Fma (the device fuses it).
  * Options: --math=native maps every function with a GLSL.std.450 counterpart
  * to it (Vulkan's precision: nothing of OpenCL's is guaranteed);
@@ -346,6 +347,49 @@ static bool lower_fdiv32(math *c, k2s_instr *at, uint32_t x, uint32_t y)
   return true;
 }
 
+/* half x / y, correctly rounded as OpenCL asks, computed in float where every
+ * half (subnormals included) is a normal number and Vulkan bounds the
+ * division (|y| in [2^-24, 65504]): Vulkan bounds half division only for
+ * |y| in [2^-14, 2^14] (x * (1/y) in half overflows 1/y below 2^-16; a flushed
+ * subnormal divisor makes 0 / 0; the H100 gave NaN for 0 / 2^-24). The float quotient q (within a few ulp) is corrected
+ * by its exact residual r = x - q*y (q split into 12-bit halves, each
+ * product with y's 11 bits exact, the differences exact by Sterbenz's
+ * lemma; every intermediate a normal float): q + r/y is within 0.5 + 2^-20
+ * float ulp of x/y and equals it where x/y is a float. A quotient of two
+ * halves is an exact half tie or at least one float ulp away from every tie,
+ * so the narrowing of q + r/y to half (round to nearest even, lowered by the
+ * conversions pass) rounds as x/y does. Zero, infinite and NaN quotients
+ * keep q (the residual would lose a zero's sign or make a NaN). */
+static bool lower_fdiv16(math *c, k2s_instr *at)
+{
+  k2s_module *m = c->m;
+  uint32_t t = at->type, n = k2s_vector_size(m, t);
+  uint32_t f32 = k2s_type_float(m, 32), u32 = k2s_type_int(m, 32, false);
+  uint32_t ft = n > 1 ? k2s_type_vector(m, f32, n) : f32;
+  uint32_t ut = n > 1 ? k2s_type_vector(m, u32, n) : u32;
+  uint32_t bt = n > 1 ? k2s_type_vector(m, k2s_type_bool(m), n) : k2s_type_bool(m);
+  c->b.cursor = k2s_before(at);
+  uint32_t x = emit1(c, SpvOpFConvert, ft, at->ops[0]);
+  uint32_t y = emit1(c, SpvOpFConvert, ft, at->ops[1]);
+  uint32_t q = emit2(c, SpvOpFDiv, ft, x, y);
+  uint32_t mask = splat(c, ut, k2s_const_int(m, u32, 0xfffff000u));
+  uint32_t q_hi = emit1(c, SpvOpBitcast, ft,
+                        emit2(c, SpvOpBitwiseAnd, ut, emit1(c, SpvOpBitcast, ut, q), mask));
+  uint32_t q_lo = emit2(c, SpvOpFSub, ft, q, q_hi);
+  uint32_t r1 = emit2(c, SpvOpFSub, ft, x, exact_mul(c, ft, q_hi, y));
+  uint32_t r = emit2(c, SpvOpFSub, ft, r1, exact_mul(c, ft, q_lo, y));
+  uint32_t qc = emit2(c, SpvOpFAdd, ft, q, emit2(c, SpvOpFDiv, ft, r, y));
+  k2s_decorate(m, r1, SpvDecorationNoContraction, NULL, 0);
+  k2s_decorate(m, r, SpvDecorationNoContraction, NULL, 0);
+  k2s_decorate(m, qc, SpvDecorationNoContraction, NULL, 0);
+  uint32_t nonzero = emit2(c, SpvOpFOrdNotEqual, bt, q, splat(c, ft, k2s_const_float(m, f32, 0.0)));
+  uint32_t finite = emit1(c, SpvOpLogicalNot, bt, emit1(c, SpvOpIsInf, bt, q));
+  uint32_t sel_ops[3] = {emit2(c, SpvOpLogicalAnd, bt, nonzero, finite), qc, q};
+  uint32_t v = k2s_emit(&c->b, SpvOpSelect, ft, sel_ops, 3);
+  replace(c, at, emit1(c, SpvOpFConvert, t, v));
+  return true;
+}
+
 /* double x / y: OpenCL wants it correctly rounded, Vulkan promises single
  * precision: the library's __k2s_div_f64, one call per lane. */
 static bool lower_fdiv64(math *c, k2s_instr *at)
@@ -380,6 +424,8 @@ static bool lower_one(math *c, k2s_instr *at)
       return lower_fdiv32(c, at, at->ops[0], at->ops[1]);
     if (w == 64)
       return lower_fdiv64(c, at);
+    if (w == 16)
+      return lower_fdiv16(c, at);
     return false;
   }
   if (at->opcode != SpvOpExtInst || at->n_ops < 2 || !at->result)

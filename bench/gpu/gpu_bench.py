@@ -94,6 +94,34 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+def compile_spirv(cl, spv):
+    """OpenCL C -> Kernel-dialect SPIR-V (clang-15 and llvm-spirv-15)."""
+    bc = spv[:-len(".spv")] + ".bc"
+    for cmd in (["clang-15", "-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL1.2",
+                 "-emit-llvm-bc", "-no-opaque-pointers", "-finclude-default-header", "-O2",
+                 "-o", bc, cl],
+                ["llvm-spirv-15", bc, "-o", spv]):
+        p = sh(cmd)
+        if p.returncode:
+            sys.exit(f"gpu_bench: {' '.join(cmd)} failed:\n{p.stderr}")
+
+
+def translate(a, spv, out, build, flags):
+    cmd = [f"{build}/passes/k2s", f"--target-env={a.target_env}", *flags, spv, "-o", out]
+    p = sh(cmd)
+    if p.returncode:
+        sys.exit(f"gpu_bench: {' '.join(cmd)} failed:\n{p.stderr}")
+    p = sh(["spirv-val", "--target-env", a.target_env, out])
+    if p.returncode:
+        sys.exit(f"gpu_bench: spirv-val {out}:\n{p.stdout}{p.stderr}")
+
+
+def compile_translate(a, cl, out, build, flags):
+    spv = out[:-len(".spv")] + ".in.spv"
+    compile_spirv(cl, spv)
+    translate(a, spv, out, build, flags)
+
+
 def prepare(a):
     d = a.dir
     b = a.build
@@ -103,14 +131,8 @@ def prepare(a):
         shutil.copy2(src, os.path.join(d, "bin", name))
     cl = os.path.join(HERE, "kernels.cl")
     shutil.copy2(cl, os.path.join(d, "kernels.cl"))
-    bc, spv = os.path.join(d, "kernels.bc"), os.path.join(d, "kernels.spv")
-    for cmd in (["clang-15", "-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL1.2",
-                 "-emit-llvm-bc", "-no-opaque-pointers", "-finclude-default-header", "-O2",
-                 "-o", bc, cl],
-                ["llvm-spirv-15", bc, "-o", spv]):
-        p = sh(cmd)
-        if p.returncode:
-            sys.exit(f"gpu_bench: {' '.join(cmd)} failed:\n{p.stderr}")
+    spv = os.path.join(d, "kernels.spv")
+    compile_spirv(cl, spv)
     # k2s-podpc: PODs in push constants (NVIDIA's OpenCL reads them from a constant bank,
     # the default reads them from a storage buffer); k2s-narrow: 32-bit global indices
     # (every buffer here is far below 4 GiB); timed with --variant (run).
@@ -120,14 +142,16 @@ def prepare(a):
     if a.baseline_build:  # another build's k2s (e.g. main), timed beside this one
         variants["k2s-base"] = (a.baseline_build, [])
     for tag, (tb, flags) in variants.items():
-        out = os.path.join(d, f"{tag}.spv")
-        cmd = [f"{tb}/passes/k2s", f"--target-env={a.target_env}", *flags, spv, "-o", out]
-        p = sh(cmd)
-        if p.returncode:
-            sys.exit(f"gpu_bench: {' '.join(cmd)} failed:\n{p.stderr}")
-        p = sh(["spirv-val", "--target-env", a.target_env, out])
-        if p.returncode:
-            sys.exit(f"gpu_bench: spirv-val {out}:\n{p.stdout}{p.stderr}")
+        translate(a, spv, os.path.join(d, f"{tag}.spv"), tb, flags)
+    for text in a.source:  # experiment sources: TAG.cl (for OpenCL) and TAG.spv (k2s)
+        tag, sep, rest = text.partition("=")
+        path, _, macro = rest.partition(":")
+        if not sep or not tag or not path:
+            sys.exit(f"gpu_bench: --source {text}: expected TAG=FILE.cl[:MACRO]")
+        cl_tag = os.path.join(d, f"{tag}.cl")
+        with open(cl_tag, "w") as f:
+            f.write((f"#define {macro} 1\n" if macro else "") + open(path).read())
+        compile_translate(a, cl_tag, os.path.join(d, f"{tag}.spv"), b, [])
     commit = sh(["git", "-C", REPO, "rev-parse", "--short", "HEAD"]).stdout.strip()
     dirty = sh(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"]).stdout
     with open(os.path.join(d, "meta.json"), "w") as f:
@@ -262,10 +286,14 @@ def run(a):
         if kind == "math" or name == "nbody":
             hosts.append(("vk_native", [k2s_run, os.path.join(d, "k2s-native.spv")]))
         # Variants run between k2s and OpenCL, on the same warm GPU, case by case.
-        hosts += [("var:" + label, [k2s_run, os.path.join(d, module)] + flags)
+        clref = [os.path.join(d, "bin", "k2s-clref")]
+        clplat = ["--platform", a.cl_platform] if a.cl_platform else []
+        # A variant whose module is OpenCL C (.cl) runs on the OpenCL driver.
+        hosts += [("var:" + label,
+                   (clref + [os.path.join(d, module)] + clplat if module.endswith(".cl")
+                    else [k2s_run, os.path.join(d, module)]) + flags)
                   for label, module, flags, names in variants if not names or name in names]
-        hosts.append(("cl", [os.path.join(d, "bin", "k2s-clref"), os.path.join(d, "kernels.cl")] +
-                      (["--platform", a.cl_platform] if a.cl_platform else [])))
+        hosts.append(("cl", clref + [os.path.join(d, "kernels.cl")] + clplat))
         for tool, cmd in hosts:
             dd = os.path.join(work, tool.replace(":", "_"), name)
             os.makedirs(dd, exist_ok=True)
@@ -421,7 +449,12 @@ def main():
     ap.add_argument("--variant", action="append", default=[],
                     help="run: LABEL=MODULE[+FLAG...][@CASE,...], also time DIR/MODULE with "
                     "extra k2s-run flags (e.g. norobust=k2s.spv+--no-robust-access@transpose, "
-                    "podpc=k2s-podpc.spv, main=k2s-base.spv); repeatable")
+                    "podpc=k2s-podpc.spv, main=k2s-base.spv); a MODULE.cl runs on OpenCL "
+                    "(k2s-clref) instead; repeatable")
+    ap.add_argument("--source", action="append", default=[],
+                    help="prepare: TAG=FILE.cl[:MACRO], an experiment source compiled with "
+                    "MACRO defined, kept as DIR/TAG.cl (a --variant module for OpenCL) and "
+                    "translated to DIR/TAG.spv; repeatable")
     ap.add_argument("--baseline-build", help="prepare: also translate with this build's k2s "
                     "(k2s-base.spv, for --variant)")
     ap.add_argument("--baseline-label", default="baseline", help="prepare: what the baseline "

@@ -11,7 +11,8 @@
 #   for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; tools/device/precision.sh run
 # writes $OUT/precision-nvidia.md (the table), $OUT/precision-nvidia.json (all rows),
 # $OUT/precision-nvidia.jsonl (rows as they complete, kept if the run is cut short) and
-# $OUT/precision-nvidia.log. COUNT (default 1000000) sets the random inputs per function.
+# $OUT/precision-nvidia.log. COUNT (default 1000000) sets the random inputs per function;
+# FUNCS (names or globs, comma-separated) and TYPES (e.g. half) pick rows, in both steps.
 set -u
 cd "$(dirname "$0")/../.."
 DEV=.precision-device
@@ -29,6 +30,7 @@ prepare)
   cp "$B/src/run/k2s-run" "$B/tests/precision/k2s-ulp" "$DEV/bin/"
   python3 tests/precision/run_precision.py --k2s "$B/passes/k2s" --k2s-run "$DEV/bin/k2s-run" \
     --k2s-ulp "$DEV/bin/k2s-ulp" --work-dir /tmp/k2s-precision-prepare -j 2 \
+    --funcs "${FUNCS:-*}" --types "${TYPES:-float,half,double}" \
     --save-modules "$DEV/modules" --translate-only >"$DEV/prepare.log" 2>&1
   tail -1 "$DEV/prepare.log"
   du -sh "$DEV"
@@ -52,6 +54,7 @@ run)
   timeout "${PRECISION_TIMEOUT:-280}" python3 tests/precision/run_precision.py --prebuilt "$DEV/modules" \
     --k2s-run "$DEV/bin/k2s-run" --k2s-ulp "$DEV/bin/k2s-ulp" \
     --work-dir /tmp/k2s-precision -j 8 --check-threads 2 --count "${COUNT:-1000000}" \
+    --funcs "${FUNCS:-*}" --types "${TYPES:-float,half,double}" \
     --json "$OUT/precision-nvidia.json" --jsonl "$OUT/precision-nvidia.jsonl" \
     --table "$OUT/precision-nvidia.md" >>"$OUT/precision-nvidia.log" 2>&1
   rc=$?
