@@ -327,7 +327,7 @@ enum {
 static id_layout id_layouts[K2S_OPCODE_LIMIT];
 static uint8_t kind_class[K2S_OK_COUNT];
 static bool enum_operands[K2S_OPCODE_LIMIT];
-/* The same per extended instruction of each set k2s knows (NULL: no memory). */
+/* The same per extended instruction of each set k2s knows (see ext_layout). */
 static id_layout *ext_layouts[K2S_N_EXTINST_SETS];
 
 /* Whether an operand of this kind may be, or lead the walk to, an enum value:
@@ -453,13 +453,33 @@ static void build_tables(void)
       make_layout(&id_layouts[op], info->operands, info->n_operands);
     /* else n_fixed 0, no tail: the general decoding */
   }
-  for (uint32_t set = 0; set < K2S_N_EXTINST_SETS; set++) {
+}
+
+/* The layout of a set's extended instruction, the set's layouts made on first
+ * use (a module uses one or two of the sets; making all of them cost every
+ * process 80 K instructions). Published with a compare-and-swap: translations
+ * in parallel threads may race to make them, one copy wins. NULL: no memory. */
+static const id_layout *ext_layout(uint32_t set, uint32_t op)
+{
+  id_layout *l = __atomic_load_n(&ext_layouts[set], __ATOMIC_ACQUIRE);
+  if (!l) {
     const k2s_extinst_set *x = &k2s_extinst_sets[set];
-    ext_layouts[set] = calloc(x->n_opcodes ? x->n_opcodes : 1, sizeof(id_layout));
-    for (uint32_t op = 0; ext_layouts[set] && op < x->n_opcodes; op++)
-      if (x->insts[op].name)
-        make_layout(&ext_layouts[set][op], x->insts[op].operands, x->insts[op].n_operands);
+    id_layout *mine = calloc(x->n_opcodes ? x->n_opcodes : 1, sizeof(*mine));
+    if (!mine)
+      return NULL;
+    for (uint32_t i = 0; i < x->n_opcodes; i++)
+      if (x->insts[i].name)
+        make_layout(&mine[i], x->insts[i].operands, x->insts[i].n_operands);
+    id_layout *none = NULL;
+    if (__atomic_compare_exchange_n(&ext_layouts[set], &none, mine, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+      l = mine;
+    else {
+      free(mine);
+      l = none;
+    }
   }
+  return &l[op];
 }
 
 /* One operand of kind `kind` at *pos, as the grammar walk reads it: returns 0
@@ -616,7 +636,7 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
         in->ops[1] < k2s_extinst_sets[set].n_opcodes &&
         k2s_extinst_sets[set].insts[in->ops[1]].name) {
       const k2s_extinst_info *x = &k2s_extinst_sets[set].insts[in->ops[1]];
-      const id_layout *l = ext_layouts[set] ? &ext_layouts[set][in->ops[1]] : NULL;
+      const id_layout *l = ext_layout(set, in->ops[1]);
       if (l && layout_fits(l, n - 2)) {
         fn(ud, in, &in->ops[0]);
         report_by_layout(in, l, 2, fn, ud);
