@@ -150,7 +150,7 @@ def corpus_modules(o, tmp):
         spirv = [o.llvm_spirv, *shlex.split(run.get("llvm-spirv", "")), bc, "-o", spv]
         flags = shlex.split(run.get("k2s", ""))
         if "envs" in run:  # the run's first target (physical pointers need vulkan1.2)
-            flags.append("--target-env=" + run["envs"].replace(",", " ").split()[0])
+            flags.append("--target-env=" + run["envs"][0])  # check_run made it a list
         mods.append({"name": name, "spv": spv, "flags": flags,
                      "frontend": [clang, spirv], "kind": "corpus"})
     return mods
