@@ -228,7 +228,8 @@ static void instr_caps(caps *c, const k2s_instr *i)
   } else if (i->opcode == SpvOpTypeVector && i->n_ops >= 2 && i->ops[1] > 4) {
     need(c, SpvCapabilityVector16, i);
   }
-  k2s_walk_operands(m, i, operand_caps, c);
+  if (k2s_opcode_may_have_enum_operands(i->opcode)) /* the walk is slow; most have none */
+    k2s_walk_operands(m, i, operand_caps, c);
   atomic_caps(c, i);
 }
 

@@ -258,6 +258,9 @@ const char *k2s_walk_operands(const k2s_module *m, const k2s_instr *in, k2s_oper
 /* Calls fn(ud, in, &id_word) for every <id> operand word (not result type/result). */
 typedef void (*k2s_id_fn)(void *ud, k2s_instr *in, uint32_t *id);
 void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud);
+/* False when no operand of the opcode can be an enum value (by the grammar), so a
+ * walk looking for enum operands has nothing to find; true for unknown opcodes. */
+bool k2s_opcode_may_have_enum_operands(uint16_t opcode);
 const k2s_opcode_info *k2s_opcode(uint16_t opcode); /* NULL if unknown */
 const char *k2s_opcode_name(uint16_t opcode);       /* "Op<n>" text if unknown */
 /* The grammar's instruction class of opcode (enum k2s_op_class), -1 if unknown. */

@@ -5,6 +5,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "k2s_internal.h"
@@ -337,6 +338,30 @@ enum {
 
 static id_layout id_layouts[K2S_OPCODE_LIMIT];
 static uint8_t kind_class[K2S_OK_COUNT];
+static bool enum_operands[K2S_OPCODE_LIMIT];
+/* The same per extended instruction of each set k2s knows (see ext_layout). */
+static id_layout *ext_layouts[K2S_N_EXTINST_SETS];
+
+/* Whether an operand of this kind may be, or lead the walk to, an enum value:
+ * enums, pairs holding one, and the literals after which the walk reads
+ * another instruction's operands (OpExtInst's, OpSpecConstantOp's). */
+static bool kind_may_hold_enum(uint16_t kind)
+{
+  const k2s_kind_info *k = &k2s_kinds[kind];
+  switch (k->category) {
+  case K2S_CAT_VALUE_ENUM:
+  case K2S_CAT_BIT_ENUM: return true;
+  case K2S_CAT_COMPOSITE: return kind_may_hold_enum(k->bases[0]) || kind_may_hold_enum(k->bases[1]);
+  default:
+    return kind == K2S_OK_LITERAL_EXT_INST_INTEGER || kind == K2S_OK_LITERAL_SPEC_CONSTANT_OP_INTEGER;
+  }
+}
+
+bool k2s_opcode_may_have_enum_operands(uint16_t opcode)
+{
+  pthread_once(&tables_once, build_tables);
+  return opcode >= K2S_OPCODE_LIMIT || !k2s_opcode(opcode) || enum_operands[opcode];
+}
 
 static uint8_t classify_kind(uint16_t kind)
 {
@@ -399,6 +424,33 @@ static void sort_enumerants(uint16_t kind)
   enum_sorted_n[kind] = (uint16_t)n;
 }
 
+static void make_layout(id_layout *l, const k2s_operand_desc *d, uint32_t nd)
+{
+  uint32_t i = 0;
+  for (; i < nd && i < 64; i++) {
+    uint8_t k = d[i].quantifier == K2S_Q_ONE ? kind_class[d[i].kind] : KIND_OTHER;
+    if (k != KIND_ID && k != KIND_LITERAL)
+      break;
+    if (k == KIND_ID)
+      l->mask |= 1ull << i;
+  }
+  l->n_fixed = (uint8_t)i;
+  if (i + 1 != nd)
+    return;
+  const k2s_operand_desc *last = &d[i];
+  if (last->quantifier == K2S_Q_ONE)
+    /* a string, or a number as wide as its type: words, none an id (an
+     * unterminated string is an error the walk reports after the same ids) */
+    l->tail = last->kind == K2S_OK_LITERAL_STRING ||
+                      last->kind == K2S_OK_LITERAL_CONTEXT_DEPENDENT_NUMBER
+                  ? TAIL_LITERALS
+                  : TAIL_NONE;
+  else {
+    l->tail = tail_kind(last->kind);
+    l->tail_optional = last->quantifier == K2S_Q_OPTIONAL;
+  }
+}
+
 static void build_tables(void)
 {
   for (uint16_t k = 0; k < K2S_OK_COUNT; k++)
@@ -407,34 +459,39 @@ static void build_tables(void)
     kind_class[k] = classify_kind(k);
   for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
     const k2s_opcode_info *info = k2s_opcode((uint16_t)op);
-    id_layout *l = &id_layouts[op];
-    if (!info || op == SpvOpSwitch || op == SpvOpExtInst)
-      continue; /* n_fixed 0, no tail: the general decoding */
-    uint32_t i = 0;
-    for (; i < info->n_operands && i < 64; i++) {
-      uint8_t k = info->operands[i].quantifier == K2S_Q_ONE ? kind_class[info->operands[i].kind]
-                                                            : KIND_OTHER;
-      if (k != KIND_ID && k != KIND_LITERAL)
-        break;
-      if (k == KIND_ID)
-        l->mask |= 1ull << i;
-    }
-    l->n_fixed = (uint8_t)i;
-    if (i + 1 != info->n_operands)
-      continue;
-    const k2s_operand_desc *last = &info->operands[i];
-    if (last->quantifier == K2S_Q_ONE)
-      /* a string, or a number as wide as its type: words, none an id (an
-       * unterminated string is an error the walk reports after the same ids) */
-      l->tail = last->kind == K2S_OK_LITERAL_STRING ||
-                        last->kind == K2S_OK_LITERAL_CONTEXT_DEPENDENT_NUMBER
-                    ? TAIL_LITERALS
-                    : TAIL_NONE;
+    for (uint32_t i = 0; info && i < info->n_operands; i++)
+      enum_operands[op] |= kind_may_hold_enum(info->operands[i].kind);
+    if (info && op != SpvOpSwitch && op != SpvOpExtInst)
+      make_layout(&id_layouts[op], info->operands, info->n_operands);
+    /* else n_fixed 0, no tail: the general decoding */
+  }
+}
+
+/* The layout of a set's extended instruction, the set's layouts made on first
+ * use (a module uses one or two of the sets; making all of them cost every
+ * process 80 K instructions). Published with a compare-and-swap: translations
+ * in parallel threads may race to make them, one copy wins. NULL: no memory. */
+static const id_layout *ext_layout(uint32_t set, uint32_t op)
+{
+  id_layout *l = __atomic_load_n(&ext_layouts[set], __ATOMIC_ACQUIRE);
+  if (!l) {
+    const k2s_extinst_set *x = &k2s_extinst_sets[set];
+    id_layout *mine = calloc(x->n_opcodes ? x->n_opcodes : 1, sizeof(*mine));
+    if (!mine)
+      return NULL;
+    for (uint32_t i = 0; i < x->n_opcodes; i++)
+      if (x->insts[i].name)
+        make_layout(&mine[i], x->insts[i].operands, x->insts[i].n_operands);
+    id_layout *none = NULL;
+    if (__atomic_compare_exchange_n(&ext_layouts[set], &none, mine, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+      l = mine;
     else {
-      l->tail = tail_kind(last->kind);
-      l->tail_optional = last->quantifier == K2S_Q_OPTIONAL;
+      free(mine);
+      l = none;
     }
   }
+  return &l[op];
 }
 
 /* One operand of kind `kind` at *pos, as the grammar walk reads it: returns 0
@@ -456,12 +513,10 @@ static int decode_kind(const k2s_instr *in, uint16_t kind, uint32_t *pos, k2s_id
   case KIND_ENUM: {
     const k2s_kind_info *k = &k2s_kinds[kind];
     uint32_t v = in->ops[(*pos)++];
-    for (uint32_t bit = 0; bit < 32; bit++) {
-      const k2s_enumerant *e;
-      if (k->category == K2S_CAT_VALUE_ENUM)
-        e = bit ? NULL : find_enumerant(kind, v);
-      else
-        e = v & (1u << bit) ? find_enumerant(kind, 1u << bit) : NULL;
+    /* A value enum once; a bit enum's set bits, lowest first (as the walk). */
+    bool bits = k->category == K2S_CAT_BIT_ENUM;
+    for (uint32_t rest = bits ? v : 1; rest; rest &= rest - 1) {
+      const k2s_enumerant *e = find_enumerant(kind, bits ? rest & -rest : v);
       for (uint32_t p = 0; e && p < e->n_params; p++) {
         uint8_t c = kind_class[e->params[p]];
         if (c != KIND_ID && c != KIND_LITERAL && e->params[p] != K2S_OK_LITERAL_STRING)
@@ -470,8 +525,6 @@ static int decode_kind(const k2s_instr *in, uint16_t kind, uint32_t *pos, k2s_id
         if (r != 1)
           return r;
       }
-      if (k->category == K2S_CAT_VALUE_ENUM)
-        break;
     }
     return 1;
   }
@@ -523,6 +576,65 @@ static int decode_ids(const k2s_instr *in, const k2s_operand_desc *d, uint32_t n
   return 1;
 }
 
+/* The ids decode_ids finds, gathered so that one decoding both decides whether
+ * the walk is needed and reports them (decoding twice, once to check and once to
+ * report, was a fifth of a small translation: every def-use rebuild does it for
+ * each OpExtInst and decorated or memory-operand instruction). */
+typedef struct id_list {
+  uint32_t *at[32];
+  uint32_t n;
+  bool overflow;
+} id_list;
+
+static void gather_id(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  id_list *l = ud;
+  if (l->n < sizeof(l->at) / sizeof(l->at[0]))
+    l->at[l->n++] = id;
+  else
+    l->overflow = true;
+}
+
+/* Decodes in->ops from pos on by d[0..nd) and reports the ids to fn, the words
+ * before pos that are ids first (an OpExtInst's set). False: only the walk can
+ * tell, and nothing was reported. */
+static bool decode_and_report(k2s_instr *in, const k2s_operand_desc *d, uint32_t nd, uint32_t pos,
+                              k2s_id_fn fn, void *ud)
+{
+  id_list l = {.n = 0};
+  if (!decode_ids(in, d, nd, pos, gather_id, &l))
+    return false;
+  if (pos)
+    fn(ud, in, &in->ops[0]);
+  if (l.overflow) /* more ids than gathered: decode again, reporting as it goes */
+    return decode_ids(in, d, nd, pos, fn, ud), true;
+  for (uint32_t i = 0; i < l.n; i++)
+    fn(ud, in, l.at[i]);
+  return true;
+}
+
+/* Whether a layout fixes where the ids of n operand words are. */
+static bool layout_fits(const id_layout *l, uint32_t n)
+{
+  return n <= l->n_fixed || (l->tail != TAIL_NONE && (!l->tail_optional || n == l->n_fixed + 1u));
+}
+
+/* Reports the ids of in->ops[base..] by a layout that fits them. */
+static void report_by_layout(k2s_instr *in, const id_layout *l, uint32_t base, k2s_id_fn fn,
+                             void *ud)
+{
+  uint32_t n = in->n_ops - base;
+  uint32_t fixed = n < l->n_fixed ? n : l->n_fixed;
+  uint32_t *ops = in->ops + base;
+  for (uint32_t w = 0; w < fixed; w++)
+    if (l->mask >> w & 1)
+      fn(ud, in, &ops[w]);
+  if (l->tail == TAIL_IDS)
+    for (uint32_t w = fixed; w < n; w++)
+      fn(ud, in, &ops[w]);
+}
+
 void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud)
 {
   pthread_once(&tables_once, build_tables);
@@ -536,29 +648,22 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
         in->ops[1] < k2s_extinst_sets[set].n_opcodes &&
         k2s_extinst_sets[set].insts[in->ops[1]].name) {
       const k2s_extinst_info *x = &k2s_extinst_sets[set].insts[in->ops[1]];
-      if (decode_ids(in, x->operands, x->n_operands, 2, NULL, NULL)) {
+      const id_layout *l = ext_layout(set, in->ops[1]);
+      if (l && layout_fits(l, n - 2)) {
         fn(ud, in, &in->ops[0]);
-        decode_ids(in, x->operands, x->n_operands, 2, fn, ud);
+        report_by_layout(in, l, 2, fn, ud);
         return;
       }
+      if (decode_and_report(in, x->operands, x->n_operands, 2, fn, ud))
+        return;
     }
   } else if (info && in->opcode != SpvOpSwitch) {
-    const id_layout *l = &id_layouts[in->opcode];
-    if (n <= l->n_fixed ||
-        (l->tail != TAIL_NONE && (!l->tail_optional || n == l->n_fixed + 1u))) {
-      uint32_t fixed = n < l->n_fixed ? n : l->n_fixed;
-      for (uint32_t w = 0; w < fixed; w++)
-        if (l->mask >> w & 1)
-          fn(ud, in, &in->ops[w]);
-      if (l->tail == TAIL_IDS)
-        for (uint32_t w = fixed; w < n; w++)
-          fn(ud, in, &in->ops[w]);
+    if (layout_fits(&id_layouts[in->opcode], n)) {
+      report_by_layout(in, &id_layouts[in->opcode], 0, fn, ud);
       return;
     }
-    if (decode_ids(in, info->operands, info->n_operands, 0, NULL, NULL)) {
-      decode_ids(in, info->operands, info->n_operands, 0, fn, ud);
+    if (decode_and_report(in, info->operands, info->n_operands, 0, fn, ud))
       return;
-    }
   }
   id_walk iw = {fn, ud};
   k2s_walk_operands(m, in, id_cb, &iw);

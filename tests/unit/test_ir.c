@@ -417,6 +417,47 @@ static void ir_id_operands_fast_path(void)
   k2s_module_free(m);
 }
 
+static bool note_enum(void *ud, const k2s_instr *in, const k2s_operand *op)
+{
+  (void)in;
+  if (op->cls == K2S_OPND_ENUM)
+    ++*(int *)ud;
+  return true;
+}
+
+/* finalize skips the grammar walk for opcodes k2s_opcode_may_have_enum_operands
+ * clears: the walk must find no enum operand in them, whatever their words. */
+static void ir_enum_operand_predicate(void)
+{
+  static const uint32_t patterns[] = {0, 1, 0x01010101u, 0xffffffffu, 0x00000004u};
+  uint32_t words[9];
+  int wrong = 0, cleared = 0;
+  for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
+    if (!k2s_opcode((uint16_t)op) || k2s_opcode_may_have_enum_operands((uint16_t)op))
+      continue;
+    cleared++;
+    for (uint32_t n = 0; n <= 9; n++)
+      for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++) {
+        for (uint32_t i = 0; i < n; i++)
+          words[i] = patterns[p] + (p == 1 ? i : 0);
+        k2s_instr in = {.ops = words, .n_ops = n, .cap_ops = n, .opcode = (uint16_t)op};
+        int enums = 0;
+        k2s_walk_operands(NULL, &in, note_enum, &enums);
+        if (enums && wrong++ < 5)
+          fprintf(stderr, "%s with %u words: the walk finds an enum operand\n",
+                  k2s_opcode_name((uint16_t)op), n);
+      }
+  }
+  CHECK_EQ(wrong, 0);
+  CHECK(cleared > 100); /* most opcodes take only ids and literals */
+  CHECK(!k2s_opcode_may_have_enum_operands(SpvOpIAdd));
+  CHECK(k2s_opcode_may_have_enum_operands(SpvOpLoad));          /* MemoryAccess */
+  CHECK(k2s_opcode_may_have_enum_operands(SpvOpDecorate));      /* Decoration */
+  CHECK(k2s_opcode_may_have_enum_operands(SpvOpExtInst));       /* the set's operands */
+  CHECK(k2s_opcode_may_have_enum_operands(SpvOpSpecConstantOp)); /* another opcode's */
+  CHECK(k2s_opcode_may_have_enum_operands(0xffff));             /* unknown */
+}
+
 /* k2s_enumerant_name's bisection finds what a scan of the grammar's list finds:
  * the first enumerant listed with a value (aliases share values), none for others. */
 static void ir_enumerant_lookup(void)
@@ -483,5 +524,5 @@ static void ir_grammar_opcode_facts(void)
 }
 
 UNIT_MAIN(T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_names_decorations_caps),
-          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enumerant_lookup), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
+          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
           T(ir_blocks_functions))
