@@ -391,12 +391,12 @@ static void json_subgroups(k2s_module *m, k2s_refl_facts *r, k2s_strbuf *sb)
 typedef struct wg_vars {
   k2s_instr **v; /* the module's Workgroup variables */
   uint32_t n;
-  uint32_t *first;     /* id-indexed (functions): first entry of its list, NONE_USE when none */
+  uint32_t *first;      /* id-indexed (functions): first entry of its list, NONE_USE when none */
   uint32_t *var, *next; /* the entries: a variable index and the next entry of that function */
   uint32_t n_use;
-  uint32_t *stamp;     /* id-indexed (functions): the kernel that reached it last, plus one */
-  uint32_t *vstamp;    /* by variable: the kernel that counted it last, plus one */
-  uint32_t *stack;     /* function ids still to walk */
+  uint32_t *stamp;  /* id-indexed (functions): the kernel that reached it last, plus one */
+  uint32_t *vstamp; /* by variable: the kernel that counted it last, plus one */
+  uint32_t *stack;  /* function ids still to walk */
 } wg_vars;
 
 #define NONE_USE UINT32_MAX

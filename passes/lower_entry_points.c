@@ -218,11 +218,11 @@ static void check_imports(k2s_module *m)
  * section per kernel made a module of many kernels quadratic (big1000: 211 M of
  * 235 M instructions in this pass). */
 typedef struct arg_info_entry {
-  uint32_t kind;     /* index into arg_info_kinds */
-  uint32_t order;    /* position in the debug section: the first string wins */
-  const char *name;  /* NAME, up to its first '.' */
+  uint32_t kind;    /* index into arg_info_kinds */
+  uint32_t order;   /* position in the debug section: the first string wins */
+  const char *name; /* NAME, up to its first '.' */
   size_t name_len;
-  const char *text;  /* the string */
+  const char *text; /* the string */
 } arg_info_entry;
 
 typedef struct arg_info_index {

@@ -44,17 +44,17 @@
 #define NONE UINT32_MAX
 
 typedef struct binfo {
-  uint32_t idx;            /* index in the current snapshot */
-  uint32_t loop;           /* innermost loop holding the block, NONE outside loops */
-  uint32_t merge;          /* label of the OpSelectionMerge chosen for this header */
-  uint32_t loop_merge_of;  /* the loop whose merge block this is, NONE */
-  uint32_t control;        /* loop control of a producer OpLoopMerge here */
-  uint32_t seen;           /* stamp for walks */
-  bool claimed;            /* a merge or continue target: no selection may merge here */
-  bool processed;          /* phase 4 gave this header its merge */
-  bool keep;               /* an unreachable merge block made here: never delete */
-  bool sel_merge;          /* the merge block of a selection */
-  uint32_t fall_to;        /* a case construct: the case target it falls through to */
+  uint32_t idx;                       /* index in the current snapshot */
+  uint32_t loop;                      /* innermost loop holding the block, NONE outside loops */
+  uint32_t merge;                     /* label of the OpSelectionMerge chosen for this header */
+  uint32_t loop_merge_of;             /* the loop whose merge block this is, NONE */
+  uint32_t control;                   /* loop control of a producer OpLoopMerge here */
+  uint32_t seen;                      /* stamp for walks */
+  bool claimed;                       /* a merge or continue target: no selection may merge here */
+  bool processed;                     /* phase 4 gave this header its merge */
+  bool keep;                          /* an unreachable merge block made here: never delete */
+  bool sel_merge;                     /* the merge block of a selection */
+  uint32_t fall_to;                   /* a case construct: the case target it falls through to */
   uint32_t *falls, nfalls, cap_falls; /* a switch: (case, next case) fallthrough label pairs */
   /* funnel's scratch: stamps and slots of targets, sources, rerouted sources */
   uint32_t tstamp, tslot, sstamp, sslot, qstamp, qslot, rstamp;
