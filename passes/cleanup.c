@@ -93,12 +93,19 @@ static bool decorated(k2s_module *m, uint32_t id)
   return false;
 }
 
+/* An OpName lives in the debug section: removed from it directly, because
+ * k2s_instr_delete finds a module-level instruction's list by walking its
+ * section (one walk per name made big4500's cleanup take 8-13 s, 0.2 s at
+ * big1000). OpName has no result and is never interned, so nothing else of
+ * k2s_instr_delete applies. */
 static void drop_names(k2s_module *m, k2s_instr *i)
 {
   if (i->result)
     k2s_foreach_use(u, m, i->result)
-      if (!u->user->dead && u->user->opcode == SpvOpName)
-        k2s_instr_delete(m, u->user);
+      if (!u->user->dead && u->user->opcode == SpvOpName && !u->user->block) {
+        k2s_list_remove(&m->sec[K2S_SEC_DEBUG], u->user);
+        u->user->dead = true;
+      }
 }
 
 /* Deletes i, the names of its result with it. */
@@ -461,13 +468,34 @@ static bool removable(k2s_module *m, k2s_instr *i)
          !decorated(m, i->result);
 }
 
+/* Live marks by result id, allocated once per pass and cleared after each function
+ * through the list of ids marked: an id-bound-sized array per function made a
+ * module of many functions quadratic (big1000: 143 M of 221 M instructions). */
+typedef struct dce_marks {
+  uint8_t *live;
+  uint32_t n_live; /* entries in live */
+  uint32_t *set, n_set, cap_set;
+  k2s_arena *a; /* lives as long as the pass */
+} dce_marks;
+
 typedef struct dce_ctx {
   k2s_module *m;
-  uint8_t *live; /* by result id */
+  dce_marks *mk;
   k2s_instr **stack;
   uint32_t n, cap;
   k2s_arena *a;
 } dce_ctx;
+
+static void mark_live(dce_marks *mk, uint32_t id)
+{
+  if (mk->n_set == mk->cap_set) {
+    uint32_t cap = mk->cap_set ? 2 * mk->cap_set : 256;
+    mk->set = k2s_realloc_array(mk->a, mk->set, mk->n_set, cap, sizeof(*mk->set));
+    mk->cap_set = cap;
+  }
+  mk->live[id] = 1;
+  mk->set[mk->n_set++] = id;
+}
 
 static void push(dce_ctx *c, k2s_instr *i)
 {
@@ -483,24 +511,30 @@ static void mark_def(void *ud, k2s_instr *in, uint32_t *id)
 {
   (void)in;
   dce_ctx *c = ud;
-  if (*id >= c->m->id_cap || c->live[*id])
+  if (*id >= c->m->id_cap || c->mk->live[*id])
     return;
   k2s_instr *d = k2s_def(c->m, *id);
   if (d && d->block && !d->dead) {
-    c->live[*id] = 1;
+    mark_live(c->mk, *id);
     push(c, d);
   }
 }
 
 /* Mark what the roots use, transitively; delete the removable values left unmarked. */
-static bool dead_code(k2s_module *m, k2s_arena *a, k2s_function *f)
+static bool dead_code(k2s_module *m, k2s_arena *a, dce_marks *mk, k2s_function *f)
 {
-  dce_ctx c = {m, k2s_alloc(a, m->id_cap + 1), NULL, 0, 0, a};
+  if (mk->n_live < m->id_cap + 1) { /* value numbering may have made ids: doubling */
+    uint32_t n = mk->n_live ? 2 * mk->n_live : m->id_cap + 1;
+    n = n < m->id_cap + 1 ? m->id_cap + 1 : n;
+    mk->live = k2s_alloc(mk->a, n);
+    mk->n_live = n;
+  }
+  dce_ctx c = {m, mk, NULL, 0, 0, a};
   k2s_foreach_block(b, f)
     k2s_foreach_instr(i, &b->body)
       if (!removable(m, i)) {
         if (i->result && i->result < m->id_cap)
-          c.live[i->result] = 1;
+          mark_live(mk, i->result);
         push(&c, i);
       }
   while (c.n)
@@ -508,10 +542,13 @@ static bool dead_code(k2s_module *m, k2s_arena *a, k2s_function *f)
   bool changed = false;
   k2s_foreach_block(b, f)
     k2s_foreach_instr_safe(i, &b->body)
-      if (i->result < m->id_cap && !c.live[i->result] && removable(m, i)) {
+      if (i->result < m->id_cap && !mk->live[i->result] && removable(m, i)) {
         drop(m, i);
         changed = true;
       }
+  for (uint32_t k = 0; k < mk->n_set; k++)
+    mk->live[mk->set[k]] = 0;
+  mk->n_set = 0;
   return changed;
 }
 
@@ -520,14 +557,16 @@ bool k2s_cleanup(k2s_module *m, const k2s_options *o)
   if (o->no_cleanup)
     return false;
   bool changed = false;
-  k2s_arena a = {.oom = m->arena.oom};
+  k2s_arena a = {.oom = m->arena.oom}, keep = {.oom = m->arena.oom};
+  dce_marks mk = {.a = &keep};
   k2s_build_uses(m);
   k2s_foreach_function(f, m) {
     changed |= value_numbering(m, &a, f);
     k2s_arena_reset(&a);
-    changed |= dead_code(m, &a, f);
+    changed |= dead_code(m, &a, &mk, f);
     k2s_arena_reset(&a);
   }
   k2s_arena_free(&a);
+  k2s_arena_free(&keep);
   return changed;
 }

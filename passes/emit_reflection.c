@@ -385,11 +385,21 @@ static void json_subgroups(k2s_module *m, k2s_refl_facts *r, k2s_strbuf *sb)
                 extended ? "true" : "false", r->uses_sub_groups ? "true" : "false");
 }
 
+/* The module's Workgroup variables and, per function, the ones its code uses, gathered
+ * once: asking every variable's uses once per kernel made a module of many kernels
+ * quadratic (kernels x variables; big1000: 167,000 use walks). */
 typedef struct wg_vars {
-  k2s_instr **v; /* the module's Workgroup variables, gathered once */
+  k2s_instr **v; /* the module's Workgroup variables */
   uint32_t n;
-  uint8_t *seen; /* id-indexed: functions kernel k calls (made only when n > 0) */
+  uint32_t *first;      /* id-indexed (functions): first entry of its list, NONE_USE when none */
+  uint32_t *var, *next; /* the entries: a variable index and the next entry of that function */
+  uint32_t n_use;
+  uint32_t *stamp;  /* id-indexed (functions): the kernel that reached it last, plus one */
+  uint32_t *vstamp; /* by variable: the kernel that counted it last, plus one */
+  uint32_t *stack;  /* function ids still to walk */
 } wg_vars;
+
+#define NONE_USE UINT32_MAX
 
 static wg_vars gather_wg_vars(k2s_module *m)
 {
@@ -403,8 +413,28 @@ static wg_vars gather_wg_vars(k2s_module *m)
   k2s_foreach_instr(v, &m->sec[K2S_SEC_GLOBAL])
     if (v->opcode == SpvOpVariable && v->n_ops && v->ops[0] == SpvStorageClassWorkgroup)
       w.v[w.n++] = v;
-  w.seen = k2s_alloc(&m->arena, m->bound);
-  memset(w.seen, 0, m->bound);
+  uint32_t n_use = 0, n_func = 0;
+  for (uint32_t q = 0; q < w.n; q++)
+    k2s_foreach_use(u, m, w.v[q]->result)
+      n_use += u->user->block != NULL;
+  k2s_foreach_function(f, m)
+    n_func++;
+  w.first = k2s_alloc(&m->arena, m->bound * sizeof *w.first);
+  memset(w.first, 0xff, m->bound * sizeof *w.first);
+  w.stamp = k2s_alloc(&m->arena, m->bound * sizeof *w.stamp);
+  w.vstamp = k2s_alloc(&m->arena, w.n * sizeof *w.vstamp);
+  w.var = k2s_alloc(&m->arena, (n_use + 1) * sizeof *w.var);
+  w.next = k2s_alloc(&m->arena, (n_use + 1) * sizeof *w.next);
+  w.stack = k2s_alloc(&m->arena, (n_func + 1) * sizeof *w.stack);
+  for (uint32_t q = 0; q < w.n; q++)
+    k2s_foreach_use(u, m, w.v[q]->result) {
+      if (!u->user->block)
+        continue;
+      uint32_t fid = u->user->block->func->def->result;
+      w.var[w.n_use] = q;
+      w.next[w.n_use] = w.first[fid];
+      w.first[fid] = w.n_use++;
+    }
   return w;
 }
 
@@ -413,41 +443,55 @@ static wg_vars gather_wg_vars(k2s_module *m)
  * "bytes_per_work_item" (k2s's scratch for work-group functions sized by the work-group-size
  * spec constants: two halves of X*Y*Z elements), and of both the "scratch_bytes" /
  * "scratch_bytes_per_work_item" k2s added; left out when both are 0. Local arguments come
- * on top (count x elem_size). */
-static void json_workgroup_memory(k2s_module *m, k2s_refl_kernel *k, k2s_strbuf *sb,
-                                  wg_vars *w)
+ * on top (count x elem_size). kernel_no numbers the kernels from 0. The variables are
+ * visited per function the kernel reaches, each once; the sums do not depend on the order. */
+static void json_workgroup_memory(k2s_module *m, k2s_refl_kernel *k, uint32_t kernel_no,
+                                  k2s_strbuf *sb, wg_vars *w)
 {
-  if (!w->n)
+  k2s_function *kf = k2s_function_of_id(m, k->func);
+  if (!w->n || !kf)
     return;
-  uint8_t *seen = w->seen;
-  k2s_foreach_function(f, m)
-    seen[f->def->result] = 0;
-  k2s_mark_called(m, k2s_function_of_id(m, k->func), seen);
+  uint32_t mark = kernel_no + 1, n_stack = 0;
   uint64_t fixed = 0, per_item = 0, scratch = 0, scratch_per_item = 0;
-  for (uint32_t q = 0; q < w->n; q++) {
-    k2s_instr *v = w->v[q];
-    bool used = false;
-    k2s_foreach_use(u, m, v->result)
-      used |= u->user->block && seen[u->user->block->func->def->result];
-    k2s_instr *pt = used ? k2s_def(m, v->type) : NULL;
-    uint32_t pointee = pt && pt->n_ops >= 2 ? pt->ops[1] : 0;
-    const char *name = k2s_name_of(m, v->result);
-    bool ours = name && strcmp(name, "k2s_group_scratch") == 0;
-    uint64_t size, align;
-    if (!pointee)
-      continue;
-    if (k2s_cl_layout(m, pointee, &size, &align)) {
-      fixed += size;
-      scratch += ours ? size : 0;
-      continue;
+  w->stamp[kf->def->result] = mark;
+  w->stack[n_stack++] = kf->def->result;
+  while (n_stack) {
+    uint32_t fid = w->stack[--n_stack];
+    k2s_foreach_block(b, k2s_function_of_id(m, fid))
+      k2s_foreach_instr(i, &b->body) {
+        k2s_function *g = i->opcode == SpvOpFunctionCall && i->n_ops >= 1
+                              ? k2s_function_of_id(m, i->ops[0])
+                              : NULL;
+        if (g && w->stamp[g->def->result] != mark) {
+          w->stamp[g->def->result] = mark;
+          w->stack[n_stack++] = g->def->result;
+        }
+      }
+    for (uint32_t e = w->first[fid]; e != NONE_USE; e = w->next[e]) {
+      if (w->vstamp[w->var[e]] == mark)
+        continue;
+      w->vstamp[w->var[e]] = mark;
+      k2s_instr *v = w->v[w->var[e]];
+      k2s_instr *pt = k2s_def(m, v->type);
+      uint32_t pointee = pt && pt->n_ops >= 2 ? pt->ops[1] : 0;
+      const char *name = k2s_name_of(m, v->result);
+      bool ours = name && strcmp(name, "k2s_group_scratch") == 0;
+      uint64_t size, align;
+      if (!pointee)
+        continue;
+      if (k2s_cl_layout(m, pointee, &size, &align)) {
+        fixed += size;
+        scratch += ours ? size : 0;
+        continue;
+      }
+      k2s_instr *arr = k2s_def(m, pointee);
+      if (ours && arr && arr->opcode == SpvOpTypeArray && arr->n_ops >= 1 &&
+          k2s_cl_layout(m, arr->ops[0], &size, &align)) {
+        per_item += 2 * size; /* two halves of X*Y*Z (group-ops) */
+        scratch_per_item += 2 * size;
+      }
+      /* else a local argument's array, sized by its spec constant: listed in "args" */
     }
-    k2s_instr *arr = k2s_def(m, pointee);
-    if (ours && arr && arr->opcode == SpvOpTypeArray && arr->n_ops >= 1 &&
-        k2s_cl_layout(m, arr->ops[0], &size, &align)) {
-      per_item += 2 * size; /* two halves of X*Y*Z (group-ops) */
-      scratch_per_item += 2 * size;
-    }
-    /* else a local argument's array, sized by its spec constant: listed in "args" */
   }
   if (!fixed && !per_item)
     return; /* none: the key is left out */
@@ -513,7 +557,7 @@ static char *emit_json(k2s_module *m, k2s_refl_facts *r)
     }
     k2s_function *kf = k2s_function_of_id(m, k->func);
     k2s_sb_printf(&sb, ", \"pointers\": \"%s\"", kf && kf->physical ? "physical" : "logical");
-    json_workgroup_memory(m, k, &sb, &wg);
+    json_workgroup_memory(m, k, i, &sb, &wg);
     k2s_sb_puts(&sb, ", \"push_constants\": {");
     bool first = true;
     for (int p = 0; p < K2S_PC_COUNT; p++)

@@ -11,6 +11,7 @@
  * and keeps reqd_work_group_size as LocalSize. Kernel parameters stay for
  * kernel-interface to turn into resources. Runs first; no options.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "k2s_internal.h"
@@ -210,19 +211,94 @@ static void check_imports(k2s_module *m)
     }
 }
 
-/* The producer's kernel-arg-info string for `kernel` (llvm-spirv's
+/* The producer's kernel-arg-info strings (llvm-spirv's
  * --preserve-ocl-kernel-arg-type-metadata-through-string: OpString
  * "kernel_arg_type.NAME.t0,t1,...," and "kernel_arg_type_qual.NAME.q0,q1,...,"),
- * the part after the prefix, or NULL. */
-static const char *arg_info_string(k2s_module *m, const char *what, const char *kernel)
+ * sorted by kind, NAME and section order once per module: a scan of the debug
+ * section per kernel made a module of many kernels quadratic (big1000: 211 M of
+ * 235 M instructions in this pass). */
+typedef struct arg_info_entry {
+  uint32_t kind;    /* index into arg_info_kinds */
+  uint32_t order;   /* position in the debug section: the first string wins */
+  const char *name; /* NAME, up to its first '.' */
+  size_t name_len;
+  const char *text; /* the string */
+} arg_info_entry;
+
+typedef struct arg_info_index {
+  arg_info_entry *e;
+  uint32_t n;
+} arg_info_index;
+
+static const char *const arg_info_kinds[] = {"kernel_arg_type", "kernel_arg_type_qual"};
+
+static int cmp_arg_info(const void *pa, const void *pb)
 {
-  size_t wl = strlen(what), kl = strlen(kernel);
+  const arg_info_entry *a = pa, *b = pb;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  size_t l = a->name_len < b->name_len ? a->name_len : b->name_len;
+  int c = memcmp(a->name, b->name, l);
+  if (c || a->name_len != b->name_len)
+    return c ? c : (a->name_len < b->name_len ? -1 : 1);
+  return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static arg_info_index index_arg_info(k2s_module *m)
+{
+  arg_info_index x = {0};
+  uint32_t cap = 0, order = 0;
   k2s_foreach_instr(s, &m->sec[K2S_SEC_DEBUG]) {
     const char *t = s->opcode == SpvOpString ? k2s_string_operand(s, 0) : NULL;
-    if (t && !strncmp(t, what, wl) && t[wl] == '.' && !strncmp(t + wl + 1, kernel, kl) &&
-        t[wl + 1 + kl] == '.')
-      return t + wl + 2 + kl;
+    order++;
+    for (uint32_t kind = 0; t && kind < 2; kind++) {
+      size_t wl = strlen(arg_info_kinds[kind]);
+      const char *name = t + wl + 1, *dot;
+      if (strncmp(t, arg_info_kinds[kind], wl) || t[wl] != '.' || !(dot = strchr(name, '.')))
+        continue;
+      if (x.n == cap) {
+        uint32_t c = cap ? 2 * cap : 64;
+        x.e = k2s_realloc_array(&m->arena, x.e, x.n, c, sizeof(*x.e));
+        cap = c;
+      }
+      x.e[x.n++] = (arg_info_entry){kind, order, name, (size_t)(dot - name), t};
+    }
   }
+  if (x.n)
+    qsort(x.e, x.n, sizeof(*x.e), cmp_arg_info);
+  return x;
+}
+
+/* The part after "KIND.kernel." of the first such string, or NULL. A kernel name
+ * holding a '.' (not an OpenCL C identifier, but a valid SPIR-V entry-point name)
+ * could match a string whose indexed NAME is shorter: those few are found by a
+ * scan, as before the index. */
+static const char *arg_info_string(k2s_module *m, const arg_info_index *x, uint32_t kind,
+                                   const char *kernel)
+{
+  const char *what = arg_info_kinds[kind];
+  size_t wl = strlen(what), kl = strlen(kernel);
+  if (strchr(kernel, '.')) {
+    k2s_foreach_instr(s, &m->sec[K2S_SEC_DEBUG]) {
+      const char *t = s->opcode == SpvOpString ? k2s_string_operand(s, 0) : NULL;
+      if (t && !strncmp(t, what, wl) && t[wl] == '.' && !strncmp(t + wl + 1, kernel, kl) &&
+          t[wl + 1 + kl] == '.')
+        return t + wl + 2 + kl;
+    }
+    return NULL;
+  }
+  arg_info_entry key = {kind, 0, kernel, kl, NULL};
+  uint32_t lo = 0, hi = x->n; /* the first entry not below key (order 0 sorts first) */
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (cmp_arg_info(&x->e[mid], &key) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < x->n && x->e[lo].kind == kind && x->e[lo].name_len == kl &&
+      !memcmp(x->e[lo].name, kernel, kl))
+    return x->e[lo].text + wl + 2 + kl;
   return NULL;
 }
 
@@ -259,11 +335,11 @@ static uint32_t type_qualifier_bits(const char *q)
  * producer's strings. Without those strings (llvm-spirv without
  * --preserve-ocl-kernel-arg-type-metadata-through-string) the reflection gives names
  * only: a type name cannot be recovered from SPIR-V types. */
-static void record_arg_info(k2s_module *m, k2s_refl_kernel *k)
+static void record_arg_info(k2s_module *m, const arg_info_index *x, k2s_refl_kernel *k)
 {
   k2s_function *f = k2s_function_of_id(m, k->func);
-  const char *types = arg_info_string(m, "kernel_arg_type", k->name);
-  const char *quals = arg_info_string(m, "kernel_arg_type_qual", k->name);
+  const char *types = arg_info_string(m, x, 0, k->name);
+  const char *quals = arg_info_string(m, x, 1, k->name);
   if (!f || !types || !quals)
     return;
   uint32_t n = 0;
@@ -311,11 +387,12 @@ static void record_arg_info(k2s_module *m, k2s_refl_kernel *k)
 static void record_hints(k2s_module *m)
 {
   static const char *const elem[] = {"char", "short", "int", "long", "half", "float", "double"};
+  arg_info_index x = index_arg_info(m);
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
     if (e->n_ops < 3 || e->ops[0] != SpvExecutionModelKernel)
       continue;
     k2s_refl_kernel *k = k2s_refl_add_kernel(m, e->ops[1], k2s_string_operand(e, 2));
-    record_arg_info(m, k);
+    record_arg_info(m, &x, k);
   }
   k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE]) {
     if (x->opcode != SpvOpExecutionMode || x->n_ops < 3)

@@ -44,20 +44,21 @@
 #define NONE UINT32_MAX
 
 typedef struct binfo {
-  uint32_t idx;            /* index in the current snapshot */
-  uint32_t loop;           /* innermost loop holding the block, NONE outside loops */
-  uint32_t merge;          /* label of the OpSelectionMerge chosen for this header */
-  uint32_t loop_merge_of;  /* the loop whose merge block this is, NONE */
-  uint32_t control;        /* loop control of a producer OpLoopMerge here */
-  uint32_t seen;           /* stamp for walks */
-  bool claimed;            /* a merge or continue target: no selection may merge here */
-  bool processed;          /* phase 4 gave this header its merge */
-  bool keep;               /* an unreachable merge block made here: never delete */
-  bool sel_merge;          /* the merge block of a selection */
-  uint32_t fall_to;        /* a case construct: the case target it falls through to */
-  uint32_t *falls, nfalls; /* a switch: (case, next case) fallthrough label pairs */
+  uint32_t idx;                       /* index in the current snapshot */
+  uint32_t loop;                      /* innermost loop holding the block, NONE outside loops */
+  uint32_t merge;                     /* label of the OpSelectionMerge chosen for this header */
+  uint32_t loop_merge_of;             /* the loop whose merge block this is, NONE */
+  uint32_t control;                   /* loop control of a producer OpLoopMerge here */
+  uint32_t seen;                      /* stamp for walks */
+  bool claimed;                       /* a merge or continue target: no selection may merge here */
+  bool processed;                     /* phase 4 gave this header its merge */
+  bool keep;                          /* an unreachable merge block made here: never delete */
+  bool sel_merge;                     /* the merge block of a selection */
+  uint32_t fall_to;                   /* a case construct: the case target it falls through to */
+  uint32_t *falls, nfalls, cap_falls; /* a switch: (case, next case) fallthrough label pairs */
   /* funnel's scratch: stamps and slots of targets, sources, rerouted sources */
   uint32_t tstamp, tslot, sstamp, sslot, qstamp, qslot, rstamp;
+  uint32_t astamp; /* find_fallthroughs: a successor of the switch */
 } binfo;
 
 typedef struct loop {
@@ -105,6 +106,10 @@ typedef struct st {
    * fresh snapshot). Each loop then costs its own blocks, not the function. */
   bool live;
   uint32_t *cap_s, *cap_p, cap_n;
+  /* Stamps by target index while one block's successor list is built (a repeated
+   * target is left out): a scan of the list per target made one OpSwitch of N cases
+   * cost N^2. succ_gen changes per list built. */
+  uint32_t *succ_stamp, succ_gen;
   uint32_t *lrpo, nlrpo, cap_lrpo; /* loop_rpo's result */
 
   loop *loops;
@@ -342,17 +347,25 @@ static uint32_t uint_type(st *s)
 
 /* ---- the CFG snapshot ----------------------------------------------------- */
 
-static void add_unique(k2s_arena *a, uint32_t **list, uint32_t *n, uint32_t *cap, uint32_t v)
+static void push_list(k2s_arena *a, uint32_t **list, uint32_t *n, uint32_t *cap, uint32_t v)
 {
-  for (uint32_t k = 0; k < *n; k++)
-    if ((*list)[k] == v)
-      return;
   if (*n == *cap) {
     uint32_t c = *cap ? *cap * 2 : 4;
     *list = k2s_realloc_array(a, *list, *n, c, sizeof(uint32_t));
     *cap = c;
   }
   (*list)[(*n)++] = v;
+}
+
+/* Appends j to block i's successors unless the list being built (since
+ * succ_gen last changed) holds it; returns whether it was new. */
+static bool add_succ(st *s, uint32_t i, uint32_t j)
+{
+  if (s->succ_stamp[j] == s->succ_gen)
+    return false;
+  s->succ_stamp[j] = s->succ_gen;
+  push_list(&s->snap, &s->succ[i], &s->nsucc[i], &s->cap_s[i], j);
+  return true;
 }
 
 /* Immediate dominators by Semi-NCA (Georgiadis, Tarjan and Werneck):
@@ -455,9 +468,11 @@ static bool snapshot(st *s)
   s->pred = k2s_alloc(a, (n + 1) * sizeof(*s->pred));
   s->nsucc = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   s->npred = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-  uint32_t *cap_s = s->cap_s = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  s->cap_s = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *cap_p = s->cap_p = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   s->cap_n = n + 1;
+  s->succ_stamp = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  s->succ_gen = 0;
   s->lrpo = NULL;
   s->cap_lrpo = 0;
   k2s_foreach_block(b, s->f)
@@ -475,6 +490,7 @@ static bool snapshot(st *s)
       return false;
     }
     uint32_t nl = n_labels(s, t);
+    s->succ_gen++;
     if ((t->opcode == SpvOpBranch || t->opcode == SpvOpBranchConditional ||
          t->opcode == SpvOpSwitch) &&
         nl == 0) {
@@ -489,9 +505,7 @@ static bool snapshot(st *s)
         return false;
       }
       uint32_t j = BI(to)->idx;
-      uint32_t before = s->nsucc[i];
-      add_unique(a, &s->succ[i], &s->nsucc[i], &cap_s[i], j);
-      if (s->nsucc[i] == before)
+      if (!add_succ(s, i, j))
         continue;
       /* (i, j) is new, so i is not among j's predecessors yet. */
       if (s->npred[j] == cap_p[j]) {
@@ -593,6 +607,7 @@ static void live_add(st *s, k2s_block *b)
     s->npred = k2s_realloc_array(a, s->npred, o, c, sizeof(uint32_t));
     s->cap_s = k2s_realloc_array(a, s->cap_s, o, c, sizeof(uint32_t));
     s->cap_p = k2s_realloc_array(a, s->cap_p, o, c, sizeof(uint32_t));
+    s->succ_stamp = k2s_realloc_array(a, s->succ_stamp, o, c, sizeof(uint32_t));
     s->cap_n = c;
   }
   BI(b)->idx = s->n;
@@ -614,15 +629,15 @@ static void live_resync(st *s, k2s_block *b)
     s->npred[j] = w;
   }
   s->nsucc[i] = 0;
+  s->succ_gen++;
   k2s_instr *t = term(b);
   uint32_t nl = t ? n_labels(s, t) : 0;
   for (uint32_t k = 0; k < nl; k++) {
     k2s_block *to = block_of(s, *label_word(s, t, k));
     if (!to)
       continue; /* (only terminators the pass made or checked get here) */
-    uint32_t j = BI(to)->idx, before = s->nsucc[i];
-    add_unique(a, &s->succ[i], &s->nsucc[i], &s->cap_s[i], j);
-    if (s->nsucc[i] == before)
+    uint32_t j = BI(to)->idx;
+    if (!add_succ(s, i, j))
       continue;
     if (s->npred[j] == s->cap_p[j]) {
       uint32_t c = s->cap_p[j] ? s->cap_p[j] * 2 : 4;
@@ -1652,9 +1667,37 @@ static void walk_construct(st *s, walk *w, uint32_t root)
  * case construct (headed by case target u) branch to stays a case construct
  * (SPIR-V allows one fallthrough per case, ordered in the OpSwitch) instead
  * of becoming a merge child. */
+/* Whether every region successor of the nodes of S that u dominates is y or
+ * dominated by u: a walk down u's dominator subtree through S and the inner
+ * loops walk_construct passed through (every such node of S is reached that
+ * way), not a scan of S per candidate (one switch of N cases cost N^2). */
+static bool leaves_only_into(st *s, walk *w, uint32_t u, uint32_t y)
+{
+  uint32_t sp = 0;
+  w->stack[sp++] = u;
+  while (sp) {
+    uint32_t x = w->stack[--sp];
+    if (s->mark[x] == w->stamp) {
+      uint32_t nr = regsucc(s, s->blocks[x], w->R, s->tmp);
+      for (uint32_t i = 0; i < nr; i++)
+        if (s->tmp[i] != y && !dominates(s, u, s->tmp[i]))
+          return false;
+    }
+    for (uint32_t k = 0; k < s->nkids[x]; k++) {
+      uint32_t c = s->kids[x][k];
+      if (s->mark[c] == w->stamp || below_region(s, s->blocks[c], w->R))
+        w->stack[sp++] = c;
+    }
+  }
+  return true;
+}
+
 static void find_fallthroughs(st *s, walk *w, k2s_block *A)
 {
   uint32_t a = w->a;
+  uint32_t astamp = ++s->walk_stamp;
+  for (uint32_t k = 0; k < s->nsucc[a]; k++)
+    BI(s->blocks[s->succ[a][k]])->astamp = astamp;
   /* Candidates in reverse post-order, so chains u → y → y2 are found. */
   for (uint32_t x = 1; x < w->ny; x++)
     for (uint32_t y = x; y > 0 && s->order[w->Y[y]] < s->order[w->Y[y - 1]]; y--) {
@@ -1672,7 +1715,7 @@ static void find_fallthroughs(st *s, walk *w, k2s_block *A)
     }
     k2s_block *yb = s->blocks[y];
     uint32_t q = NONE, u = NONE;
-    bool ok = has_succ(s, a, y) && regpred_count(s, y, w->R) == 2 &&
+    bool ok = BI(yb)->astamp == astamp && regpred_count(s, y, w->R) == 2 &&
               BI(yb)->loop_merge_of == NONE && !BI(yb)->claimed;
     for (uint32_t j = 0; ok && j < s->npred[y]; j++) {
       uint32_t p = s->pred[y][j];
@@ -1683,18 +1726,11 @@ static void find_fallthroughs(st *s, walk *w, k2s_block *A)
       for (u = q; u != NONE && s->idom[u] != a; u = s->idom[u])
         ;
     }
-    ok = ok && u != NONE && u != y && has_succ(s, a, u) && s->mark[u] == w->stamp &&
-         !BI(s->blocks[u])->fall_to;
+    ok = ok && u != NONE && u != y && BI(s->blocks[u])->astamp == astamp &&
+         s->mark[u] == w->stamp && !BI(s->blocks[u])->fall_to;
     /* The case construct of u may leave only into y: were it also to break
      * out of the switch, a selection inside it would need two merges. */
-    for (uint32_t j = 0; ok && j < w->ns; j++) {
-      uint32_t x = w->S[j];
-      if (!dominates(s, u, x))
-        continue;
-      uint32_t nr = regsucc(s, s->blocks[x], w->R, s->tmp);
-      for (uint32_t i = 0; i < nr && ok; i++)
-        ok = s->tmp[i] == y || dominates(s, u, s->tmp[i]);
-    }
+    ok = ok && leaves_only_into(s, w, u, y);
     if (!ok) {
       w->Y[keep++] = y;
       continue;
@@ -1702,7 +1738,11 @@ static void find_fallthroughs(st *s, walk *w, k2s_block *A)
     binfo *ub = BI(s->blocks[u]);
     ub->fall_to = yb->label->result;
     binfo *ai = BI(A);
-    ai->falls = k2s_realloc_array(&s->a, ai->falls, ai->nfalls, ai->nfalls + 2, sizeof(uint32_t));
+    if (ai->nfalls + 2 > ai->cap_falls) { /* doubling: a copy per pair cost N^2 */
+      uint32_t c = 2 * ai->cap_falls + 8;
+      ai->falls = k2s_realloc_array(&s->a, ai->falls, ai->nfalls, c, sizeof(uint32_t));
+      ai->cap_falls = c;
+    }
     ai->falls[ai->nfalls++] = s->blocks[u]->label->result;
     ai->falls[ai->nfalls++] = yb->label->result;
     BI(yb)->claimed = true;
@@ -1840,102 +1880,6 @@ static bool place_selection_merges(st *s)
 
 /* ---- 5. merges, SSA repair, block order ------------------------------------ */
 
-/* Orders an OpSwitch's cases so that each case construct that falls
- * through immediately precedes its fallthrough target (spirv-val's rule: a
- * fallthrough into the default counts as one into the default's own
- * fallthrough target, unless the default is also a case). */
-static void order_switch_cases(st *s, k2s_block *A)
-{
-  binfo *ai = BI(A);
-  k2s_instr *t = term(A);
-  uint32_t lit = lit_words(s, t), stride = lit + 1;
-  uint32_t n = (t->n_ops - 2) / stride, dflt = t->ops[1], merge = ai->merge;
-  uint32_t *labels = k2s_alloc(&s->a, (n + 1) * sizeof(uint32_t));
-  uint32_t nl = 0;
-  bool dflt_case = false;
-  for (uint32_t k = 0; k < n; k++) {
-    uint32_t l = t->ops[2 + k * stride + lit];
-    dflt_case |= l == dflt;
-    bool seen = l == merge;
-    for (uint32_t j = 0; j < nl && !seen; j++)
-      seen = labels[j] == l;
-    if (!seen)
-      labels[nl++] = l;
-  }
-  /* next[i]: the label that must follow labels[i]. */
-  uint32_t *next = k2s_alloc(&s->a, (nl + 1) * sizeof(uint32_t));
-  bool *has_prev = k2s_alloc(&s->a, (nl + 1) * sizeof(bool));
-  uint32_t dflt_next = 0;
-  for (uint32_t k = 0; k + 1 < ai->nfalls; k += 2)
-    if (ai->falls[k] == dflt && !dflt_case)
-      dflt_next = ai->falls[k + 1];
-  for (uint32_t k = 0; k + 1 < ai->nfalls; k += 2) {
-    uint32_t u = ai->falls[k], c = ai->falls[k + 1];
-    if (u == dflt && !dflt_case)
-      continue;
-    if (c == dflt && !dflt_case)
-      c = dflt_next;
-    for (uint32_t i = 0; c && i < nl; i++)
-      if (labels[i] == u)
-        next[i] = c;
-    for (uint32_t i = 0; c && i < nl; i++)
-      if (labels[i] == c)
-        has_prev[i] = true;
-  }
-  uint32_t *ops = k2s_alloc(&s->a, (t->n_ops + 1) * sizeof(uint32_t));
-  uint32_t w = 0;
-  ops[w++] = t->ops[0];
-  ops[w++] = dflt;
-  bool *done = k2s_alloc(&s->a, (nl + 1) * sizeof(bool));
-  for (uint32_t i = 0; i < nl; i++) {
-    if (has_prev[i] || done[i])
-      continue;
-    for (uint32_t j = i; j != NONE && !done[j];) {
-      done[j] = true;
-      for (uint32_t k = 0; k < n; k++)
-        if (t->ops[2 + k * stride + lit] == labels[j]) {
-          memcpy(&ops[w], &t->ops[2 + k * stride], stride * sizeof(uint32_t));
-          w += stride;
-        }
-      uint32_t nx = next[j];
-      j = NONE;
-      for (uint32_t x = 0; nx && x < nl; x++)
-        if (labels[x] == nx)
-          j = x;
-    }
-  }
-  for (uint32_t k = 0; k < n; k++)
-    if (t->ops[2 + k * stride + lit] == merge) {
-      memcpy(&ops[w], &t->ops[2 + k * stride], stride * sizeof(uint32_t));
-      w += stride;
-    }
-  if (w == t->n_ops)
-    memcpy(t->ops, ops, w * sizeof(uint32_t));
-}
-
-static void emit_merges(st *s)
-{
-  for (uint32_t L = 0; L < s->nloops; L++) {
-    loop *l = &s->loops[L];
-    uint32_t control =
-        BI(l->header)->control & (SpvLoopControlUnrollMask | SpvLoopControlDontUnrollMask);
-    if (control == (SpvLoopControlUnrollMask | SpvLoopControlDontUnrollMask))
-      control = 0;
-    uint32_t ops[3] = {l->merge->label->result, l->cont->label->result, control};
-    emit_at(s, k2s_before(term(l->header)), SpvOpLoopMerge, 0, ops, 3);
-    s->changed = true;
-  }
-  k2s_foreach_block(b, s->f)
-    if (BI(b)->merge) {
-      uint32_t ops[2] = {BI(b)->merge, SpvSelectionControlMaskNone};
-      emit_at(s, k2s_before(term(b)), SpvOpSelectionMerge, 0, ops, 2);
-      s->changed = true;
-      if (BI(b)->nfalls && term(b)->opcode == SpvOpSwitch)
-        order_switch_cases(s, b);
-    }
-  cfg_changed(s); /* switch cases reordered: successor order, so the RPO, may change */
-}
-
 /* A small open-addressing map of ids to indexes. */
 typedef struct idset {
   uint32_t *slot, *val, cap, n;
@@ -1977,6 +1921,111 @@ static uint32_t idset_get(const idset *set, uint32_t id)
     h = (h + 1) & (set->cap - 1);
   }
   return NONE;
+}
+
+/* Orders an OpSwitch's cases so that each case construct that falls
+ * through immediately precedes its fallthrough target (spirv-val's rule: a
+ * fallthrough into the default counts as one into the default's own
+ * fallthrough target, unless the default is also a case). */
+static void order_switch_cases(st *s, k2s_block *A)
+{
+  binfo *ai = BI(A);
+  k2s_instr *t = term(A);
+  uint32_t lit = lit_words(s, t), stride = lit + 1;
+  uint32_t n = (t->n_ops - 2) / stride, dflt = t->ops[1], merge = ai->merge;
+  /* The distinct case labels but the merge, in case order, found through a map
+   * (not a scan per case: one switch of N cases cost N^2), and per label its
+   * cases in order (first_case, then next_case). */
+  uint32_t *labels = k2s_alloc(&s->a, (n + 1) * sizeof(uint32_t));
+  uint32_t *first_case = k2s_alloc(&s->a, (n + 1) * sizeof(uint32_t));
+  uint32_t *last_case = k2s_alloc(&s->a, (n + 1) * sizeof(uint32_t));
+  uint32_t *next_case = k2s_alloc(&s->a, (n + 1) * sizeof(uint32_t));
+  idset index = {0};
+  uint32_t nl = 0;
+  bool dflt_case = false;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t l = t->ops[2 + k * stride + lit];
+    dflt_case |= l == dflt;
+    next_case[k] = NONE;
+    if (l == merge)
+      continue;
+    if (idset_add(&s->a, &index, l, nl)) {
+      first_case[nl] = last_case[nl] = k;
+      labels[nl++] = l;
+    } else {
+      uint32_t i = idset_get(&index, l);
+      next_case[last_case[i]] = k;
+      last_case[i] = k;
+    }
+  }
+  /* next[i]: the label that must follow labels[i]. */
+  uint32_t *next = k2s_alloc(&s->a, (nl + 1) * sizeof(uint32_t));
+  bool *has_prev = k2s_alloc(&s->a, (nl + 1) * sizeof(bool));
+  uint32_t dflt_next = 0;
+  for (uint32_t k = 0; k + 1 < ai->nfalls; k += 2)
+    if (ai->falls[k] == dflt && !dflt_case)
+      dflt_next = ai->falls[k + 1];
+  for (uint32_t k = 0; k + 1 < ai->nfalls; k += 2) {
+    uint32_t u = ai->falls[k], c = ai->falls[k + 1];
+    if (u == dflt && !dflt_case)
+      continue;
+    if (c == dflt && !dflt_case)
+      c = dflt_next;
+    if (!c)
+      continue;
+    uint32_t iu = idset_get(&index, u), ic = idset_get(&index, c);
+    if (iu != NONE)
+      next[iu] = c;
+    if (ic != NONE)
+      has_prev[ic] = true;
+  }
+  uint32_t *ops = k2s_alloc(&s->a, (t->n_ops + 1) * sizeof(uint32_t));
+  uint32_t w = 0;
+  ops[w++] = t->ops[0];
+  ops[w++] = dflt;
+  bool *done = k2s_alloc(&s->a, (nl + 1) * sizeof(bool));
+  for (uint32_t i = 0; i < nl; i++) {
+    if (has_prev[i] || done[i])
+      continue;
+    for (uint32_t j = i; j != NONE && !done[j];) {
+      done[j] = true;
+      for (uint32_t k = first_case[j]; k != NONE; k = next_case[k]) {
+        memcpy(&ops[w], &t->ops[2 + k * stride], stride * sizeof(uint32_t));
+        w += stride;
+      }
+      j = idset_get(&index, next[j]);
+    }
+  }
+  for (uint32_t k = 0; k < n; k++)
+    if (t->ops[2 + k * stride + lit] == merge) {
+      memcpy(&ops[w], &t->ops[2 + k * stride], stride * sizeof(uint32_t));
+      w += stride;
+    }
+  if (w == t->n_ops)
+    memcpy(t->ops, ops, w * sizeof(uint32_t));
+}
+
+static void emit_merges(st *s)
+{
+  for (uint32_t L = 0; L < s->nloops; L++) {
+    loop *l = &s->loops[L];
+    uint32_t control =
+        BI(l->header)->control & (SpvLoopControlUnrollMask | SpvLoopControlDontUnrollMask);
+    if (control == (SpvLoopControlUnrollMask | SpvLoopControlDontUnrollMask))
+      control = 0;
+    uint32_t ops[3] = {l->merge->label->result, l->cont->label->result, control};
+    emit_at(s, k2s_before(term(l->header)), SpvOpLoopMerge, 0, ops, 3);
+    s->changed = true;
+  }
+  k2s_foreach_block(b, s->f)
+    if (BI(b)->merge) {
+      uint32_t ops[2] = {BI(b)->merge, SpvSelectionControlMaskNone};
+      emit_at(s, k2s_before(term(b)), SpvOpSelectionMerge, 0, ops, 2);
+      s->changed = true;
+      if (BI(b)->nfalls && term(b)->opcode == SpvOpSwitch)
+        order_switch_cases(s, b);
+    }
+  cfg_changed(s); /* switch cases reordered: successor order, so the RPO, may change */
 }
 
 /* The instructions using one value. */
@@ -2410,8 +2459,10 @@ static void repair_ssa(st *s)
       if (s->order[r] == NONE)
         continue;
       while (r != NONE && r != s->idom[b]) {
+        /* b's frontier entries are all added in this iteration, so a repeat
+         * would be the last entry. */
         if (!q.ndf[r] || q.df[r][q.ndf[r] - 1] != b)
-          add_unique(a, &q.df[r], &q.ndf[r], &q.capdf[r], b);
+          push_list(a, &q.df[r], &q.ndf[r], &q.capdf[r], b);
         r = s->idom[r];
       }
     }

@@ -77,12 +77,16 @@ k2s_counted_loop k2s_build_counted_loop(k2s_module *m, k2s_instr *at, uint32_t l
   return l;
 }
 
+/* Adds from -> to unless it is there. All edges of one block are added
+ * together, so last_from (by target: the source that added it last, plus one)
+ * finds a repeat in O(1): a scan of the successor list made one OpSwitch of N
+ * cases cost N^2. */
 static void add_edge(k2s_cfg *c, k2s_arena *a, uint32_t from, uint32_t to, uint32_t *cap_s,
-                     uint32_t *cap_p)
+                     uint32_t *cap_p, uint32_t *last_from)
 {
-  for (uint32_t i = 0; i < c->n_succ[from]; i++)
-    if (c->succ[from][i] == to)
-      return;
+  if (last_from[to] == from + 1)
+    return;
+  last_from[to] = from + 1;
   if (c->n_succ[from] == cap_s[from]) {
     cap_s[from] = cap_s[from] ? cap_s[from] * 2 : 2;
     c->succ[from] = k2s_realloc_array(a, c->succ[from], c->n_succ[from], cap_s[from], 4);
@@ -159,6 +163,7 @@ k2s_cfg *k2s_cfg_build(k2s_module *m, k2s_arena *a, k2s_function *f)
   c->n_pred = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *cap_s = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *cap_p = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *last_from = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   k2s_foreach_block(b, f) {
     k2s_instr *t = k2s_block_terminator(b);
     if (!t)
@@ -174,17 +179,17 @@ k2s_cfg *k2s_cfg_build(k2s_module *m, k2s_arena *a, k2s_function *f)
       uint32_t lit = k2s_type_width(m, k2s_type_of(m, t->ops[0])) == 64 ? 2 : 1;
       uint32_t to = label_index(&lm, t->ops[1]);
       if (to != NONE)
-        add_edge(c, a, b->index, to, cap_s, cap_p);
+        add_edge(c, a, b->index, to, cap_s, cap_p, last_from);
       for (uint32_t k = 2 + lit; k < t->n_ops; k += lit + 1) {
         to = label_index(&lm, t->ops[k]);
         if (to != NONE)
-          add_edge(c, a, b->index, to, cap_s, cap_p);
+          add_edge(c, a, b->index, to, cap_s, cap_p, last_from);
       }
     }
     for (uint32_t k = 0; k < nt; k++) {
       uint32_t to = label_index(&lm, targets[k]);
       if (to != NONE)
-        add_edge(c, a, b->index, to, cap_s, cap_p);
+        add_edge(c, a, b->index, to, cap_s, cap_p, last_from);
     }
   }
   c->rpo = k2s_alloc(a, (n + 1) * sizeof(uint32_t));

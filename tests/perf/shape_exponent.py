@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Scaling check by shape: translates modules of tests/lit/robust/Inputs/scale_shapes.py
+at two sizes, N and 4N, and fails when the instructions k2s executes (valgrind
+--tool=callgrind: exact and repeatable, unlike times) grow faster than the shape's limit.
+The count of the shape at size 1 (start-up and per-module fixed costs) is subtracted
+first, so the exponent is that of the work that grows with N:
+
+    exponent = log((count(4N) - count(1)) / (count(N) - count(1))) / log(4)
+
+A linear shape measures about 1.0; one per-construct or per-kernel scan of the function
+or module turns it to about 2. Limits (bench/RESULTS.md, "Session 7: linear shapes"):
+  switch    one OpSwitch of N cases                      1.25 (was 1.83: successor-list
+            scans per case, a fallthrough list grown by one pair at a time)
+  seqloops  N loops in a row                             1.25
+  kernels   N kernels                                    1.25
+  nesting   N nested ifs                                 2.1  (not linear yet: each header
+            walks its whole dominator subtree; this catches a cubic walk)
+  loops     N nested loops                               2.1  (not linear yet: each loop's
+            normalisation visits its whole body; this catches a cubic one)
+
+usage: shape_exponent.py --k2s K2S --workdir DIR [--shape NAME ...]
+Exit 77 (skipped) without valgrind or spirv-as.
+"""
+import argparse
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHAPES_PY = os.path.join(os.path.dirname(HERE), "lit", "robust", "Inputs", "scale_shapes.py")
+
+# shape: (N, limit); the second size is 4N.
+SHAPES = {
+    "switch": (1000, 1.25),
+    "seqloops": (500, 1.25),
+    "kernels": (250, 1.25),
+    "nesting": (200, 2.1),
+    "loops": (60, 2.1),
+}
+
+
+def module(workdir, shape, n):
+    spv = os.path.join(workdir, f"{shape}{n}.spv")
+    asm = subprocess.run([sys.executable, SHAPES_PY, shape, str(n)], check=True,
+                         stdout=subprocess.PIPE).stdout
+    subprocess.run(["spirv-as", "--target-env", "spv1.0", "-o", spv, "-"], input=asm,
+                   check=True)
+    return spv
+
+
+def count(k2s, workdir, spv):
+    # meson test sets MALLOC_PERTURB_, which makes glibc fill every malloc'd and
+    # freed block: instructions that are not k2s's, and vary with the value.
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_PERTURB_"}
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", k2s,
+                        spv, "-o", os.path.join(workdir, "out.spv"), "--no-validate-input",
+                        "--no-validate-output"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    err = p.stderr.decode()
+    m = re.search(r"refs:\s+([\d,]+)", err)
+    if p.returncode != 0 or not m:
+        print(err[-3000:])
+        raise RuntimeError(f"k2s under callgrind did not finish on {spv}")
+    return int(m.group(1).replace(",", ""))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--k2s", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--shape", action="append", choices=sorted(SHAPES))
+    a = ap.parse_args()
+    for tool in ("valgrind", "spirv-as"):
+        if not shutil.which(tool):
+            print(f"{tool} not found: skipped")
+            return 77
+    os.makedirs(a.workdir, exist_ok=True)
+    failed = []
+    for shape in a.shape or list(SHAPES):
+        n, limit = SHAPES[shape]
+        c1, cn, c4n = (count(a.k2s, a.workdir, module(a.workdir, shape, k))
+                       for k in (1, n, 4 * n))
+        if cn <= c1 or c4n <= cn:
+            print(f"{shape}: counts do not grow with N ({c1:,}, {cn:,}, {c4n:,})")
+            failed.append(shape)
+            continue
+        e = math.log((c4n - c1) / (cn - c1)) / math.log(4)
+        verdict = "ok" if e <= limit else "FAIL"
+        print(f"{shape}: N={n}: {cn:,}, 4N: {c4n:,} instructions (size 1: {c1:,}); "
+              f"exponent {e:.2f}, limit {limit}: {verdict}")
+        if e > limit:
+            failed.append(shape)
+    if failed:
+        print("FAIL: superlinear growth in " + ", ".join(failed) +
+              "; profile with valgrind --tool=callgrind (bench/RESULTS.md)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
