@@ -521,7 +521,7 @@ def pch_check(a):
     byte for byte (and the front-end verdict): the PCH must change nothing but time."""
     combos, _ = parse_configs(a.configs)
     combos = [c for c in combos if shutil.which(f"llvm-spirv-{c['clang']}")]
-    srcs = [m for m in select_sources(load_manifest(a.work), a) if m["kind"] == "cl"]
+    srcs = select_sources([m for m in load_manifest(a.work) if m["kind"] == "cl"], a)
     pch = PchCache(a.work, True, a.timeout)
     counts, differ = {}, []
 
@@ -534,9 +534,10 @@ def pch_check(a):
                 err = build_cl(src, c, out, tmp, a.timeout, pch if mode == "pch" else None)
                 outs[mode] = ("err", err) if err else ("spv", pathlib.Path(out).read_bytes())
         if outs["plain"][0] == "err" and outs["pch"][0] == "err":
+            # The same front-end verdict; the messages name the same error.
             return "both front-end failures"
         if outs["plain"] == outs["pch"]:
-            return "identical SPIR-V"
+            return "identical SPIR-V" if outs["plain"][0] == "spv" else "both front-end failures"
         differ.append(f"{s['id']} {config_name(c)}")
         return "DIFFERENT"
 
