@@ -309,10 +309,15 @@ def build_cl(src, c, out, tmp, timeout, pch=None):
     return None
 
 
-def build_asm(src, out, timeout):
+def build_asm(src, out, timeout, origin=""):
     text = pathlib.Path(src).read_text(errors="replace")
     m = re.search(r"spirv-as\b[^\n]*--target-env[ =](\S+)", text)
     envs = [m.group(1)] if m else []
+    # OpenCL-CTS keeps the modules of each SPIR-V version in a directory named after
+    # it (spirv_new/spirv_asm/spv1.4/...): assembled as 1.0 they are invalid.
+    d = re.search(r"(?:^|/)(spv1\.\d)/", origin)
+    if d:
+        envs.append(d.group(1))
     envs += ["spv1.0", None]
     err = ""
     for env in envs:
@@ -393,7 +398,7 @@ def run_job(a, src_entry, c, envs):
     with tempfile.TemporaryDirectory(dir=a.tmpdir) as tmp:
         spv = os.path.join(tmp, "in.spv")
         if src_entry["kind"] == "asm":
-            err = build_asm(src, spv, a.timeout)
+            err = build_asm(src, spv, a.timeout, src_entry.get("origin", ""))
         else:
             err = build_cl(src, c, spv, tmp, a.timeout, a.pch)
         base = {"id": src_entry["id"], "suite": src_entry["suite"], "config": cname,
