@@ -3,7 +3,8 @@
  *
  * Vulkan accepts no OpenCL.std instructions, nor the Kernel-only relational
  * ones (OpSignBitSet, OpIsFinite, OpIsNormal, OpOrdered, OpUnordered,
- * OpLessOrGreater), nor OpBitCount on other widths than 32. Each becomes
+ * OpLessOrGreater), nor OpBitCount, OpBitReverse, OpBitFieldInsert and
+ * OpBitField[SU]Extract on other widths than 32. Each becomes
  * GLSL.std.450 or core instructions where the semantics match OpenCL's exactly,
  * or is expanded into core arithmetic (saturation, rotate, clz, mul_hi, round
  * half away from zero, vloadn/vstoren as scalar accesses...). The functions
@@ -2040,6 +2041,92 @@ static bool lower_bitcount(lower *c, k2s_instr *i)
   return true;
 }
 
+/* ---- bit-field instructions on other widths than 32 ------------------------
+ * cl_khr_extended_bit_ops (SPV_KHR_bit_instructions) gives OpBitFieldInsert,
+ * OpBitField[SU]Extract and OpBitReverse on char, short and long too; Vulkan
+ * allows them on 32-bit Base values only (VUID-StandaloneSpirv-Base-04781).
+ * Narrower values go through the 32-bit instruction (the field lies inside
+ * the value, so how it is widened does not matter); 64-bit ones are built
+ * from shifts and masks, a count of 0 giving 0 (the shift by 64 it would
+ * need is undefined, so a select picks the answer). */
+
+/* Offset or Count (any integer scalar) as a value of the unsigned type u. */
+static uint32_t bit_amount(lower *c, uint32_t u, uint32_t v)
+{
+  return splat(c, u, iconv(c, v, width(c, u), false));
+}
+
+static uint32_t bitfield64(lower *c, k2s_instr *i, uint32_t u, uint32_t base)
+{
+  uint32_t zero = cint(c, u, 0), w64 = cint(c, u, 64);
+  if (i->opcode == SpvOpBitReverse) {
+    uint32_t lo, hi;
+    halves(c, base, &lo, &hi);
+    uint32_t t32 = type_of(c, lo);
+    uint32_t rlo = iconv(c, op1(c, SpvOpBitReverse, t32, lo), 64, false);
+    uint32_t rhi = iconv(c, op1(c, SpvOpBitReverse, t32, hi), 64, false);
+    return bin(c, SpvOpBitwiseOr, shl(c, rlo, 32), rhi);
+  }
+  bool insert = i->opcode == SpvOpBitFieldInsert;
+  uint32_t off = bit_amount(c, u, i->ops[insert ? 2 : 1]);
+  uint32_t cnt = bit_amount(c, u, i->ops[insert ? 3 : 2]);
+  uint32_t none = cmp(c, SpvOpIEqual, cnt, zero);
+  uint32_t low = sel(c, none, zero,
+                     bin(c, SpvOpShiftRightLogical, cint(c, u, ~0ull), bin(c, SpvOpISub, w64, cnt)));
+  switch (i->opcode) {
+  case SpvOpBitFieldUExtract:
+    return bin(c, SpvOpBitwiseAnd, bin(c, SpvOpShiftRightLogical, base, off), low);
+  case SpvOpBitFieldSExtract: {
+    uint32_t up = bin(c, SpvOpISub, bin(c, SpvOpISub, w64, off), cnt);
+    uint32_t v = bin(c, SpvOpShiftRightArithmetic, bin(c, SpvOpShiftLeftLogical, base, up),
+                     bin(c, SpvOpISub, w64, cnt));
+    return sel(c, none, zero, v);
+  }
+  default: {
+    uint32_t mask = bin(c, SpvOpShiftLeftLogical, low, off);
+    uint32_t ins = bitcast(c, u, i->ops[1]);
+    uint32_t keep = bin(c, SpvOpBitwiseAnd, base, op1(c, SpvOpNot, u, mask));
+    return bin(c, SpvOpBitwiseOr, keep,
+               bin(c, SpvOpBitwiseAnd, bin(c, SpvOpShiftLeftLogical, ins, off), mask));
+  }
+  }
+}
+
+static uint32_t bitfield_narrow(lower *c, k2s_instr *i, uint32_t base)
+{
+  uint32_t w = width(c, type_of(c, base)), t32 = int_like(c, type_of(c, base), 32);
+  uint32_t b32 = iconv(c, base, 32, false), r;
+  switch (i->opcode) {
+  case SpvOpBitReverse: return iconv(c, shr_u(c, op1(c, SpvOpBitReverse, t32, b32), 32 - w), w, false);
+  case SpvOpBitFieldInsert: {
+    uint32_t ops[4] = {b32, iconv(c, bitcast(c, type_of(c, base), i->ops[1]), 32, false),
+                       i->ops[2], i->ops[3]};
+    r = k2s_emit(&c->b, SpvOpBitFieldInsert, t32, ops, 4);
+    break;
+  }
+  default: r = op3(c, i->opcode, t32, b32, i->ops[1], i->ops[2]); break;
+  }
+  return iconv(c, r, w, false);
+}
+
+static bool lower_bitfield(lower *c, k2s_instr *i)
+{
+  uint32_t need = i->opcode == SpvOpBitReverse ? 1 : i->opcode == SpvOpBitFieldInsert ? 4 : 3;
+  if (i->n_ops < need || !scalar_is(c, type_of(c, i->ops[0]), SpvOpTypeInt))
+    return false;
+  uint32_t w = width(c, type_of(c, i->ops[0]));
+  if (w == 32 || (w != 8 && w != 16 && w != 64))
+    return false;
+  c->at = i;
+  c->b = (k2s_builder){c->m, k2s_before(i)};
+  c->first_new = c->m->bound;
+  uint32_t u = int_like(c, i->type, w);
+  uint32_t base = type_of(c, i->ops[0]) == u ? i->ops[0] : bitcast(c, u, i->ops[0]);
+  uint32_t v = w == 64 ? bitfield64(c, i, u, base) : bitfield_narrow(c, i, base);
+  replace(c, type_of(c, v) == i->type ? v : bitcast(c, i->type, v));
+  return true;
+}
+
 /* The Kernel-only relational instructions OpenCL's signbit, isfinite,
  * isnormal, isordered, isunordered and islessgreater become. */
 static uint32_t relational(lower *c, k2s_instr *i)
@@ -2100,6 +2187,9 @@ bool k2s_lower_builtins(k2s_module *m, const k2s_options *o)
       changed |= lower_instr(&c, i);
     else if (i->opcode == SpvOpBitCount)
       changed |= lower_bitcount(&c, i);
+    else if (i->opcode == SpvOpBitFieldInsert || i->opcode == SpvOpBitFieldSExtract ||
+             i->opcode == SpvOpBitFieldUExtract || i->opcode == SpvOpBitReverse)
+      changed |= lower_bitfield(&c, i);
     else if (i->opcode == SpvOpSignBitSet || i->opcode == SpvOpIsFinite ||
              i->opcode == SpvOpIsNormal || i->opcode == SpvOpOrdered ||
              i->opcode == SpvOpUnordered || i->opcode == SpvOpLessOrGreater)

@@ -737,8 +737,19 @@ static bool rewrite(phys_ctx *c, k2s_function *f, k2s_instr *i)
     bool from_ptr = pointer_type(m, k2s_type_of(m, i->ops[0])) != NULL;
     bool to_ptr = pointer_type(m, i->type) != NULL;
     if (from_ptr && !to_ptr && is_phys_value(c, i->ops[0])) {
-      /* Kernel SPIR-V may bitcast a pointer to an integer; Vulkan converts. */
-      i->opcode = SpvOpConvertPtrToU;
+      /* Kernel SPIR-V may bitcast a pointer to an integer; Vulkan converts. From
+       * SPIR-V 1.5 the integer may be a 2 x 32-bit vector (OpenCL-CTS spirv_new
+       * ptr_bitcast), which OpConvertPtrToU cannot make: the 64-bit address,
+       * bitcast. */
+      k2s_instr *t = k2s_def(m, i->type);
+      if (t && t->opcode == SpvOpTypeInt && k2s_type_width(m, i->type) == 64) {
+        i->opcode = SpvOpConvertPtrToU;
+        return true;
+      }
+      k2s_builder b = {m, k2s_before(i)};
+      uint32_t a = address_of(&b, i->ops[0]);
+      i->opcode = t && t->opcode == SpvOpTypeInt ? SpvOpUConvert : SpvOpBitcast;
+      k2s_instr_set_ops(m, i, &a, 1);
       return true;
     }
     if (!from_ptr && to_ptr && is_phys_value(c, i->result)) {

@@ -3043,6 +3043,20 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
       k2s_instr *i = fo[f].ins[k];
       use_check u = {&c, NULL, NULL};
       k2s_foreach_id_operand(m, i, check_operand, &u);
+      /* SPIR-V 1.5 lets OpBitcast turn a pointer into an integer or a 2 x 32-bit
+       * vector (OpenCL-CTS spirv_new ptr_bitcast): the pointer's bits as a number,
+       * which a logical pointer does not have; left alone it reached the output (a
+       * Function pointer bitcast to an integer, invalid below SPIR-V 1.5 and
+       * meaningless above). */
+      if (i->opcode == SpvOpBitcast && i->n_ops >= 1 && pv_of(&c, i->ops[0]) &&
+          !is_pointer_type(m, i->type)) {
+        k2s_error(m, i,
+                  "OpBitcast of a pointer to an integer or vector: the address as a number "
+                  "has no logical-mode translation (OpConvertPtrToU has, for alignment "
+                  "masks, differences and comparisons; or use --pointers=physical on "
+                  "vulkan1.2+ for global memory)");
+        return true;
+      }
       bool derives = i->opcode == SpvOpSelect || i->opcode == SpvOpPhi ||
                      i->opcode == SpvOpBitcast || i->opcode == SpvOpCopyObject ||
                      i->opcode == SpvOpPtrCastToGeneric || i->opcode == SpvOpGenericCastToPtr ||

@@ -22,6 +22,7 @@
   X(lower_kernel_args, "kernel-args", "kernel parameters → buffers, PODs, workgroup arrays")      \
   X(lower_images, "images", "image and sampler arguments, reads, writes, queries, literal samplers → Vulkan's") \
   X(lower_pointers, "pointers", "pointer arithmetic → access chains from root variables")        \
+  X(lower_private_atomics, "private-atomics", "atomics on Function/Private memory (private atomic_flag, atomic_int) → load, operation, store") \
   X(lower_printf, "printf", "printf → records in the printf storage buffer, formats in the reflection") \
   X(lower_group_ops, "group-ops", "work-group functions → scratch memory, barriers and subgroup ops; sub-group functions → GroupNonUniform*") \
   X(lower_wide_vectors, "wide-vectors", "8- and 16-lane vectors → 4-lane pieces (values and memory)") \

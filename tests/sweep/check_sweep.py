@@ -60,6 +60,31 @@ def main():
                        capture_output=True, text=True)
     if "0 builds to run" not in r.stderr:
         errors.append(f"the second run did not resume: {r.stderr.strip()}")
+    # The precompiled header (made once per config in WORK/pch) changes no module.
+    if not list((work / "pch").glob("*.pch")):
+        errors.append("no precompiled header was made in WORK/pch")
+    r = subprocess.run([py, TOOLS / "sweep.py", "pch-check", "--work", work, "--configs",
+                        "clang=15 triple=spir64 opt=O2,O0 g=0,1 spv=def"],
+                       capture_output=True, text=True)
+    if r.returncode or "identical SPIR-V" not in r.stdout or "DIFFERENT" in r.stdout:
+        errors.append(f"pch-check: {r.stdout}{r.stderr}")
+    # Identical modules (at -O0 llvm-spirv's default version and --spirv-max-version=1.3
+    # give the same bytes for these kernels) are translated once, recorded per config.
+    r = subprocess.run([py, TOOLS / "sweep.py", "run", "--work", work, "--k2s", a.k2s,
+                        "--configs", "clang=15 triple=spir opt=O0 g=0 spv=def,1.3 env=vulkan1.1",
+                        "--results", "dedup.jsonl", "-j", "1", "--progress", "0"],
+                       capture_output=True, text=True)
+    recs = [json.loads(x) for x in open(work / "dedup.jsonl")]
+    by = {(q["id"], q["config"]): q for q in recs}
+    twins = [q for q in recs if q.get("dedup")]
+    if not twins:
+        errors.append("no module was found identical to another configuration's")
+    for q in twins:
+        twin = q["config"].replace("v1.3", "vX").replace("vdef", "v1.3").replace("vX", "vdef")
+        other = by.get((q["id"], twin))
+        if not other or (other["cls"], other["msg"]) != (q["cls"], q["msg"]) or \
+                other["hash"] != q["hash"]:
+            errors.append(f"deduplicated record differs from its twin: {q} {other}")
     rep = subprocess.run([py, TOOLS / "sweep.py", "report", "--work", work], capture_output=True,
                          text=True, check=True).stdout
     if "| sample | vulkan1.1 |" not in rep or "Front-end failures" not in rep:
