@@ -624,6 +624,8 @@ static bool layout_fits(const id_layout *l, uint32_t n)
 static void report_by_layout(k2s_instr *in, const id_layout *l, uint32_t base, k2s_id_fn fn,
                              void *ud)
 {
+  if (in->n_ops <= base)
+    return; /* no operand words (ops may be NULL: no offset from it) */
   uint32_t n = in->n_ops - base;
   uint32_t fixed = n < l->n_fixed ? n : l->n_fixed;
   uint32_t *ops = in->ops + base;
