@@ -16,10 +16,6 @@
 #include "k2s_internal.h"
 #include "k2s_builder_ops.h"
 
-/* OpenCL.std fmin / fmax (NaN ignored, as cl_ext_float_atomics asks); 'builtins'
- * lowers them. */
-enum { CL_FMAX = 27, CL_FMIN = 28 };
-
 static bool is_float_rmw(uint16_t op)
 {
   return op == SpvOpAtomicFAddEXT || op == SpvOpAtomicFMinEXT || op == SpvOpAtomicFMaxEXT;
@@ -69,8 +65,10 @@ static void float_loop(k2s_module *m, k2s_instr *i)
   if (i->opcode == SpvOpAtomicFAddEXT) {
     next = k2s_b_fadd(&b, T, curf, v);
   } else {
+    /* OpenCL.std fmin / fmax: NaN ignored, as cl_ext_float_atomics asks ('builtins'
+     * lowers them). */
     uint32_t ops[4] = {k2s_ext_import(m, "OpenCL.std"),
-                       i->opcode == SpvOpAtomicFMinEXT ? CL_FMIN : CL_FMAX, curf, v};
+                       i->opcode == SpvOpAtomicFMinEXT ? K2S_OPENCL_STD_fmin : K2S_OPENCL_STD_fmax, curf, v};
     next = k2s_emit(&b, SpvOpExtInst, T, ops, 4);
   }
   uint32_t cas[6] = {ip, scope, sem, sem, k2s_b_bitcast(&b, I, next), cur};

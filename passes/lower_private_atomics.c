@@ -15,9 +15,6 @@
 #include "k2s_internal.h"
 #include "k2s_builder_ops.h"
 
-/* OpenCL.std fmin / fmax: NaN ignored, as cl_ext_float_atomics asks. */
-enum { CL_FMAX = 27, CL_FMIN = 28 };
-
 static bool is_private(k2s_module *m, uint32_t ptr)
 {
   k2s_instr *pt = k2s_def(m, k2s_type_of(m, ptr));
@@ -70,8 +67,10 @@ static uint32_t combine(k2s_builder *b, uint16_t op, uint32_t T, uint32_t old, u
   case SpvOpAtomicFAddEXT: return k2s_b_fadd(b, T, old, v);
   case SpvOpAtomicFMinEXT:
   case SpvOpAtomicFMaxEXT: {
+    /* OpenCL.std fmin / fmax: NaN ignored, as cl_ext_float_atomics asks ('builtins'
+     * lowers them). */
     uint32_t ops[4] = {k2s_ext_import(m, "OpenCL.std"),
-                       op == SpvOpAtomicFMinEXT ? CL_FMIN : CL_FMAX, old, v};
+                       op == SpvOpAtomicFMinEXT ? K2S_OPENCL_STD_fmin : K2S_OPENCL_STD_fmax, old, v};
     return k2s_emit(b, SpvOpExtInst, T, ops, 4);
   }
   case SpvOpAtomicExchange: return v;
