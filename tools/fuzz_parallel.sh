@@ -1,6 +1,7 @@
 #!/bin/bash
 # Also the GPU-machine request robust2-1 (/work/gpu-queue/PROTOCOL.md): next to it the
-# fuzz binary (tools/build-fuzzer.sh --fast), seeds.tgz and lib/; $OUT receives the results.
+# fuzz binary (tools/build-fuzzer.sh --fast), seeds.tgz (one folder seeds/: the contents of
+# build-fuzz-fast/fuzz-seeds and fuzz-seeds-options together) and lib/; $OUT receives the results.
 # usage: OUT=DIR [FUZZ_JOBS=16] [FUZZ_SECONDS=200] bash DIR_WITH_BINARY/fuzz_parallel.sh
 # issue 15: a long fuzz run of k2s's libFuzzer target (tests/fuzz/fuzz_translate.c),
 # built without ASan (clang-15 -fsanitize=fuzzer, UBSan with traps, asserts on),
