@@ -91,6 +91,44 @@ def pointer_operands(inst, ops):
     return mask
 
 
+# The roles of an atomic's operands (the grammar's Atomic class), by their names.
+ATOMIC_ROLES = {"Pointer": "pointer", "Memory": "scope", "Semantics": "semantics", "Equal": "semantics",
+                "Unequal": "unequal", "Value": "value", "Comparator": "comparator"}
+ATOMIC_FIELDS = ["pointer", "scope", "semantics", "unequal", "value", "comparator"]
+
+
+def atomic_layouts(by_op, h, c):
+    """k2s_atomic_layout(op): where each operand of an atomic is, by its role; a
+    grammar change (a new operand name, an optional operand) stops the build."""
+    h.append("""
+/* The operand words of an atomic instruction by role; -1 where it has none. Every
+ * operand is one word, so n_operands is the exact operand count. */
+typedef struct k2s_atomic_operands {
+  uint8_t n_operands;
+  int8_t pointer, scope, semantics, unequal, value, comparator;
+} k2s_atomic_operands;
+/* The layout of an opcode of the grammar's Atomic class, NULL for any other. */
+const k2s_atomic_operands *k2s_atomic_layout(uint16_t opcode);""")
+    rows, cases = [], []
+    for op, i in sorted(by_op.items()):
+        if i["class"] != "Atomic":
+            continue
+        ops = [o for o in i.get("operands", []) if o["kind"] not in ("IdResultType", "IdResult")]
+        where = dict.fromkeys(ATOMIC_FIELDS, -1)
+        for k, o in enumerate(ops):
+            role = ATOMIC_ROLES.get(o.get("name", "").strip("'"))
+            if not role or o.get("quantifier") or where[role] != -1:
+                raise SystemExit("%s: operand %d (%s) has no atomic role" % (i["opname"], k, o.get("name")))
+            where[role] = k
+        if where["pointer"] == -1 or where["scope"] == -1 or where["semantics"] == -1:
+            raise SystemExit("%s: an atomic without pointer, scope or semantics" % i["opname"])
+        cases.append("  case %d: return &layouts[%d]; /* %s */" % (op, len(rows), i["opname"]))
+        rows.append("    {%d, %s}," % (len(ops), ", ".join(str(where[f]) for f in ATOMIC_FIELDS)))
+    c.append("const k2s_atomic_operands *k2s_atomic_layout(uint16_t opcode)\n{\n"
+             "  static const k2s_atomic_operands layouts[] = {\n%s\n  };\n  switch (opcode) {\n%s\n"
+             "  default: return 0;\n  }\n}" % ("\n".join(rows), "\n".join(cases)))
+
+
 def main():
     gdir, out_h, out_c = sys.argv[1:4]
     out_b = sys.argv[4] if len(sys.argv) > 4 else None
@@ -233,6 +271,7 @@ typedef struct k2s_extinst_set {
             "op_%d_operands" % op if ops else "0", "op_%d_caps" % op if caps else "0", maj, mnr,
             classes.index(i["class"]), pointer_operands(i, ops)))
     c.append("const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(rows))
+    atomic_layouts(by_op, h, c)
 
     # extended instruction sets
     h.append("#define K2S_N_EXTINST_SETS %d" % len(EXT_SETS))

@@ -585,6 +585,15 @@ uint32_t k2s_atomic_features(k2s_module *m);
 uint32_t k2s_atomic_value_type(const k2s_module *m, const k2s_instr *i);
 /* Whether op is in the grammar's Atomic instruction class (its operand 0 is the pointer). */
 bool k2s_is_atomic(uint16_t op);
+/* The value an atomic read-modify-write of opcode op leaves in memory of type T,
+ * built at b from the value it read (old), its Value operand v and, for a
+ * compare-exchange, its Comparator (src/atomic_ops.c): op(old, v) for the
+ * arithmetic, bitwise and min/max atomics (float min/max as OpenCL.std fmin/fmax),
+ * old ± 1 for increment/decrement, v for exchange, v if old == comparator (else
+ * old) for compare-exchange. 0 for an atomic that does not update a value (load,
+ * store, the flag instructions) and for any other opcode. */
+uint32_t k2s_build_atomic_update(k2s_builder *b, uint16_t op, uint32_t T, uint32_t old,
+                                 uint32_t v, uint32_t comparator);
 const char *k2s_atomic_feature_name(uint32_t feature);
 
 k2s_refl_facts *k2s_refl(k2s_module *m); /* created on first use */
