@@ -42,6 +42,33 @@ CORE_POINTER_OPERANDS = {
     "OpArrayLength": (0,), "OpImageTexelPointer": (0,),
 }
 
+# <id> operands that name something other than a value, by their grammar names:
+# labels (branch and merge targets), a called or enqueued function ('Invoke'), a type, OpLine's file
+# (an OpString) and OpExtInst's set (an OpExtInstImport). The grammar gives them
+# all the kind IdRef, as it does values; every other IdRef, and every IdScope
+# and IdMemorySemantics, names a value. An extended set's operands go by the
+# same names. (Not 'Input Type' of the SPV_INTEL fixed-point instructions:
+# spirv-val 2023.1 refuses a type there.)
+NON_VALUE_NAMES = {"Target Label", "True Label", "False Label", "Default", "Merge Block",
+                   "Continue Target", "Function", "Invoke", "Function Type", "Type", "Asm type",
+                   "File", "Set"}
+# Pairs that hold a non-value, by kind and name: which part (bit 0 the first, bit 1
+# the second). OpPhi's (value, parent label); OpSwitch's (literal, target label).
+NON_VALUE_PAIRS = {("PairIdRefIdRef", "Variable, Parent, ..."): 2,
+                   ("PairLiteralIntegerIdRef", "Target"): 2}
+
+
+def not_value(o):
+    """The operand's not_value bits (see NON_VALUE_NAMES, NON_VALUE_PAIRS)."""
+    n = o.get("name", "").strip("'")
+    if o["kind"] == "IdRef":
+        return 1 if n in NON_VALUE_NAMES else 0
+    return NON_VALUE_PAIRS.get((o["kind"], n), 0)
+
+
+def operand_desc(kind_index, o, kind=None):
+    return "{%d, %s, %d}" % (kind_index[kind or o["kind"]], QUANT[o.get("quantifier")], not_value(o))
+
 
 def cstr(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -155,6 +182,9 @@ def main():
 typedef struct k2s_operand_desc {
   uint16_t kind; /* enum k2s_operand_kind */
   uint8_t quantifier; /* enum k2s_quantifier */
+  /* Which <id>s of the operand name no value (a label, function, type, string or
+   * set): bit 0 the operand or a pair's first part, bit 1 a pair's second. */
+  uint8_t not_value;
 } k2s_operand_desc;
 
 typedef struct k2s_enumerant {
@@ -252,7 +282,7 @@ typedef struct k2s_extinst_set {
         ops = [o for o in i.get("operands", []) if o["kind"] not in ("IdResultType", "IdResult")]
         if ops:
             c.append("static const k2s_operand_desc op_%d_operands[] = {%s};" % (
-                op, ",".join("{%d, %s}" % (kind_index[o["kind"]], QUANT[o.get("quantifier")]) for o in ops)))
+                op, ",".join(operand_desc(kind_index, o) for o in ops)))
         caps = [cap_value[x] for x in i.get("capabilities", []) if x in cap_value]
         if caps:
             c.append("static const uint16_t op_%d_caps[] = {%s};" % (op, ",".join(map(str, caps))))
@@ -305,14 +335,12 @@ typedef struct k2s_extinst_set {
             descs = []
             for o in ops:
                 kd = o["kind"]
-                if kd in kind_index:
-                    ki = kind_index[kd]
-                elif kd in local_kinds:
+                if kd in local_kinds:
                     # Ext-local enums are single-word literals for operand walking.
-                    ki = kind_index["LiteralInteger"]
-                else:
+                    kd = "LiteralInteger"
+                elif kd not in kind_index:
                     raise SystemExit("unknown operand kind %s in %s" % (kd, fname))
-                descs.append("{%d, %s}" % (ki, QUANT[o.get("quantifier")]))
+                descs.append(operand_desc(kind_index, o, kd))
             if descs:
                 c.append("static const k2s_operand_desc ext_%s_%d[] = {%s};" % (cid, i["opcode"], ",".join(descs)))
             ptrs = 0

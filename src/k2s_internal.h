@@ -249,6 +249,10 @@ typedef struct k2s_operand {
   uint32_t n_words;
   uint16_t kind;   /* enum k2s_operand_kind */
   uint8_t cls;     /* enum k2s_operand_class */
+  /* K2S_OPND_ID: the id must name a value (a result with a type), by the
+   * grammar (k2s_operand_desc.not_value); false for labels, functions, types,
+   * strings, sets, and the operands of an extended set k2s does not know. */
+  bool value;
 } k2s_operand;
 typedef bool (*k2s_operand_fn)(void *ud, const k2s_instr *in, const k2s_operand *op);
 /* Calls fn for each operand (fn returning false stops the walk). Returns NULL
