@@ -156,6 +156,20 @@ const k2s_atomic_operands *k2s_atomic_layout(uint16_t opcode);""")
              "  default: return 0;\n  }\n}" % ("\n".join(rows), "\n".join(cases)))
 
 
+def access_chains(by_op, h, c):
+    """k2s_is_access_chain(op): the Memory-class opcodes that take a Base pointer
+    and Indexes (OpAccessChain and its InBounds and Ptr variants)."""
+    h.append("/* Whether opcode is an access chain: a Memory instruction with a Base and Indexes. */")
+    h.append("bool k2s_is_access_chain(uint16_t opcode);")
+    cases = []
+    for op, i in sorted(by_op.items()):
+        names = {o.get("name", "").strip("'") for o in i.get("operands", [])}
+        if i["class"] == "Memory" and {"Base", "Indexes"} <= names:
+            cases.append("  case %d: /* %s */" % (op, i["opname"]))
+    c.append("bool k2s_is_access_chain(uint16_t opcode)\n{\n  switch (opcode) {\n%s\n    return true;\n"
+             "  default: return false;\n  }\n}" % "\n".join(cases))
+
+
 def main():
     gdir, out_h, out_c = sys.argv[1:4]
     out_b = sys.argv[4] if len(sys.argv) > 4 else None
@@ -302,6 +316,7 @@ typedef struct k2s_extinst_set {
             classes.index(i["class"]), pointer_operands(i, ops)))
     c.append("const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(rows))
     atomic_layouts(by_op, h, c)
+    access_chains(by_op, h, c)
 
     # extended instruction sets
     h.append("#define K2S_N_EXTINST_SETS %d" % len(EXT_SETS))
