@@ -18,48 +18,10 @@
  */
 #include "k2s_internal.h"
 
+/* A type declaration: the grammar's class (OpTypeForwardPointer, in it, defines no id). */
 static bool is_type_op(uint16_t op)
 {
-  switch (op) {
-  case SpvOpTypeVoid:
-  case SpvOpTypeBool:
-  case SpvOpTypeInt:
-  case SpvOpTypeFloat:
-  case SpvOpTypeVector:
-  case SpvOpTypeMatrix:
-  case SpvOpTypeImage:
-  case SpvOpTypeSampler:
-  case SpvOpTypeSampledImage:
-  case SpvOpTypeArray:
-  case SpvOpTypeRuntimeArray:
-  case SpvOpTypeStruct:
-  case SpvOpTypeOpaque:
-  case SpvOpTypePointer:
-  case SpvOpTypeFunction:
-  case SpvOpTypeEvent:
-  case SpvOpTypeDeviceEvent:
-  case SpvOpTypeReserveId:
-  case SpvOpTypeQueue:
-  case SpvOpTypePipe:
-  case SpvOpTypePipeStorage:
-  case SpvOpTypeNamedBarrier: return true;
-  default: return false;
-  }
-}
-
-static bool is_terminator(uint16_t op)
-{
-  switch (op) {
-  case SpvOpBranch:
-  case SpvOpBranchConditional:
-  case SpvOpSwitch:
-  case SpvOpReturn:
-  case SpvOpReturnValue:
-  case SpvOpKill:
-  case SpvOpUnreachable:
-  case SpvOpTerminateInvocation: return true;
-  default: return false;
-  }
+  return k2s_opcode_class(op) == K2S_CLASS_TYPE_DECLARATION;
 }
 
 static const k2s_instr *def_of(const k2s_module *m, uint32_t id)
@@ -354,13 +316,13 @@ static bool check_block(const check *c, k2s_block *b)
 {
   k2s_module *m = c->m;
   k2s_instr *last = b->body.last;
-  if (!last || !is_terminator(last->opcode))
+  if (!last || !k2s_is_terminator(last->opcode))
     return fail(m, last ? last : b->label,
                 "a block must end in a branch, return, OpKill or OpUnreachable (this block "
                 "has no terminator)");
   bool past_phis = false;
   k2s_foreach_instr(i, &b->body) {
-    if (i != last && is_terminator(i->opcode))
+    if (i != last && k2s_is_terminator(i->opcode))
       return fail(m, i, "a terminator must be the last instruction of its block");
     /* A merge instruction anywhere else is left alone: llvm-spirv 15 puts
      * #pragma unroll's OpLoopMerge away from the terminator, and the input

@@ -426,6 +426,8 @@ uint32_t k2s_emit(k2s_builder *b, uint16_t opcode, uint32_t type, const uint32_t
                   uint32_t n_ops);
 k2s_instr *k2s_emit_instr(k2s_builder *b, uint16_t opcode, uint32_t type, const uint32_t *ops,
                           uint32_t n_ops);
+/* Whether op ends a block (a branch, return, OpKill, OpUnreachable, ...). */
+bool k2s_is_terminator(uint16_t op);
 k2s_instr *k2s_block_terminator(k2s_block *b);
 k2s_instr *k2s_block_merge(k2s_block *b); /* OpSelectionMerge/OpLoopMerge or NULL */
 
