@@ -32,29 +32,17 @@ static bool must_not_cross(k2s_module *m, uint32_t type)
                t->opcode == SpvOpTypeSampler || t->opcode == SpvOpTypeSampledImage);
 }
 
-/* A work-group function (a Groups instruction of Workgroup scope): group-ops
- * needs the work-group size of its kernel, known only inside the kernel when
- * every kernel has a reqd_work_group_size. */
+/* A work-group function: an instruction of the grammar's Group class whose
+ * execution scope (its first operand, an IdScope) is Workgroup. group-ops needs the
+ * work-group size of its kernel, known only inside the kernel when every kernel has
+ * a reqd_work_group_size; async-copies' copy loops run over the local ids. */
 static bool is_workgroup_function(k2s_module *m, k2s_instr *i)
 {
+  const k2s_opcode_info *info = k2s_opcode(i->opcode);
   uint64_t scope;
-  switch (i->opcode) {
-  case SpvOpGroupAll:
-  case SpvOpGroupAny:
-  case SpvOpGroupBroadcast:
-  case SpvOpGroupIAdd:
-  case SpvOpGroupFAdd:
-  case SpvOpGroupSMin:
-  case SpvOpGroupUMin:
-  case SpvOpGroupFMin:
-  case SpvOpGroupSMax:
-  case SpvOpGroupUMax:
-  case SpvOpGroupFMax:
-  case SpvOpGroupAsyncCopy:  /* copy loops over the local ids (async-copies) */
-  case SpvOpGroupWaitEvents:
-    return i->n_ops && k2s_const_value(m, i->ops[0], &scope) && scope == SpvScopeWorkgroup;
-  default: return false;
-  }
+  return info && info->op_class == K2S_CLASS_GROUP && info->n_operands &&
+         info->operands[0].kind == K2S_OK_ID_SCOPE && i->n_ops &&
+         k2s_const_value(m, i->ops[0], &scope) && scope == SpvScopeWorkgroup;
 }
 
 static bool reads_builtin_var(k2s_module *m, k2s_instr *i)

@@ -37,10 +37,20 @@ static uint32_t int_view(k2s_builder *b, uint32_t ptr, uint32_t itype)
   return k2s_b_bitcast(b, k2s_type_pointer(m, pt->ops[0], itype), ptr);
 }
 
+/* Whether i has the operands its grammar gives an atomic of its opcode (else it
+ * is left for validation to name). */
+static bool whole_atomic(const k2s_instr *i)
+{
+  const k2s_atomic_operands *a = k2s_atomic_layout(i->opcode);
+  return a && i->n_ops == a->n_operands;
+}
+
 /* old = atomic load; do { seen = cas(p, op(old, v), old) } while (seen != old). */
 static void float_loop(k2s_module *m, k2s_instr *i)
 {
-  uint32_t T = i->type, ptr = i->ops[0], scope = i->ops[1], sem = i->ops[2], v = i->ops[3];
+  const k2s_atomic_operands *a = k2s_atomic_layout(i->opcode);
+  uint32_t T = i->type, ptr = i->ops[a->pointer], scope = i->ops[a->scope];
+  uint32_t sem = i->ops[a->semantics], v = i->ops[a->value];
   uint32_t I = k2s_type_int(m, k2s_type_width(m, T), false);
   k2s_block *pre = i->block;
   k2s_builder b = {m, k2s_before(i)};
@@ -61,16 +71,8 @@ static void float_loop(k2s_module *m, k2s_instr *i)
   phi->block = head;
   k2s_list_append(&head->body, phi);
   b = (k2s_builder){m, k2s_block_append(head)};
-  uint32_t curf = k2s_b_bitcast(&b, T, cur), next;
-  if (i->opcode == SpvOpAtomicFAddEXT) {
-    next = k2s_b_fadd(&b, T, curf, v);
-  } else {
-    /* OpenCL.std fmin / fmax: NaN ignored, as cl_ext_float_atomics asks ('builtins'
-     * lowers them). */
-    uint32_t ops[4] = {k2s_ext_import(m, "OpenCL.std"),
-                       i->opcode == SpvOpAtomicFMinEXT ? K2S_OPENCL_STD_fmin : K2S_OPENCL_STD_fmax, curf, v};
-    next = k2s_emit(&b, SpvOpExtInst, T, ops, 4);
-  }
+  uint32_t curf = k2s_b_bitcast(&b, T, cur);
+  uint32_t next = k2s_build_atomic_update(&b, i->opcode, T, curf, v, 0);
   uint32_t cas[6] = {ip, scope, sem, sem, k2s_b_bitcast(&b, I, next), cur};
   k2s_instr *x = k2s_emit_instr(&b, SpvOpAtomicCompareExchange, I, cas, 6);
   m->def[x->result] = NULL;
@@ -131,7 +133,7 @@ static uint32_t emulated_widths(k2s_module *m, const k2s_options *o)
   k2s_foreach_function(f, m)
     k2s_foreach_block(blk, f)
       k2s_foreach_instr(i, &blk->body)
-        if (is_float_rmw(i->opcode) && i->n_ops == 4 && !device_has(o, i->opcode))
+        if (is_float_rmw(i->opcode) && whole_atomic(i) && !device_has(o, i->opcode))
           bits |= width_bit(m, i);
   return bits;
 }
@@ -143,28 +145,23 @@ static bool lower_block(k2s_module *m, const k2s_options *o, uint32_t emulated,
 {
   bool changed = false;
   k2s_foreach_instr_safe(i, &blk->body) {
+    if (!whole_atomic(i))
+      continue;
     switch (i->opcode) {
     case SpvOpAtomicCompareExchangeWeak:
-      if (i->n_ops == 6) {
-        i->opcode = SpvOpAtomicCompareExchange;
-        changed = true;
-      }
+      i->opcode = SpvOpAtomicCompareExchange;
+      changed = true;
       break;
     case SpvOpAtomicFlagTestAndSet:
-      if (i->n_ops == 3) {
-        flag_test_and_set(m, i);
-        changed = true;
-      }
+      flag_test_and_set(m, i);
+      changed = true;
       break;
     case SpvOpAtomicFlagClear:
-      if (i->n_ops == 3) {
-        flag_clear(m, i);
-        changed = true;
-      }
+      flag_clear(m, i);
+      changed = true;
       break;
     default:
-      if (is_float_rmw(i->opcode) && i->n_ops == 4 &&
-          (!device_has(o, i->opcode) || (emulated & width_bit(m, i)))) {
+      if (is_float_rmw(i->opcode) && (!device_has(o, i->opcode) || (emulated & width_bit(m, i)))) {
         float_loop(m, i);
         return true;
       }

@@ -1507,6 +1507,10 @@ static void analyze_taint(ptr_ctx *c, k2s_instr *i)
   set_taint(c, i->result, r);
 }
 
+/* The integer comparisons, an address's one use besides arithmetic. Typed, not
+ * from the grammar: its class Relational_and_Logical also holds the float
+ * comparisons, the logical operators and OpIsNan & co., and it knows no operand
+ * types. */
 static bool is_comparison(uint16_t op)
 {
   switch (op) {
@@ -1524,6 +1528,11 @@ static bool is_comparison(uint16_t op)
   }
 }
 
+/* The instructions an address taken from a pointer may reach: those whose result
+ * analyze_taint computes (the cases of its switch: the arithmetic whose effect on
+ * an address this pass models, a rule of the pass, not a grammar fact) and those
+ * that consume one (comparisons, OpConvertUToPtr). Keep it in step with
+ * analyze_taint. */
 static bool propagates_taint(uint16_t op)
 {
   switch (op) {
@@ -1547,6 +1556,23 @@ typedef struct use_check {
   k2s_instr *bad_ptr, *bad_int;
 } use_check;
 
+/* The instructions a pointer value flows through unchanged in kind: merges and
+ * copies (the grammar's pointer operands do not name them: their operands may be
+ * anything). */
+static bool passes_pointer(uint16_t op)
+{
+  return op == SpvOpBitcast || op == SpvOpCopyObject || op == SpvOpPhi || op == SpvOpSelect;
+}
+
+/* Whether the pointer result of opcode op is derived from a pointer operand: the
+ * merges and copies, the access chains, and the pointer casts (the grammar's
+ * Conversion class with a memory operand). */
+static bool derives_pointer(uint16_t op)
+{
+  return passes_pointer(op) || k2s_is_access_chain(op) ||
+         (k2s_opcode_class(op) == K2S_CLASS_CONVERSION && k2s_pointer_operands(op));
+}
+
 /* Whether this pass rewrites an instruction of opcode op that uses a pointer
  * value: the ones a pointer flows through (casts, copies, merges; builtins'
  * pointer operands, checked per set) and those with memory operands (the
@@ -1556,11 +1582,9 @@ typedef struct use_check {
  * before) have no logical-mode translation: the use check refuses them. */
 static bool handles_pointer_operands(uint16_t op)
 {
+  if (passes_pointer(op))
+    return true;
   switch (op) {
-  case SpvOpBitcast:
-  case SpvOpCopyObject:
-  case SpvOpPhi:
-  case SpvOpSelect:
   case SpvOpExtInst: return true;
   case SpvOpArrayLength:
   case SpvOpImageTexelPointer: return false;
@@ -3057,13 +3081,8 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
                   "vulkan1.2+ for global memory)");
         return true;
       }
-      bool derives = i->opcode == SpvOpSelect || i->opcode == SpvOpPhi ||
-                     i->opcode == SpvOpBitcast || i->opcode == SpvOpCopyObject ||
-                     i->opcode == SpvOpPtrCastToGeneric || i->opcode == SpvOpGenericCastToPtr ||
-                     i->opcode == SpvOpGenericCastToPtrExplicit || i->opcode == SpvOpAccessChain ||
-                     i->opcode == SpvOpPtrAccessChain || i->opcode == SpvOpInBoundsAccessChain ||
-                     i->opcode == SpvOpInBoundsPtrAccessChain;
-      if (!u.bad_ptr && derives && i->result && is_physical_pointer_type(m, i->type)) {
+      if (!u.bad_ptr && derives_pointer(i->opcode) && i->result &&
+          is_physical_pointer_type(m, i->type)) {
         /* physical mode lowered the global side of a generic pointer; the
          * local/private side (ours) cannot flow into an address */
         for (uint32_t k = 0; k < i->n_ops && !u.bad_ptr; k++)

@@ -32,7 +32,10 @@ uint32_t k2s_atomic_value_type(const k2s_module *m, const k2s_instr *i)
   if (!k2s_is_atomic(i->opcode))
     return 0;
   switch (i->opcode) {
-  case SpvOpAtomicStore: return i->n_ops >= 4 ? k2s_type_of(m, i->ops[3]) : 0;
+  case SpvOpAtomicStore: {
+    const k2s_atomic_operands *a = k2s_atomic_layout(i->opcode);
+    return i->n_ops == a->n_operands ? k2s_type_of(m, i->ops[a->value]) : 0;
+  }
   case SpvOpAtomicFlagTestAndSet: /* a bool result, no value in memory of a known type */
   case SpvOpAtomicFlagClear: return 0;
   default: return i->type; /* every other atomic returns the value it reads */

@@ -2,12 +2,12 @@
  * into k2s_builder_ops.h from the grammar. */
 #include "k2s_internal.h"
 
-k2s_instr *k2s_block_terminator(k2s_block *b)
+/* The block terminators of the specification's "Termination Instructions" and
+ * the branches: the grammar has no class or flag for them (its Control-Flow class
+ * also holds OpPhi, the merges and OpLabel). */
+bool k2s_is_terminator(uint16_t op)
 {
-  k2s_instr *t = b->body.last;
-  if (!t)
-    return NULL;
-  switch (t->opcode) {
+  switch (op) {
   case SpvOpBranch:
   case SpvOpBranchConditional:
   case SpvOpSwitch:
@@ -15,9 +15,15 @@ k2s_instr *k2s_block_terminator(k2s_block *b)
   case SpvOpReturnValue:
   case SpvOpKill:
   case SpvOpUnreachable:
-  case SpvOpTerminateInvocation: return t;
-  default: return NULL;
+  case SpvOpTerminateInvocation: return true;
+  default: return false;
   }
+}
+
+k2s_instr *k2s_block_terminator(k2s_block *b)
+{
+  k2s_instr *t = b->body.last;
+  return t && k2s_is_terminator(t->opcode) ? t : NULL;
 }
 
 k2s_instr *k2s_block_merge(k2s_block *b)

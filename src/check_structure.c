@@ -18,48 +18,10 @@
  */
 #include "k2s_internal.h"
 
+/* A type declaration: the grammar's class (OpTypeForwardPointer, in it, defines no id). */
 static bool is_type_op(uint16_t op)
 {
-  switch (op) {
-  case SpvOpTypeVoid:
-  case SpvOpTypeBool:
-  case SpvOpTypeInt:
-  case SpvOpTypeFloat:
-  case SpvOpTypeVector:
-  case SpvOpTypeMatrix:
-  case SpvOpTypeImage:
-  case SpvOpTypeSampler:
-  case SpvOpTypeSampledImage:
-  case SpvOpTypeArray:
-  case SpvOpTypeRuntimeArray:
-  case SpvOpTypeStruct:
-  case SpvOpTypeOpaque:
-  case SpvOpTypePointer:
-  case SpvOpTypeFunction:
-  case SpvOpTypeEvent:
-  case SpvOpTypeDeviceEvent:
-  case SpvOpTypeReserveId:
-  case SpvOpTypeQueue:
-  case SpvOpTypePipe:
-  case SpvOpTypePipeStorage:
-  case SpvOpTypeNamedBarrier: return true;
-  default: return false;
-  }
-}
-
-static bool is_terminator(uint16_t op)
-{
-  switch (op) {
-  case SpvOpBranch:
-  case SpvOpBranchConditional:
-  case SpvOpSwitch:
-  case SpvOpReturn:
-  case SpvOpReturnValue:
-  case SpvOpKill:
-  case SpvOpUnreachable:
-  case SpvOpTerminateInvocation: return true;
-  default: return false;
-  }
+  return k2s_opcode_class(op) == K2S_CLASS_TYPE_DECLARATION;
 }
 
 static const k2s_instr *def_of(const k2s_module *m, uint32_t id)
@@ -246,13 +208,15 @@ static bool check_target(const check *c, const k2s_instr *at, uint32_t label)
 /* Value operands, checked only when spirv-val does not run (--no-validate-input):
  * the passes ask a value's type and look at its definition, and a type, label
  * or undefined id in a value's place made that a NULL dereference (a fuzzed
- * OpAtomicFMinEXT whose Pointer named a type id, in lower_atomics). Labels
- * (branch targets, phi parents) are check_target's; OpExtInst operands may
- * name types (debug information); the callee of OpFunctionCall is a function.
- * An opcode the grammar does not know is left alone. */
+ * OpAtomicFMinEXT whose Pointer named a type id, in lower_atomics). Which <id>
+ * operands are values is the grammar's (k2s_operand.value: every IdRef, IdScope
+ * and IdMemorySemantics operand but those naming a label, function, type, string
+ * or set; src/gen_tables.py), for core opcodes and the extended sets k2s knows;
+ * no <id> operand may name another function's value (labels of the same function
+ * are check_target's). An opcode the grammar does not know is left alone. */
 typedef struct value_scan {
   const check *c;
-  uint32_t *bad;
+  const uint32_t *bad;
 } value_scan;
 
 static bool foreign_value(const check *c, uint32_t id)
@@ -260,54 +224,26 @@ static bool foreign_value(const check *c, uint32_t id)
   return c->local_fn && id < c->m->bound && c->local_fn[id] && c->local_fn[id] != c->cur_fn;
 }
 
-static void value_operand(void *ud, k2s_instr *in, uint32_t *id)
+static bool value_operand(void *ud, const k2s_instr *in, const k2s_operand *op)
 {
-  (void)in;
   value_scan *s = ud;
+  if (op->cls != K2S_OPND_ID)
+    return true;
+  const uint32_t *id = &in->ops[op->word];
   const k2s_instr *d = def_of(s->c->m, *id);
-  if (!s->bad && (!d || !d->type || foreign_value(s->c, *id)))
+  if ((op->value && (!d || !d->type)) || foreign_value(s->c, *id)) {
     s->bad = id;
+    return false;
+  }
+  return true;
 }
 
 static bool check_values(const check *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
   value_scan s = {c, NULL};
-  switch (i->opcode) {
-  case SpvOpExtInst:
-    /* Non-semantic sets may name types; no set's operand is another
-     * function's value. */
-    for (uint32_t k = 2; k < i->n_ops && !s.bad; k++)
-      if (foreign_value(c, i->ops[k]))
-        s.bad = &i->ops[k];
-    if (s.bad)
-      break;
-    return true;
-  case SpvOpLine:
-  case SpvOpNoLine:
-  case SpvOpSelectionMerge:
-  case SpvOpLoopMerge:
-  case SpvOpBranch:
-  case SpvOpCooperativeMatrixLengthNV: return true;
-  case SpvOpBranchConditional:
-  case SpvOpSwitch:
-    if (i->n_ops)
-      value_operand(&s, i, &i->ops[0]);
-    break;
-  case SpvOpPhi:
-    for (uint32_t k = 0; k < i->n_ops; k += 2)
-      value_operand(&s, i, &i->ops[k]);
-    break;
-  case SpvOpFunctionCall:
-    for (uint32_t k = 1; k < i->n_ops; k++)
-      value_operand(&s, i, &i->ops[k]);
-    break;
-  default:
-    if (!k2s_opcode(i->opcode))
-      return true;
-    k2s_foreach_id_operand(m, i, value_operand, &s);
-    break;
-  }
+  /* A walk that fails (words that do not fit the grammar) is the parser's to report. */
+  k2s_walk_operands(m, i, value_operand, &s);
   if (!s.bad) {
     /* Memory operands (the grammar's, k2s_pointer_operands) are pointers:
      * the passes take their pointee and storage class from the pointer type
@@ -380,13 +316,13 @@ static bool check_block(const check *c, k2s_block *b)
 {
   k2s_module *m = c->m;
   k2s_instr *last = b->body.last;
-  if (!last || !is_terminator(last->opcode))
+  if (!last || !k2s_is_terminator(last->opcode))
     return fail(m, last ? last : b->label,
                 "a block must end in a branch, return, OpKill or OpUnreachable (this block "
                 "has no terminator)");
   bool past_phis = false;
   k2s_foreach_instr(i, &b->body) {
-    if (i != last && is_terminator(i->opcode))
+    if (i != last && k2s_is_terminator(i->opcode))
       return fail(m, i, "a terminator must be the last instruction of its block");
     /* A merge instruction anywhere else is left alone: llvm-spirv 15 puts
      * #pragma unroll's OpLoopMerge away from the terminator, and the input
@@ -528,11 +464,11 @@ bool k2s_check_structure(k2s_module *m, bool values)
     if (!values)
       continue;
     k2s_foreach_instr(p, &f->head)
-      if (p->result < m->bound)
+      if (p->result && p->result < m->bound)
         c.local_fn[p->result] = ord;
     for (k2s_block *b = f->first; b; b = b->next)
       k2s_foreach_instr(i, &b->body)
-        if (i->result < m->bound)
+        if (i->result && i->result < m->bound) /* 0: no result */
           c.local_fn[i->result] = ord;
   }
   k2s_foreach_function(f, m) {

@@ -42,6 +42,33 @@ CORE_POINTER_OPERANDS = {
     "OpArrayLength": (0,), "OpImageTexelPointer": (0,),
 }
 
+# <id> operands that name something other than a value, by their grammar names:
+# labels (branch and merge targets), a called or enqueued function ('Invoke'), a type, OpLine's file
+# (an OpString) and OpExtInst's set (an OpExtInstImport). The grammar gives them
+# all the kind IdRef, as it does values; every other IdRef, and every IdScope
+# and IdMemorySemantics, names a value. An extended set's operands go by the
+# same names. (Not 'Input Type' of the SPV_INTEL fixed-point instructions:
+# spirv-val 2023.1 refuses a type there.)
+NON_VALUE_NAMES = {"Target Label", "True Label", "False Label", "Default", "Merge Block",
+                   "Continue Target", "Function", "Invoke", "Function Type", "Type", "Asm type",
+                   "File", "Set"}
+# Pairs that hold a non-value, by kind and name: which part (bit 0 the first, bit 1
+# the second). OpPhi's (value, parent label); OpSwitch's (literal, target label).
+NON_VALUE_PAIRS = {("PairIdRefIdRef", "Variable, Parent, ..."): 2,
+                   ("PairLiteralIntegerIdRef", "Target"): 2}
+
+
+def not_value(o):
+    """The operand's not_value bits (see NON_VALUE_NAMES, NON_VALUE_PAIRS)."""
+    n = o.get("name", "").strip("'")
+    if o["kind"] == "IdRef":
+        return 1 if n in NON_VALUE_NAMES else 0
+    return NON_VALUE_PAIRS.get((o["kind"], n), 0)
+
+
+def operand_desc(kind_index, o, kind=None):
+    return "{%d, %s, %d}" % (kind_index[kind or o["kind"]], QUANT[o.get("quantifier")], not_value(o))
+
 
 def cstr(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -91,6 +118,58 @@ def pointer_operands(inst, ops):
     return mask
 
 
+# The roles of an atomic's operands (the grammar's Atomic class), by their names.
+ATOMIC_ROLES = {"Pointer": "pointer", "Memory": "scope", "Semantics": "semantics", "Equal": "semantics",
+                "Unequal": "unequal", "Value": "value", "Comparator": "comparator"}
+ATOMIC_FIELDS = ["pointer", "scope", "semantics", "unequal", "value", "comparator"]
+
+
+def atomic_layouts(by_op, h, c):
+    """k2s_atomic_layout(op): where each operand of an atomic is, by its role; a
+    grammar change (a new operand name, an optional operand) stops the build."""
+    h.append("""
+/* The operand words of an atomic instruction by role; -1 where it has none. Every
+ * operand is one word, so n_operands is the exact operand count. */
+typedef struct k2s_atomic_operands {
+  uint8_t n_operands;
+  int8_t pointer, scope, semantics, unequal, value, comparator;
+} k2s_atomic_operands;
+/* The layout of an opcode of the grammar's Atomic class, NULL for any other. */
+const k2s_atomic_operands *k2s_atomic_layout(uint16_t opcode);""")
+    rows, cases = [], []
+    for op, i in sorted(by_op.items()):
+        if i["class"] != "Atomic":
+            continue
+        ops = [o for o in i.get("operands", []) if o["kind"] not in ("IdResultType", "IdResult")]
+        where = dict.fromkeys(ATOMIC_FIELDS, -1)
+        for k, o in enumerate(ops):
+            role = ATOMIC_ROLES.get(o.get("name", "").strip("'"))
+            if not role or o.get("quantifier") or where[role] != -1:
+                raise SystemExit("%s: operand %d (%s) has no atomic role" % (i["opname"], k, o.get("name")))
+            where[role] = k
+        if where["pointer"] == -1 or where["scope"] == -1 or where["semantics"] == -1:
+            raise SystemExit("%s: an atomic without pointer, scope or semantics" % i["opname"])
+        cases.append("  case %d: return &layouts[%d]; /* %s */" % (op, len(rows), i["opname"]))
+        rows.append("    {%d, %s}," % (len(ops), ", ".join(str(where[f]) for f in ATOMIC_FIELDS)))
+    c.append("const k2s_atomic_operands *k2s_atomic_layout(uint16_t opcode)\n{\n"
+             "  static const k2s_atomic_operands layouts[] = {\n%s\n  };\n  switch (opcode) {\n%s\n"
+             "  default: return 0;\n  }\n}" % ("\n".join(rows), "\n".join(cases)))
+
+
+def access_chains(by_op, h, c):
+    """k2s_is_access_chain(op): the Memory-class opcodes that take a Base pointer
+    and Indexes (OpAccessChain and its InBounds and Ptr variants)."""
+    h.append("/* Whether opcode is an access chain: a Memory instruction with a Base and Indexes. */")
+    h.append("bool k2s_is_access_chain(uint16_t opcode);")
+    cases = []
+    for op, i in sorted(by_op.items()):
+        names = {o.get("name", "").strip("'") for o in i.get("operands", [])}
+        if i["class"] == "Memory" and {"Base", "Indexes"} <= names:
+            cases.append("  case %d: /* %s */" % (op, i["opname"]))
+    c.append("bool k2s_is_access_chain(uint16_t opcode)\n{\n  switch (opcode) {\n%s\n    return true;\n"
+             "  default: return false;\n  }\n}" % "\n".join(cases))
+
+
 def main():
     gdir, out_h, out_c = sys.argv[1:4]
     out_b = sys.argv[4] if len(sys.argv) > 4 else None
@@ -117,6 +196,9 @@ def main():
 typedef struct k2s_operand_desc {
   uint16_t kind; /* enum k2s_operand_kind */
   uint8_t quantifier; /* enum k2s_quantifier */
+  /* Which <id>s of the operand name no value (a label, function, type, string or
+   * set): bit 0 the operand or a pair's first part, bit 1 a pair's second. */
+  uint8_t not_value;
 } k2s_operand_desc;
 
 typedef struct k2s_enumerant {
@@ -214,7 +296,7 @@ typedef struct k2s_extinst_set {
         ops = [o for o in i.get("operands", []) if o["kind"] not in ("IdResultType", "IdResult")]
         if ops:
             c.append("static const k2s_operand_desc op_%d_operands[] = {%s};" % (
-                op, ",".join("{%d, %s}" % (kind_index[o["kind"]], QUANT[o.get("quantifier")]) for o in ops)))
+                op, ",".join(operand_desc(kind_index, o) for o in ops)))
         caps = [cap_value[x] for x in i.get("capabilities", []) if x in cap_value]
         if caps:
             c.append("static const uint16_t op_%d_caps[] = {%s};" % (op, ",".join(map(str, caps))))
@@ -233,6 +315,8 @@ typedef struct k2s_extinst_set {
             "op_%d_operands" % op if ops else "0", "op_%d_caps" % op if caps else "0", maj, mnr,
             classes.index(i["class"]), pointer_operands(i, ops)))
     c.append("const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(rows))
+    atomic_layouts(by_op, h, c)
+    access_chains(by_op, h, c)
 
     # extended instruction sets
     h.append("#define K2S_N_EXTINST_SETS %d" % len(EXT_SETS))
@@ -266,14 +350,12 @@ typedef struct k2s_extinst_set {
             descs = []
             for o in ops:
                 kd = o["kind"]
-                if kd in kind_index:
-                    ki = kind_index[kd]
-                elif kd in local_kinds:
+                if kd in local_kinds:
                     # Ext-local enums are single-word literals for operand walking.
-                    ki = kind_index["LiteralInteger"]
-                else:
+                    kd = "LiteralInteger"
+                elif kd not in kind_index:
                     raise SystemExit("unknown operand kind %s in %s" % (kd, fname))
-                descs.append("{%d, %s}" % (ki, QUANT[o.get("quantifier")]))
+                descs.append(operand_desc(kind_index, o, kd))
             if descs:
                 c.append("static const k2s_operand_desc ext_%s_%d[] = {%s};" % (cid, i["opcode"], ",".join(descs)))
             ptrs = 0

@@ -249,6 +249,10 @@ typedef struct k2s_operand {
   uint32_t n_words;
   uint16_t kind;   /* enum k2s_operand_kind */
   uint8_t cls;     /* enum k2s_operand_class */
+  /* K2S_OPND_ID: the id must name a value (a result with a type), by the
+   * grammar (k2s_operand_desc.not_value); false for labels, functions, types,
+   * strings, sets, and the operands of an extended set k2s does not know. */
+  bool value;
 } k2s_operand;
 typedef bool (*k2s_operand_fn)(void *ud, const k2s_instr *in, const k2s_operand *op);
 /* Calls fn for each operand (fn returning false stops the walk). Returns NULL
@@ -422,6 +426,8 @@ uint32_t k2s_emit(k2s_builder *b, uint16_t opcode, uint32_t type, const uint32_t
                   uint32_t n_ops);
 k2s_instr *k2s_emit_instr(k2s_builder *b, uint16_t opcode, uint32_t type, const uint32_t *ops,
                           uint32_t n_ops);
+/* Whether op ends a block (a branch, return, OpKill, OpUnreachable, ...). */
+bool k2s_is_terminator(uint16_t op);
 k2s_instr *k2s_block_terminator(k2s_block *b);
 k2s_instr *k2s_block_merge(k2s_block *b); /* OpSelectionMerge/OpLoopMerge or NULL */
 
@@ -585,6 +591,15 @@ uint32_t k2s_atomic_features(k2s_module *m);
 uint32_t k2s_atomic_value_type(const k2s_module *m, const k2s_instr *i);
 /* Whether op is in the grammar's Atomic instruction class (its operand 0 is the pointer). */
 bool k2s_is_atomic(uint16_t op);
+/* The value an atomic read-modify-write of opcode op leaves in memory of type T,
+ * built at b from the value it read (old), its Value operand v and, for a
+ * compare-exchange, its Comparator (src/atomic_ops.c): op(old, v) for the
+ * arithmetic, bitwise and min/max atomics (float min/max as OpenCL.std fmin/fmax),
+ * old ± 1 for increment/decrement, v for exchange, v if old == comparator (else
+ * old) for compare-exchange. 0 for an atomic that does not update a value (load,
+ * store, the flag instructions) and for any other opcode. */
+uint32_t k2s_build_atomic_update(k2s_builder *b, uint16_t op, uint32_t T, uint32_t old,
+                                 uint32_t v, uint32_t comparator);
 const char *k2s_atomic_feature_name(uint32_t feature);
 
 k2s_refl_facts *k2s_refl(k2s_module *m); /* created on first use */

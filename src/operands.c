@@ -18,6 +18,7 @@ typedef struct walker {
   uint32_t pos;
   const char *error;
   bool stop;
+  uint8_t not_value; /* the not_value bits of the operand being walked */
   char buf[160];
 } walker;
 
@@ -108,7 +109,7 @@ static void emit(walker *w, uint16_t kind, uint8_t cls, uint32_t n_words)
     fail(w, "the instruction ends in the middle of an operand");
     return;
   }
-  k2s_operand op = {w->pos, n_words, kind, cls};
+  k2s_operand op = {w->pos, n_words, kind, cls, cls == K2S_OPND_ID && !(w->not_value & 1)};
   w->pos += n_words;
   if (w->fn && !w->fn(w->ud, w->in, &op))
     w->stop = true;
@@ -119,6 +120,7 @@ static void walk_kind(walker *w, uint16_t kind);
 static void walk_desc(walker *w, const k2s_operand_desc *d, uint32_t n)
 {
   for (uint32_t i = 0; i < n && !w->stop; i++) {
+    w->not_value = d[i].not_value;
     switch (d[i].quantifier) {
     case K2S_Q_ONE:
       if (w->pos >= w->in->n_ops) {
@@ -143,6 +145,8 @@ static void walk_desc(walker *w, const k2s_operand_desc *d, uint32_t n)
 
 static void walk_enum_params(walker *w, const k2s_enumerant *e)
 {
+  uint8_t outer = w->not_value;
+  w->not_value = 0; /* an enumerant's <id> parameters are values */
   for (uint32_t p = 0; e && p < e->n_params && !w->stop; p++) {
     if (w->pos >= w->in->n_ops) {
       fail(w, "an enumerant's parameter is missing");
@@ -150,6 +154,7 @@ static void walk_enum_params(walker *w, const k2s_enumerant *e)
     }
     walk_kind(w, e->params[p]);
   }
+  w->not_value = outer;
 }
 
 static uint32_t string_len(walker *w)
@@ -203,6 +208,7 @@ static void walk_ext_inst(walker *w)
     const char *name = k2s_string_operand(w->m->def[set_id], 0);
     non_semantic = name && strncmp(name, "NonSemantic.", 12) == 0;
   }
+  w->not_value = 1; /* what a set k2s does not know names, it cannot say */
   while (w->pos < w->in->n_ops && !w->stop)
     emit(w, non_semantic ? K2S_OK_ID_REF : K2S_OK_LITERAL_INTEGER,
          non_semantic ? K2S_OPND_ID : K2S_OPND_LITERAL, 1);
@@ -229,11 +235,16 @@ static void walk_kind(walker *w, uint16_t kind)
         walk_enum_params(w, find_enumerant(kind, 1u << bit));
     return;
   }
-  case K2S_CAT_COMPOSITE:
+  case K2S_CAT_COMPOSITE: {
+    uint8_t pair = w->not_value;
+    w->not_value = pair & 1;
     walk_kind(w, k->bases[0]);
+    w->not_value = pair >> 1 & 1;
     if (!w->stop)
       walk_kind(w, k->bases[1]);
+    w->not_value = pair;
     return;
+  }
   default:
     break;
   }
@@ -261,7 +272,10 @@ static void walk_kind(walker *w, uint16_t kind)
  * cannot say; look the selector up. */
 static void walk_switch(walker *w)
 {
+  const k2s_operand_desc *d = k2s_opcodes[SpvOpSwitch].operands; /* Selector, Default, pairs */
+  w->not_value = d[0].not_value;
   emit(w, K2S_OK_ID_REF, K2S_OPND_ID, 1);
+  w->not_value = d[1].not_value;
   emit(w, K2S_OK_ID_REF, K2S_OPND_ID, 1);
   uint32_t lit = 1;
   if (w->m && !w->stop) {
@@ -269,6 +283,7 @@ static void walk_switch(walker *w)
     if (k2s_type_width(w->m, t) == 64)
       lit = 2;
   }
+  w->not_value = d[2].not_value >> 1;
   while (w->pos < w->in->n_ops && !w->stop) {
     emit(w, K2S_OK_LITERAL_INTEGER, K2S_OPND_LITERAL, lit);
     emit(w, K2S_OK_ID_REF, K2S_OPND_ID, 1);
