@@ -74,6 +74,11 @@ static const k2s_enumerant *find_enumerant(uint16_t kind, uint32_t value)
   return lo < enum_sorted_n[kind] && e[lo]->value == value ? e[lo] : NULL;
 }
 
+const k2s_enumerant *k2s_enumerant_of(uint16_t kind, uint32_t value)
+{
+  return kind < K2S_OK_COUNT ? find_enumerant(kind, value) : NULL;
+}
+
 const char *k2s_enumerant_name(uint16_t kind, uint32_t value)
 {
   const k2s_enumerant *e = find_enumerant(kind, value);

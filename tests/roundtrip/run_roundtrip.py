@@ -42,10 +42,6 @@ import spv_swap  # noqa: E402
 NEEDS_NO_VALIDATE = {
     "workitem_oob.": "get_global_id(3) becomes OpCompositeExtract index 3 of a 3-component "
                      "vector (llvm-spirv-15), which spirv-val rejects as out of bounds",
-    "bit_ops_widths_ref.": "llvm-spirv-15 turns the reference's bit-reversal loop into OpBitReverse "
-                           "and declares the Shader capability for it, so spirv-val applies "
-                           "Shader's structured control-flow rules to the Kernel module's "
-                           "self-loop (not yet repaired by k2s: issue 10)",
 }
 
 
