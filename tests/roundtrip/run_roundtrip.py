@@ -83,8 +83,9 @@ def flags_for(path):
 
 
 REPAIRED = ("spirv-val rejects them as llvm-spirv-15 emitted them (a block before its "
-            "dominator, or a use before its definition in block order) and the full "
-            "pipeline repairs them (checked)")
+            "dominator, a use before its definition in block order, or the Shader "
+            "capability declared for OpBitReverse) and the full pipeline repairs them "
+            "(checked)")
 
 
 def repaired_by_pipeline(k2s, m):
