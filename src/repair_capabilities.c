@@ -86,17 +86,12 @@ static bool enum_operand(void *ud, const k2s_instr *in, const k2s_operand *op)
   shader_uses *u = ud;
   if (op->cls != K2S_OPND_ENUM || op->kind == K2S_OK_CAPABILITY)
     return true;
-  const k2s_kind_info *k = &k2s_kinds[op->kind];
-  uint32_t v = in->ops[op->word];
-  for (uint32_t e = 0; e < k->n_enumerants; e++) {
-    const k2s_enumerant *en = &k->enumerants[e];
-    bool hit = k->category == K2S_CAT_BIT_ENUM ? (en->value && (v & en->value) == en->value)
-                                               : en->value == v;
-    if (hit && needs_shader(u->m, en->caps, en->n_caps)) {
+  const k2s_enumerant *en;
+  for (uint32_t at = 0; (en = k2s_next_named_enumerant(in, op, &at));)
+    if (needs_shader(u->m, en->caps, en->n_caps)) {
       u->needs = in;
       return false;
     }
-  }
   return true;
 }
 
