@@ -3,7 +3,7 @@
  *
  * Logical mode (the pointers pass) is exact and runs everywhere, but some
  * OpenCL code has no logical form: pointers stored in memory, integers turned
- * back into pointers, addresses used as data. With --pointers=auto on a target
+ * back into pointers, addresses used as data (OpPtrDiff of two buffers). With --pointers=auto on a target
  * with buffer device address (vulkan1.2+, 64-bit integers), a kernel whose
  * logical translation fails is lowered by physical mode instead
  * (k2s_physical_lower_function, passes/lower_physical_pointers.c); --verbose
@@ -60,7 +60,8 @@ static bool suspicious(k2s_module *m)
   {
     switch (i->opcode) {
     case SpvOpConvertUToPtr:
-    case SpvOpConvertPtrToU: return true;
+    case SpvOpConvertPtrToU:
+    case SpvOpPtrDiff: return true; /* of two buffers: an address difference */
     case SpvOpLoad:
       if (is_pointer(m, i->type))
         return true;

@@ -125,15 +125,10 @@ static bool operand_caps(void *ud, const k2s_instr *in, const k2s_operand *op)
   caps *c = ud;
   if (op->cls != K2S_OPND_ENUM)
     return true;
-  const k2s_kind_info *k = &k2s_kinds[op->kind];
-  uint32_t v = in->ops[op->word];
-  for (uint32_t e = 0; e < k->n_enumerants; e++) {
-    const k2s_enumerant *en = &k->enumerants[e];
-    bool hit = k->category == K2S_CAT_BIT_ENUM ? (en->value && (v & en->value) == en->value)
-                                               : en->value == v;
-    if (hit && en->n_caps && !satisfied(c, en->caps, en->n_caps) && op->kind != K2S_OK_CAPABILITY)
+  const k2s_enumerant *en;
+  for (uint32_t at = 0; (en = k2s_next_named_enumerant(in, op, &at));)
+    if (en->n_caps && !satisfied(c, en->caps, en->n_caps) && op->kind != K2S_OK_CAPABILITY)
       need(c, enabling_cap(en->caps, en->n_caps), in);
-  }
   return true;
 }
 

@@ -2463,7 +2463,14 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
     if (!a || !b2)
       return true;
     if (a->n != 1 || b2->n != 1 || a->a[0].root != b2->a[0].root || !a->a[0].root) {
-      k2s_error(m, i, "the difference of pointers into different objects is undefined");
+      /* SPIR-V leaves OpPtrDiff of pointers into different arrays undefined,
+       * yet the CTS (spirv_new spv1.4/ptrops) expects the address difference
+       * there: choose_pointer_mode sends such kernels to physical mode where
+       * the target has it. */
+      k2s_error(m, i,
+                "OpPtrDiff of pointers into different objects (or objects chosen at run "
+                "time) has no logical-mode translation: it needs physical pointers "
+                "(PhysicalStorageBuffer64, --target-env vulkan1.2 or later)");
       return false;
     }
     k2s_builder b = {m, k2s_before(i)};

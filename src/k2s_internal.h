@@ -273,6 +273,13 @@ int k2s_opcode_class(uint16_t opcode);
  * word k, from the grammar's operand names (src/gen_tables.py); 0 if none. */
 uint8_t k2s_pointer_operands(uint16_t opcode);
 const char *k2s_enumerant_name(uint16_t kind, uint32_t value);
+/* The grammar's enumerant of kind with value (its capabilities, version, ...); NULL if none. */
+const k2s_enumerant *k2s_enumerant_of(uint16_t kind, uint32_t value);
+/* The enumerants an enum operand (op, from k2s_walk_operands) of in names, one per call
+ * from *at (start at 0): its value for a value enum, each whose bits are all set for a
+ * bit enum (None never); NULL after the last. */
+const k2s_enumerant *k2s_next_named_enumerant(const k2s_instr *in, const k2s_operand *op,
+                                              uint32_t *at);
 const char *k2s_string_operand(const k2s_instr *in, uint32_t word); /* NULL if unterminated */
 uint32_t k2s_string_words(const char *s);
 /* Append a literal string operand. */

@@ -75,6 +75,25 @@ static const k2s_enumerant *find_enumerant(uint16_t kind, uint32_t value)
   return lo < enum_sorted_n[kind] && e[lo]->value == value ? e[lo] : NULL;
 }
 
+const k2s_enumerant *k2s_enumerant_of(uint16_t kind, uint32_t value)
+{
+  return kind < K2S_OK_COUNT ? find_enumerant(kind, value) : NULL;
+}
+
+const k2s_enumerant *k2s_next_named_enumerant(const k2s_instr *in, const k2s_operand *op,
+                                              uint32_t *at)
+{
+  const k2s_kind_info *k = &k2s_kinds[op->kind];
+  uint32_t v = in->ops[op->word];
+  while (*at < k->n_enumerants) {
+    const k2s_enumerant *en = &k->enumerants[(*at)++];
+    if (k->category == K2S_CAT_BIT_ENUM ? (en->value && (v & en->value) == en->value)
+                                        : en->value == v)
+      return en;
+  }
+  return NULL;
+}
+
 const char *k2s_enumerant_name(uint16_t kind, uint32_t value)
 {
   const k2s_enumerant *e = find_enumerant(kind, value);

@@ -29,6 +29,8 @@
  *     rejects; OpenCL C's default is CLK_FILTER_NEAREST, so it becomes Nearest.
  *   - image writes to mip level 0 with a Lod operand (cl_khr_mipmap_image_writes),
  *     which the OpenCL environment forbids: a plain write.
+ *   - the Shader capability declared for OpBitReverse in a Kernel module
+ *     (src/repair_capabilities.c).
  * As in src/repair.c the input is not trusted: anything unexpected is left
  * for the validator, which then names it.
  */
@@ -958,10 +960,12 @@ static bool repair_level0_writes(k2s_module *m)
 
 /* ---- entry ---------------------------------------------------------------- */
 
+bool k2s_repair_shader_capability(k2s_module *m); /* src/repair_capabilities.c */
 bool k2s_repair_compat(k2s_module *m);
 bool k2s_repair_compat(k2s_module *m)
 {
   bool changed = false;
+  changed |= k2s_repair_shader_capability(m);
   changed |= repair_function_globals(m);
   changed |= repair_select_conditions(m);
   changed |= repair_sampler_filters(m);

@@ -42,10 +42,6 @@ import spv_swap  # noqa: E402
 NEEDS_NO_VALIDATE = {
     "workitem_oob.": "get_global_id(3) becomes OpCompositeExtract index 3 of a 3-component "
                      "vector (llvm-spirv-15), which spirv-val rejects as out of bounds",
-    "bit_ops_widths_ref.": "llvm-spirv-15 turns the reference's bit-reversal loop into OpBitReverse "
-                           "and declares the Shader capability for it, so spirv-val applies "
-                           "Shader's structured control-flow rules to the Kernel module's "
-                           "self-loop (not yet repaired by k2s: issue 10)",
 }
 
 
@@ -87,8 +83,9 @@ def flags_for(path):
 
 
 REPAIRED = ("spirv-val rejects them as llvm-spirv-15 emitted them (a block before its "
-            "dominator, or a use before its definition in block order) and the full "
-            "pipeline repairs them (checked)")
+            "dominator, a use before its definition in block order, or the Shader "
+            "capability declared for OpBitReverse) and the full pipeline repairs them "
+            "(checked)")
 
 
 def repaired_by_pipeline(k2s, m):
