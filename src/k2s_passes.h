@@ -41,6 +41,7 @@
   X(loop_guard, "loop-guard", "--loop-guard: loops report a driver's cut (lavapipe's 65,535-iteration cap) into a flag buffer") \
   X(lower_for_target, "target", "instructions newer than the target's SPIR-V (OpSelect on vectors with a scalar condition) → older forms") \
   X(cleanup, "cleanup", "redundant values, loads and phis, integer identities, dead code → removed (what lowering left)") \
+  X(loop_hints, "loop-hints", "innermost loops with a runtime or small constant trip count → Loop Control Unroll (--unroll-hints=none: left None)") \
   X(emit_debug_info, "debug-emit", "recorded debug information → NonSemantic.Shader.DebugInfo.100 (or none: --strip-debug)") \
   X(finalize, "finalize", "capabilities, extensions, memory model and version for the target")
 

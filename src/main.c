@@ -60,6 +60,8 @@ static void usage(FILE *f)
       "Running:\n"
       "  --loop-guard                                  loops report when the driver ends them early\n"
       "                                                (lavapipe's 65,535-iteration cap; k2s-run checks)\n"
+      "  --unroll-hints=auto|none                      Unroll on innermost loops worth unrolling\n"
+      "                                                (default auto; none: Loop Control as given)\n"
       "Reflection:\n"
       "  --reflect=FILE.json  --descriptormap=FILE.csv\n"
       "Batch (several inputs, or -o naming a directory):\n"
@@ -223,6 +225,7 @@ static const char *const option_names[] = {"help",
                                            "scalar-block-layout",
                                            "narrow-buffer-indices",
                                            "loop-guard",
+                                           "unroll-hints",
                                            "math",
                                            "cl-fast-relaxed-math",
                                            "cl-denorms-are-zero",
@@ -576,6 +579,13 @@ int main(int argc, char **argv)
       o.scalar_block_layout = true;
     } else if (opt_flag(a, "loop-guard")) {
       o.loop_guard = true;
+    } else if ((v = take_value(argc, argv, &i, "unroll-hints"))) {
+      if (strcmp(v, "auto") == 0)
+        o.unroll_hints = K2S_UNROLL_HINTS_AUTO;
+      else if (strcmp(v, "none") == 0)
+        o.unroll_hints = K2S_UNROLL_HINTS_NONE;
+      else
+        return fail_usage("--unroll-hints takes auto or none, not '%s'", v);
     } else if ((v = take_value(argc, argv, &i, "math"))) {
       if (strcmp(v, "precise") == 0)
         o.math = K2S_MATH_PRECISE;

@@ -69,6 +69,11 @@ typedef enum k2s_pointer_mode {
   K2S_POINTERS_PHYSICAL, /* --pointers=physical (vulkan1.2+, buffer device address) */
 } k2s_pointer_mode;
 
+typedef enum k2s_unroll_hints {
+  K2S_UNROLL_HINTS_AUTO, /* default: Unroll on innermost loops worth it (passes/loop_hints.c) */
+  K2S_UNROLL_HINTS_NONE, /* --unroll-hints=none: loop controls as the producer gave them */
+} k2s_unroll_hints;
+
 typedef enum k2s_severity {
   K2S_NOTE,
   K2S_WARNING,
@@ -178,6 +183,11 @@ typedef struct k2s_options {
    * arguments): its storage image gets that format instead of Unknown, so reading it
    * needs no shaderStorageImageReadWithoutFormat. NULL: none. */
   const char *image_formats;
+
+  /* --unroll-hints=auto|none: whether the loop-hints pass marks innermost loops
+   * Unroll (a hint a driver may ignore; NVIDIA's Vulkan compiler unrolls only
+   * loops so marked). A producer's Unroll/DontUnroll is kept either way. */
+  k2s_unroll_hints unroll_hints;
 } k2s_options;
 
 typedef struct k2s_diagnostic {
