@@ -1004,9 +1004,13 @@ static void fix_irreducible(st *s, uint32_t *entries, uint32_t ne)
   funnel(s, E, n_edges, NONE);
 }
 
-/* Builds the loop forest (BI()->loop, s->loops). False when an irreducible
- * cycle was rewritten instead: build again. */
-static bool build_loops(st *s)
+/* Builds the loop forest (BI()->loop, s->loops) by Tarjan's algorithm per
+ * nesting level: the function, then each loop's blocks but its header. False
+ * when an irreducible cycle was rewritten instead: build again. Each level
+ * searches every block nested in it (N nested loops cost N^2), so reducible
+ * functions take forest_reducible; this one finds and rewrites irreducible
+ * cycles, and its numbering of the loops is the one both give. */
+static bool build_loops_by_levels(st *s)
 {
   k2s_arena *a = &s->snap;
   uint32_t n = s->n;
@@ -1122,6 +1126,261 @@ static bool build_loops(st *s)
         work[nwork++] = inner[L - L0];
   }
   return true;
+}
+
+/* ---- the loop forest of a reducible function in near-linear time ------------- */
+
+/* By block index; TOP (= s->n) stands for the function outside all loops. */
+typedef struct forest {
+  uint32_t top;
+  uint32_t *loop_of;          /* header of the innermost loop holding the block, NONE */
+  uint32_t *parent;           /* by header: header of the enclosing loop, NONE */
+  uint32_t *lpre, *lpost;     /* by header: numbers in the forest, for nesting tests */
+  uint32_t **ev, *nev;        /* by header: edges leaving the loop, (from, to) pairs in search order, and 2 * their number */
+  uint32_t **scope, *nscope;  /* by header and TOP: own blocks and inner headers, in RPO */
+  uint32_t *number;           /* by header: the loop's index in s->loops */
+  uint32_t *vis, vstamp;      /* search marks */
+  uint32_t *stack;            /* (block, next edge) pairs */
+} forest;
+
+static uint32_t uf_find(uint32_t *uf, uint32_t x)
+{
+  while (uf[x] != x) {
+    uf[x] = uf[uf[x]];
+    x = uf[x];
+  }
+  return x;
+}
+
+/* Loop l (a header) inside loop P (a header or TOP), or l == P. */
+static bool forest_within(const forest *F, uint32_t l, uint32_t P)
+{
+  if (P == F->top)
+    return true;
+  return l != NONE && F->lpre[P] <= F->lpre[l] && F->lpost[l] <= F->lpost[P];
+}
+
+/* The k-th edge a search of loop P follows from v (false past the last):
+ * v's own edges, or, for the header of a loop inside P, that loop's exits
+ * in the order its own search meets them (nothing inside a loop but its
+ * header is entered from outside it, so the search of P passes through an
+ * inner loop exactly as the inner loop's own search does). */
+static bool forest_edge(st *s, forest *F, uint32_t P, uint32_t v, uint32_t k, uint32_t *from,
+                        uint32_t *to)
+{
+  if (F->loop_of[v] == v && v != P) {
+    if (2 * k >= F->nev[v])
+      return false;
+    *from = F->ev[v][2 * k];
+    *to = F->ev[v][2 * k + 1];
+    return true;
+  }
+  if (k >= s->nsucc[v])
+    return false;
+  *from = v;
+  *to = s->succ[v][k];
+  return true;
+}
+
+/* Searches loop P with its inner loops folded into their headers, from
+ * `roots` in order. With `exits`, P's exits go to F->ev[P]; else the edges
+ * to P's header are left out and each inner loop is numbered (the next
+ * index of s->loops) when its search ends. False when the graph is not what
+ * a reducible function's forest promises (then Tarjan per level decides). */
+static bool forest_search(st *s, forest *F, uint32_t P, const uint32_t *roots, uint32_t nroots,
+                          bool exits)
+{
+  uint32_t stamp = ++F->vstamp, *stack = F->stack, cap_ev = 0;
+  uint32_t Pl = P == F->top ? NONE : P;
+  for (uint32_t r = 0; r < nroots; r++) {
+    if (F->vis[roots[r]] == stamp)
+      continue;
+    uint32_t sp = 0;
+    F->vis[roots[r]] = stamp;
+    stack[sp++] = roots[r];
+    stack[sp++] = 0;
+    while (sp) {
+      uint32_t v = stack[sp - 2], from, w;
+      if (!forest_edge(s, F, P, v, stack[sp - 1]++, &from, &w)) {
+        sp -= 2;
+        if (!exits && F->loop_of[v] == v && v != P) {
+          F->number[v] = add_loop(s, s->blocks[v], Pl == NONE ? NONE : F->number[Pl]);
+        }
+        continue;
+      }
+      bool inside = F->loop_of[w] == Pl || (F->loop_of[w] != NONE && forest_within(F, F->loop_of[w], P));
+      if (!inside || (!exits && w == P)) {
+        if (!inside && exits) {
+          push_list(&s->snap, &F->ev[P], &F->nev[P], &cap_ev, from);
+          push_list(&s->snap, &F->ev[P], &F->nev[P], &cap_ev, w);
+        }
+        continue;
+      }
+      /* A block of P's own, or the header of a loop right inside P. */
+      if (F->loop_of[w] != Pl && !(F->loop_of[w] == w && F->parent[w] == Pl))
+        return false;
+      if (F->vis[w] == stamp)
+        continue;
+      F->vis[w] = stamp;
+      stack[sp++] = w;
+      stack[sp++] = 0;
+    }
+  }
+  return true;
+}
+
+/* The loop forest of a reducible function (every retreating edge goes to a
+ * block that dominates its source), numbered as build_loops_by_levels numbers
+ * it: natural loops, innermost first, with inner loops merged into their
+ * headers by union-find (Havlak; Ramalingam); each loop's exits listed once
+ * from its own blocks and its inner loops' exits; then each level searched
+ * with its inner loops folded. Costs the function's edges plus the exits of
+ * each loop, not the blocks of each loop. False when the function is
+ * irreducible or the forest does not fit (nothing in s changed then). */
+static bool forest_reducible(st *s)
+{
+  k2s_arena *a = &s->snap;
+  uint32_t n = s->n;
+  for (uint32_t q = 0; q < s->nrpo; q++) {
+    uint32_t u = s->rpo[q];
+    for (uint32_t k = 0; k < s->nsucc[u]; k++) {
+      uint32_t v = s->succ[u][k];
+      if (s->order[v] <= s->order[u] && !dominates(s, v, u))
+        return false;
+    }
+  }
+  forest F = {.top = n};
+  F.loop_of = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.parent = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.lpre = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.lpost = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.ev = k2s_alloc(a, (n + 1) * sizeof(*F.ev));
+  F.nev = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.scope = k2s_alloc(a, (n + 1) * sizeof(*F.scope));
+  F.nscope = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.number = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.vis = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.stack = k2s_alloc(a, (2 * n + 2) * sizeof(uint32_t));
+  uint32_t *uf = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *work = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  for (uint32_t i = 0; i <= n; i++) {
+    F.loop_of[i] = F.parent[i] = NONE;
+    uf[i] = i;
+  }
+  /* Natural loops, innermost (last in reverse post-order) first. */
+  for (uint32_t q = s->nrpo; q-- > 0;) {
+    uint32_t h = s->rpo[q], nw = 0, stamp = ++F.vstamp;
+    for (uint32_t k = 0; k < s->npred[h]; k++) {
+      uint32_t p = s->pred[h][k];
+      if (s->order[p] == NONE || !dominates(s, h, p))
+        continue;
+      F.loop_of[h] = h;
+      uint32_t y = uf_find(uf, p);
+      if (y != h && F.vis[y] != stamp) {
+        F.vis[y] = stamp;
+        work[nw++] = y;
+      }
+    }
+    while (nw) {
+      uint32_t y = work[--nw];
+      if (F.loop_of[y] == NONE)
+        F.loop_of[y] = h;
+      else
+        F.parent[y] = h; /* a loop's header, that loop's first enclosing loop */
+      uf[y] = h;
+      for (uint32_t k = 0; k < s->npred[y]; k++) {
+        uint32_t p = s->pred[y][k];
+        if (s->order[p] == NONE)
+          continue;
+        uint32_t z = uf_find(uf, p);
+        if (z == h || F.vis[z] == stamp)
+          continue;
+        if (!dominates(s, h, z))
+          return false; /* a second entry: irreducible after all */
+        F.vis[z] = stamp;
+        work[nw++] = z;
+      }
+    }
+  }
+  /* Forest numbers (a loop's parent comes before it in reverse post-order),
+   * and each level's blocks in reverse post-order. */
+  {
+    uint32_t *first = work, *next = uf, clock = 0, sp = 0;
+    for (uint32_t i = 0; i <= n; i++)
+      first[i] = NONE;
+    for (uint32_t q = s->nrpo; q-- > 0;) {
+      uint32_t h = s->rpo[q];
+      if (F.loop_of[h] != h)
+        continue;
+      uint32_t p = F.parent[h] == NONE ? n : F.parent[h];
+      next[h] = first[p];
+      first[p] = h;
+    }
+    uint32_t *stack = F.stack;
+    stack[sp++] = n;
+    while (sp) {
+      uint32_t v = stack[sp - 1], c = first[v];
+      if (c != NONE) {
+        first[v] = next[c];
+        F.lpre[c] = clock++;
+        stack[sp++] = c;
+      } else {
+        if (v != n)
+          F.lpost[v] = clock++;
+        sp--;
+      }
+    }
+  }
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t q = 0; q < s->nrpo; q++) {
+      uint32_t x = s->rpo[q], l = F.loop_of[x];
+      uint32_t key = l == x ? (F.parent[x] == NONE ? n : F.parent[x]) : l == NONE ? n : l;
+      if (pass == 0) {
+        F.nscope[key]++;
+      } else {
+        if (!F.scope[key]) {
+          F.scope[key] = k2s_alloc(a, F.nscope[key] * sizeof(uint32_t));
+          F.nscope[key] = 0;
+        }
+        F.scope[key][F.nscope[key]++] = x;
+      }
+    }
+  /* Exits, inner loops first. */
+  for (uint32_t q = s->nrpo; q-- > 0;) {
+    uint32_t h = s->rpo[q];
+    if (F.loop_of[h] == h && !forest_search(s, &F, h, &h, 1, true))
+      return false;
+  }
+  /* Number the loops level by level, as build_loops_by_levels does: a level's
+   * loops in the order their searches end, then the levels inside the last
+   * loop first. */
+  s->nloops = 0;
+  uint32_t *levels = work, nl = 0;
+  levels[nl++] = n;
+  while (nl) {
+    uint32_t P = levels[--nl], L0 = s->nloops;
+    if (!forest_search(s, &F, P, F.scope[P], F.nscope[P], false)) {
+      s->nloops = 0;
+      return false;
+    }
+    for (uint32_t L = L0; L < s->nloops; L++) {
+      uint32_t h = BI(s->loops[L].header)->idx;
+      if (F.nscope[h])
+        levels[nl++] = h;
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t l = F.loop_of[i];
+    BI(s->blocks[i])->loop = l == NONE ? NONE : F.number[l];
+  }
+  return true;
+}
+
+/* Builds the loop forest (BI()->loop, s->loops). False when an irreducible
+ * cycle was rewritten instead: build again. */
+static bool build_loops(st *s)
+{
+  return forest_reducible(s) || build_loops_by_levels(s);
 }
 
 /* Pre/post numbers of the loop forest (parents come before their children in
