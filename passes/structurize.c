@@ -1133,14 +1133,14 @@ static bool build_loops_by_levels(st *s)
 /* By block index; TOP (= s->n) stands for the function outside all loops. */
 typedef struct forest {
   uint32_t top;
-  uint32_t *loop_of;          /* header of the innermost loop holding the block, NONE */
-  uint32_t *parent;           /* by header: header of the enclosing loop, NONE */
-  uint32_t *lpre, *lpost;     /* by header: numbers in the forest, for nesting tests */
-  uint32_t **ev, *nev;        /* by header: edges leaving the loop, (from, to) pairs in search order, and 2 * their number */
-  uint32_t **scope, *nscope;  /* by header and TOP: own blocks and inner headers, in RPO */
-  uint32_t *number;           /* by header: the loop's index in s->loops */
-  uint32_t *vis, vstamp;      /* search marks */
-  uint32_t *stack;            /* (block, next edge) pairs */
+  uint32_t *loop_of;         /* header of the innermost loop holding the block, NONE */
+  uint32_t *parent;          /* by header: header of the enclosing loop, NONE */
+  uint32_t *lpre, *lpost;    /* by header: numbers in the forest, for nesting tests */
+  uint32_t **ev, *nev;       /* by header: exits as (from, to) pairs, search order; 2 × count */
+  uint32_t **scope, *nscope; /* by header and TOP: own blocks and inner headers, in RPO */
+  uint32_t *number;          /* by header: the loop's index in s->loops */
+  uint32_t *vis, vstamp;     /* search marks */
+  uint32_t *stack;           /* (block, next edge) pairs */
 } forest;
 
 static uint32_t uf_find(uint32_t *uf, uint32_t x)
@@ -1208,7 +1208,8 @@ static bool forest_search(st *s, forest *F, uint32_t P, const uint32_t *roots, u
         }
         continue;
       }
-      bool inside = F->loop_of[w] == Pl || (F->loop_of[w] != NONE && forest_within(F, F->loop_of[w], P));
+      bool inside =
+          F->loop_of[w] == Pl || (F->loop_of[w] != NONE && forest_within(F, F->loop_of[w], P));
       if (!inside || (!exits && w == P)) {
         if (!inside && exits) {
           push_list(&s->snap, &F->ev[P], &F->nev[P], &cap_ev, from);
@@ -2208,8 +2209,8 @@ static void exits_changed(st *s, uint32_t a, k2s_block *m)
 /* Picks A's merge from its exit edges (ne of them, 2 meaning two or more,
  * all to target `to` when one_target, the first from `from`) and its merge
  * children (y1 first in reverse post-order); NULL: funnel the edges. */
-static k2s_block *merge_for_exits(st *s, k2s_block *A, uint32_t ne, bool one_target,
-                                  k2s_block *to, k2s_block *from, k2s_block *y1)
+static k2s_block *merge_for_exits(st *s, k2s_block *A, uint32_t ne, bool one_target, k2s_block *to,
+                                  k2s_block *from, k2s_block *y1)
 {
   uint32_t R = BI(A)->loop;
   if (y1 && one_target && to == y1 && !BI(y1)->claimed)
