@@ -65,6 +65,7 @@ typedef struct loop {
   k2s_block *header, *cont, *merge;
   uint32_t parent;
   uint32_t pre, post; /* numbers in the loop forest: nesting tests in O(1) */
+  bool has_exits;     /* normalised with edges to its merge */
 } loop;
 
 typedef struct edge {
@@ -118,6 +119,9 @@ typedef struct st {
    * per snapshot instead of once per header: zeroing them per header made deep
    * selection nesting quadratic. */
   uint32_t *ph_stack, *ph_S, *ph_Y, *ph_rs;
+  /* Exit summaries of constructs (merge_by_summary) and their scratch, per snapshot. */
+  struct exits *ex;
+  uint32_t ex_gen, *ex_todo, *ex_pass, *ex_kids;
 } st;
 
 static binfo *BI(k2s_block *b)
@@ -458,6 +462,7 @@ static bool snapshot(st *s)
   s->snap_valid = false;
   k2s_arena_reset(&s->snap);
   s->ph_stack = s->ph_S = s->ph_Y = s->ph_rs = NULL;
+  s->ex = NULL;
   k2s_arena *a = &s->snap;
   uint32_t n = 0;
   k2s_foreach_block(b, s->f)
@@ -999,9 +1004,13 @@ static void fix_irreducible(st *s, uint32_t *entries, uint32_t ne)
   funnel(s, E, n_edges, NONE);
 }
 
-/* Builds the loop forest (BI()->loop, s->loops). False when an irreducible
- * cycle was rewritten instead: build again. */
-static bool build_loops(st *s)
+/* Builds the loop forest (BI()->loop, s->loops) by Tarjan's algorithm per
+ * nesting level: the function, then each loop's blocks but its header. False
+ * when an irreducible cycle was rewritten instead: build again. Each level
+ * searches every block nested in it (N nested loops cost N^2), so reducible
+ * functions take forest_reducible; this one finds and rewrites irreducible
+ * cycles, and its numbering of the loops is the one both give. */
+static bool build_loops_by_levels(st *s)
 {
   k2s_arena *a = &s->snap;
   uint32_t n = s->n;
@@ -1117,6 +1126,262 @@ static bool build_loops(st *s)
         work[nwork++] = inner[L - L0];
   }
   return true;
+}
+
+/* ---- the loop forest of a reducible function in near-linear time ------------- */
+
+/* By block index; TOP (= s->n) stands for the function outside all loops. */
+typedef struct forest {
+  uint32_t top;
+  uint32_t *loop_of;         /* header of the innermost loop holding the block, NONE */
+  uint32_t *parent;          /* by header: header of the enclosing loop, NONE */
+  uint32_t *lpre, *lpost;    /* by header: numbers in the forest, for nesting tests */
+  uint32_t **ev, *nev;       /* by header: exits as (from, to) pairs, search order; 2 × count */
+  uint32_t **scope, *nscope; /* by header and TOP: own blocks and inner headers, in RPO */
+  uint32_t *number;          /* by header: the loop's index in s->loops */
+  uint32_t *vis, vstamp;     /* search marks */
+  uint32_t *stack;           /* (block, next edge) pairs */
+} forest;
+
+static uint32_t uf_find(uint32_t *uf, uint32_t x)
+{
+  while (uf[x] != x) {
+    uf[x] = uf[uf[x]];
+    x = uf[x];
+  }
+  return x;
+}
+
+/* Loop l (a header) inside loop P (a header or TOP), or l == P. */
+static bool forest_within(const forest *F, uint32_t l, uint32_t P)
+{
+  if (P == F->top)
+    return true;
+  return l != NONE && F->lpre[P] <= F->lpre[l] && F->lpost[l] <= F->lpost[P];
+}
+
+/* The k-th edge a search of loop P follows from v (false past the last):
+ * v's own edges, or, for the header of a loop inside P, that loop's exits
+ * in the order its own search meets them (nothing inside a loop but its
+ * header is entered from outside it, so the search of P passes through an
+ * inner loop exactly as the inner loop's own search does). */
+static bool forest_edge(st *s, forest *F, uint32_t P, uint32_t v, uint32_t k, uint32_t *from,
+                        uint32_t *to)
+{
+  if (F->loop_of[v] == v && v != P) {
+    if (2 * k >= F->nev[v])
+      return false;
+    *from = F->ev[v][2 * k];
+    *to = F->ev[v][2 * k + 1];
+    return true;
+  }
+  if (k >= s->nsucc[v])
+    return false;
+  *from = v;
+  *to = s->succ[v][k];
+  return true;
+}
+
+/* Searches loop P with its inner loops folded into their headers, from
+ * `roots` in order. With `exits`, P's exits go to F->ev[P]; else the edges
+ * to P's header are left out and each inner loop is numbered (the next
+ * index of s->loops) when its search ends. False when the graph is not what
+ * a reducible function's forest promises (then Tarjan per level decides). */
+static bool forest_search(st *s, forest *F, uint32_t P, const uint32_t *roots, uint32_t nroots,
+                          bool exits)
+{
+  uint32_t stamp = ++F->vstamp, *stack = F->stack, cap_ev = 0;
+  uint32_t Pl = P == F->top ? NONE : P;
+  for (uint32_t r = 0; r < nroots; r++) {
+    if (F->vis[roots[r]] == stamp)
+      continue;
+    uint32_t sp = 0;
+    F->vis[roots[r]] = stamp;
+    stack[sp++] = roots[r];
+    stack[sp++] = 0;
+    while (sp) {
+      uint32_t v = stack[sp - 2], from, w;
+      if (!forest_edge(s, F, P, v, stack[sp - 1]++, &from, &w)) {
+        sp -= 2;
+        if (!exits && F->loop_of[v] == v && v != P) {
+          F->number[v] = add_loop(s, s->blocks[v], Pl == NONE ? NONE : F->number[Pl]);
+        }
+        continue;
+      }
+      bool inside =
+          F->loop_of[w] == Pl || (F->loop_of[w] != NONE && forest_within(F, F->loop_of[w], P));
+      if (!inside || (!exits && w == P)) {
+        if (!inside && exits) {
+          push_list(&s->snap, &F->ev[P], &F->nev[P], &cap_ev, from);
+          push_list(&s->snap, &F->ev[P], &F->nev[P], &cap_ev, w);
+        }
+        continue;
+      }
+      /* A block of P's own, or the header of a loop right inside P. */
+      if (F->loop_of[w] != Pl && !(F->loop_of[w] == w && F->parent[w] == Pl))
+        return false;
+      if (F->vis[w] == stamp)
+        continue;
+      F->vis[w] = stamp;
+      stack[sp++] = w;
+      stack[sp++] = 0;
+    }
+  }
+  return true;
+}
+
+/* The loop forest of a reducible function (every retreating edge goes to a
+ * block that dominates its source), numbered as build_loops_by_levels numbers
+ * it: natural loops, innermost first, with inner loops merged into their
+ * headers by union-find (Havlak; Ramalingam); each loop's exits listed once
+ * from its own blocks and its inner loops' exits; then each level searched
+ * with its inner loops folded. Costs the function's edges plus the exits of
+ * each loop, not the blocks of each loop. False when the function is
+ * irreducible or the forest does not fit (nothing in s changed then). */
+static bool forest_reducible(st *s)
+{
+  k2s_arena *a = &s->snap;
+  uint32_t n = s->n;
+  for (uint32_t q = 0; q < s->nrpo; q++) {
+    uint32_t u = s->rpo[q];
+    for (uint32_t k = 0; k < s->nsucc[u]; k++) {
+      uint32_t v = s->succ[u][k];
+      if (s->order[v] <= s->order[u] && !dominates(s, v, u))
+        return false;
+    }
+  }
+  forest F = {.top = n};
+  F.loop_of = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.parent = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.lpre = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.lpost = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.ev = k2s_alloc(a, (n + 1) * sizeof(*F.ev));
+  F.nev = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.scope = k2s_alloc(a, (n + 1) * sizeof(*F.scope));
+  F.nscope = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.number = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.vis = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  F.stack = k2s_alloc(a, (2 * n + 2) * sizeof(uint32_t));
+  uint32_t *uf = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint32_t *work = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  for (uint32_t i = 0; i <= n; i++) {
+    F.loop_of[i] = F.parent[i] = NONE;
+    uf[i] = i;
+  }
+  /* Natural loops, innermost (last in reverse post-order) first. */
+  for (uint32_t q = s->nrpo; q-- > 0;) {
+    uint32_t h = s->rpo[q], nw = 0, stamp = ++F.vstamp;
+    for (uint32_t k = 0; k < s->npred[h]; k++) {
+      uint32_t p = s->pred[h][k];
+      if (s->order[p] == NONE || !dominates(s, h, p))
+        continue;
+      F.loop_of[h] = h;
+      uint32_t y = uf_find(uf, p);
+      if (y != h && F.vis[y] != stamp) {
+        F.vis[y] = stamp;
+        work[nw++] = y;
+      }
+    }
+    while (nw) {
+      uint32_t y = work[--nw];
+      if (F.loop_of[y] == NONE)
+        F.loop_of[y] = h;
+      else
+        F.parent[y] = h; /* a loop's header, that loop's first enclosing loop */
+      uf[y] = h;
+      for (uint32_t k = 0; k < s->npred[y]; k++) {
+        uint32_t p = s->pred[y][k];
+        if (s->order[p] == NONE)
+          continue;
+        uint32_t z = uf_find(uf, p);
+        if (z == h || F.vis[z] == stamp)
+          continue;
+        if (!dominates(s, h, z))
+          return false; /* a second entry: irreducible after all */
+        F.vis[z] = stamp;
+        work[nw++] = z;
+      }
+    }
+  }
+  /* Forest numbers (a loop's parent comes before it in reverse post-order),
+   * and each level's blocks in reverse post-order. */
+  {
+    uint32_t *first = work, *next = uf, clock = 0, sp = 0;
+    for (uint32_t i = 0; i <= n; i++)
+      first[i] = NONE;
+    for (uint32_t q = s->nrpo; q-- > 0;) {
+      uint32_t h = s->rpo[q];
+      if (F.loop_of[h] != h)
+        continue;
+      uint32_t p = F.parent[h] == NONE ? n : F.parent[h];
+      next[h] = first[p];
+      first[p] = h;
+    }
+    uint32_t *stack = F.stack;
+    stack[sp++] = n;
+    while (sp) {
+      uint32_t v = stack[sp - 1], c = first[v];
+      if (c != NONE) {
+        first[v] = next[c];
+        F.lpre[c] = clock++;
+        stack[sp++] = c;
+      } else {
+        if (v != n)
+          F.lpost[v] = clock++;
+        sp--;
+      }
+    }
+  }
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t q = 0; q < s->nrpo; q++) {
+      uint32_t x = s->rpo[q], l = F.loop_of[x];
+      uint32_t key = l == x ? (F.parent[x] == NONE ? n : F.parent[x]) : l == NONE ? n : l;
+      if (pass == 0) {
+        F.nscope[key]++;
+      } else {
+        if (!F.scope[key]) {
+          F.scope[key] = k2s_alloc(a, F.nscope[key] * sizeof(uint32_t));
+          F.nscope[key] = 0;
+        }
+        F.scope[key][F.nscope[key]++] = x;
+      }
+    }
+  /* Exits, inner loops first. */
+  for (uint32_t q = s->nrpo; q-- > 0;) {
+    uint32_t h = s->rpo[q];
+    if (F.loop_of[h] == h && !forest_search(s, &F, h, &h, 1, true))
+      return false;
+  }
+  /* Number the loops level by level, as build_loops_by_levels does: a level's
+   * loops in the order their searches end, then the levels inside the last
+   * loop first. */
+  s->nloops = 0;
+  uint32_t *levels = work, nl = 0;
+  levels[nl++] = n;
+  while (nl) {
+    uint32_t P = levels[--nl], L0 = s->nloops;
+    if (!forest_search(s, &F, P, F.scope[P], F.nscope[P], false)) {
+      s->nloops = 0;
+      return false;
+    }
+    for (uint32_t L = L0; L < s->nloops; L++) {
+      uint32_t h = BI(s->loops[L].header)->idx;
+      if (F.nscope[h])
+        levels[nl++] = h;
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t l = F.loop_of[i];
+    BI(s->blocks[i])->loop = l == NONE ? NONE : F.number[l];
+  }
+  return true;
+}
+
+/* Builds the loop forest (BI()->loop, s->loops). False when an irreducible
+ * cycle was rewritten instead: build again. */
+static bool build_loops(st *s)
+{
+  return forest_reducible(s) || build_loops_by_levels(s);
 }
 
 /* Pre/post numbers of the loop forest (parents come before their children in
@@ -1250,12 +1515,30 @@ static void push_u32(k2s_arena *a, uint32_t **v, uint32_t *n, uint32_t *cap, uin
   (*v)[(*n)++] = x;
 }
 
-/* The blocks of loop L reachable from its header (all its reachable blocks:
- * only the header enters a loop), stamped `seen`, in s->lrpo/nlrpo in the
- * reverse post-order a snapshot would give them: the whole function's
- * depth-first search meets them as a search from the header that stays in
- * the loop would, since whatever leaves the loop comes back only through
- * the header. Costs the loop, not the function. */
+/* The successors a search of loop L follows from block v: an inner loop,
+ * normalised before L (innermost first), leaves only to its merge, so its
+ * header stands for the whole loop and one edge to the merge when it has
+ * exits; a block of L follows its own edges. NONE past the last. */
+static uint32_t loop_succ(st *s, uint32_t v, uint32_t L, uint32_t k)
+{
+  k2s_block *b = s->blocks[v];
+  uint32_t l = BI(b)->loop;
+  if (l != L && l != NONE && s->loops[l].header == b && s->loops[l].merge) {
+    if (k || !s->loops[l].has_exits)
+      return NONE;
+    return BI(s->loops[l].merge)->idx;
+  }
+  return k < s->nsucc[v] ? s->succ[v][k] : NONE;
+}
+
+/* L's own blocks reachable from its header (all of them: only the header
+ * enters a loop) and the headers of the loops right inside it, stamped
+ * `seen`, in s->lrpo/nlrpo in the order a snapshot's reverse post-order
+ * gives them: the whole function's depth-first search meets them as a search
+ * from the header that stays in the loop would, since whatever leaves the
+ * loop comes back only through the header, and an inner loop's blocks
+ * between its header and its merge add nothing to the order of the others.
+ * Costs L's own blocks, not its inner loops' (a nest of N loops cost N^2). */
 static uint32_t loop_rpo(st *s, uint32_t L)
 {
   k2s_arena *a = &s->snap;
@@ -1268,12 +1551,13 @@ static uint32_t loop_rpo(st *s, uint32_t L)
   push_u32(a, &stack, &sp, &cap, 0);
   while (sp) {
     uint32_t v = stack[sp - 2], k = stack[sp - 1];
-    if (k < s->nsucc[v]) {
+    uint32_t wi = loop_succ(s, v, L, k);
+    if (wi != NONE) {
       stack[sp - 1]++;
-      k2s_block *w = s->blocks[s->succ[v][k]];
+      k2s_block *w = s->blocks[wi];
       if (BI(w)->seen != stamp && in_loop(s, w, L)) {
         BI(w)->seen = stamp;
-        push_u32(a, &stack, &sp, &cap, s->succ[v][k]);
+        push_u32(a, &stack, &sp, &cap, wi);
         push_u32(a, &stack, &sp, &cap, 0);
       }
     } else {
@@ -1485,6 +1769,7 @@ static bool normalize_loop(st *s, uint32_t L)
   BI(M)->claimed = true;
   BI(M)->loop_merge_of = L;
   s->loops[L].merge = M;
+  s->loops[L].has_exits = ne > 0;
   if (!header_ok(s, L))
     split_after(s, h, L);
   return true;
@@ -1770,8 +2055,238 @@ static k2s_block *arm_merge(st *s, k2s_block *A, uint32_t R)
   return NULL;
 }
 
-/* Gives header A its merge; returns whether the CFG changed. */
-static bool process_header(st *s, k2s_block *A)
+/* ---- construct exits, bottom-up ------------------------------------------------
+ *
+ * walk_construct visits a header's whole construct, so N nested ifs cost N^2 when
+ * every header walks the constructs of the headers inside it. Instead each region
+ * node x keeps a summary of the exit edges of T(x), the nodes a walk from x reaches
+ * (walk_construct without the merge-child cut, which applies to the header's own
+ * children only): the distinct targets, up to EXIT_TARGETS of them, with their
+ * edge counts and a source. A summary is built from its children's once per
+ * snapshot and dropped when a selection merge (which cuts walks) is chosen under
+ * it, so a function costs its blocks once. A header whose exits do not fit (or that
+ * needs the exit edges themselves: a funnel, which rebuilds the snapshot anyway, or
+ * a switch, whose fallthrough search reads the construct) walks as before.
+ *
+ * Which targets stay inside: an edge u→t from the walk leaves the dominator
+ * subtree of t's immediate dominator, which dominates u, so the walk from x
+ * reaches t exactly when x dominates t, t is a node of the region and no
+ * selection merge. An inner loop's header stands for the edge to its merge, which
+ * the loop's blocks dominate instead: inside when the walk from the header meets
+ * the merge, else the summary gives up (the walk stops at a merge in the loop).
+ */
+#define EXIT_TARGETS 4
+
+typedef struct exits {
+  uint32_t gen; /* valid while equal to s->ex_gen */
+  uint32_t nt;  /* distinct targets; EXIT_TARGETS + 1: too many to know */
+  uint32_t to[EXIT_TARGETS], from[EXIT_TARGETS], cnt[EXIT_TARGETS]; /* cnt stops at 2 */
+} exits;
+
+static void exits_add(exits *e, uint32_t t, uint32_t from, uint32_t cnt)
+{
+  if (e->nt > EXIT_TARGETS)
+    return;
+  for (uint32_t i = 0; i < e->nt; i++)
+    if (e->to[i] == t) {
+      e->cnt[i] = e->cnt[i] + cnt > 2 ? 2 : e->cnt[i] + cnt;
+      return;
+    }
+  if (e->nt == EXIT_TARGETS) {
+    e->nt++;
+    return;
+  }
+  e->to[e->nt] = t;
+  e->from[e->nt] = from;
+  e->cnt[e->nt++] = cnt;
+}
+
+/* The region nodes a construct walk goes on to from x (through inner loops),
+ * stopping at selection merges: walk_construct's children of x. */
+static uint32_t walk_children(st *s, uint32_t x, uint32_t R, uint32_t *out)
+{
+  uint32_t n = 0, sp = 0, *stack = s->ex_pass;
+  stack[sp++] = x;
+  while (sp) {
+    uint32_t v = stack[--sp];
+    for (uint32_t k = 0; k < s->nkids[v]; k++) {
+      uint32_t c = s->kids[v][k];
+      k2s_block *cb = s->blocks[c];
+      if (BI(cb)->sel_merge)
+        continue;
+      if (in_region(s, cb, R))
+        out[n++] = c;
+      else if (below_region(s, cb, R))
+        stack[sp++] = c;
+    }
+  }
+  return n;
+}
+
+/* Does the walk from x (a node of region R) reach t, the target of an edge
+ * from a node it reaches? */
+static bool walk_reaches(st *s, uint32_t x, uint32_t t, uint32_t R)
+{
+  k2s_block *tb = s->blocks[t];
+  return t == x || (dominates(s, x, t) && in_region(s, tb, R) && !BI(tb)->sel_merge);
+}
+
+/* Summary of x's own exit edges and those of its walk children (computed at
+ * out[0..nk)), as seen from T(x). */
+static void summarize(st *s, uint32_t x, uint32_t R, uint32_t *out)
+{
+  exits *e = &s->ex[x];
+  memset(e, 0, sizeof(*e));
+  uint32_t nk = walk_children(s, x, R, out);
+  k2s_block *xb = s->blocks[x];
+  uint32_t nr = regsucc(s, xb, R, out + nk);
+  bool stands_for_loop = is_loop_header(s, xb) && BI(xb)->loop != R;
+  for (uint32_t i = 0; i < nr; i++) {
+    uint32_t t = out[nk + i];
+    if (stands_for_loop) {
+      bool met = false;
+      for (uint32_t k = 0; k < nk && !met; k++)
+        met = out[k] == t;
+      if (!met)
+        e->nt = EXIT_TARGETS + 1;
+    } else if (!walk_reaches(s, x, t, R)) {
+      exits_add(e, t, x, 1);
+    }
+  }
+  for (uint32_t k = 0; k < nk; k++) {
+    const exits *c = &s->ex[out[k]];
+    if (c->nt > EXIT_TARGETS)
+      e->nt = EXIT_TARGETS + 1;
+    for (uint32_t i = 0; i < c->nt && i < EXIT_TARGETS; i++)
+      if (!walk_reaches(s, x, c->to[i], R))
+        exits_add(e, c->to[i], c->from[i], c->cnt[i]);
+  }
+  e->gen = s->ex_gen;
+}
+
+/* Makes the summary of region node c valid: children first, by an explicit
+ * stack (dominator trees are deep). A node is on the stack once, first to be
+ * visited, then as its finish mark (at most n entries), and summarize's
+ * lists (children and successors, at most n each) go above: 3n in all. */
+static void ensure_exits(st *s, uint32_t c, uint32_t R)
+{
+  const uint32_t FIN = 1u << 31;
+  uint32_t *todo = s->ex_todo, sp = 0;
+  todo[sp++] = c;
+  while (sp) {
+    uint32_t v = todo[--sp];
+    if (v & FIN) {
+      summarize(s, v & ~FIN, R, todo + sp);
+      continue;
+    }
+    if (s->ex[v].gen == s->ex_gen)
+      continue;
+    todo[sp++] = v | FIN;
+    uint32_t base = sp, nk = walk_children(s, v, R, todo + base);
+    for (uint32_t k = 0; k < nk; k++)
+      if (s->ex[todo[base + k]].gen != s->ex_gen)
+        todo[sp++] = todo[base + k];
+  }
+}
+
+/* After a selection merge m was chosen under header a: the walks from the
+ * nodes between them stop at m now. */
+static void exits_changed(st *s, uint32_t a, k2s_block *m)
+{
+  if (!s->ex || !reachable(s, m))
+    return;
+  uint32_t x = BI(m)->idx;
+  if (!dominates(s, a, x)) {
+    s->ex_gen++;
+    return;
+  }
+  while (x != a) {
+    x = s->idom[x];
+    s->ex[x].gen = 0;
+  }
+}
+
+/* Picks A's merge from its exit edges (ne of them, 2 meaning two or more,
+ * all to target `to` when one_target, the first from `from`) and its merge
+ * children (y1 first in reverse post-order); NULL: funnel the edges. */
+static k2s_block *merge_for_exits(st *s, k2s_block *A, uint32_t ne, bool one_target, k2s_block *to,
+                                  k2s_block *from, k2s_block *y1)
+{
+  uint32_t R = BI(A)->loop;
+  if (y1 && one_target && to == y1 && !BI(y1)->claimed)
+    return y1;
+  if (ne == 1 && from != A && term(from)->opcode == SpvOpBranch && !BI(from)->claimed &&
+      !is_loop_header(s, from) && BI(from)->loop_merge_of == NONE)
+    return from; /* the one way on: merge there */
+  if (ne)
+    return NULL;
+  /* Every path returns, breaks or continues and the arms never meet: one arm
+   * can follow the selection instead of sitting in it. */
+  k2s_block *merge = arm_merge(s, A, R);
+  if (merge)
+    return merge;
+  merge = new_block(s, R); /* every path returns, breaks or continues */
+  set_term(s, merge, SpvOpUnreachable, NULL, 0);
+  BI(merge)->keep = true;
+  return merge;
+}
+
+/* A's merge from the exit summaries of its construct; NULL when they cannot
+ * decide (too many targets, or a funnel). */
+static k2s_block *merge_by_summary(st *s, k2s_block *A)
+{
+  uint32_t R = BI(A)->loop, a = BI(A)->idx;
+  if (!s->ex) {
+    s->ex = k2s_alloc(&s->snap, (s->n + 1) * sizeof(exits));
+    s->ex_todo = k2s_alloc(&s->snap, (3 * s->n + 3) * sizeof(uint32_t));
+    s->ex_pass = k2s_alloc(&s->snap, (s->n + 1) * sizeof(uint32_t));
+    s->ex_kids = k2s_alloc(&s->snap, (s->n + 1) * sizeof(uint32_t));
+    s->ex_gen = 1;
+  }
+  /* The merge children (as walk_construct finds them) are cut from S_A. */
+  uint32_t *kids = s->ex_kids, nk = walk_children(s, a, R, kids);
+  uint32_t ystamp = ++s->stamp;
+  k2s_block *y1 = NULL;
+  for (uint32_t k = 0; k < nk; k++) {
+    uint32_t c = kids[k];
+    if (regpred_count(s, c, R) >= 2) {
+      s->mark[c] = ystamp;
+      if (!y1 || s->order[c] < s->order[BI(y1)->idx])
+        y1 = s->blocks[c];
+    }
+  }
+  exits q = {0};
+  uint32_t nr = regsucc(s, A, R, s->ex_todo);
+  for (uint32_t i = 0; i < nr; i++) {
+    uint32_t t = s->ex_todo[i];
+    if (!walk_reaches(s, a, t, R) || s->mark[t] == ystamp)
+      exits_add(&q, t, a, 1);
+  }
+  for (uint32_t k = 0; k < nk; k++) {
+    uint32_t c = kids[k];
+    if (s->mark[c] == ystamp)
+      continue;
+    ensure_exits(s, c, R);
+    const exits *e = &s->ex[c];
+    if (e->nt > EXIT_TARGETS)
+      return NULL;
+    for (uint32_t i = 0; i < e->nt; i++)
+      if (!walk_reaches(s, a, e->to[i], R) || s->mark[e->to[i]] == ystamp)
+        exits_add(&q, e->to[i], e->from[i], e->cnt[i]);
+  }
+  if (q.nt > EXIT_TARGETS)
+    return NULL;
+  uint32_t ne = 0;
+  for (uint32_t i = 0; i < q.nt; i++)
+    ne += q.cnt[i];
+  k2s_block *to = q.nt ? s->blocks[q.to[0]] : NULL;
+  k2s_block *from = q.nt ? s->blocks[q.from[0]] : NULL;
+  return merge_for_exits(s, A, ne > 2 ? 2 : ne, q.nt == 1, to, from, y1);
+}
+
+/* A's merge from a walk of its construct (walk_construct) and its exit edges;
+ * sets *changed when they were funnelled through a new block. */
+static k2s_block *merge_by_walk(st *s, k2s_block *A, bool *changed)
 {
   uint32_t R = BI(A)->loop;
   uint32_t a = BI(A)->idx;
@@ -1816,31 +2331,31 @@ static bool process_header(st *s, k2s_block *A)
   for (uint32_t e = 1; e < ne; e++)
     if (E[e].to != E[0].to)
       one_target = false;
-  k2s_block *merge = NULL;
-  bool changed = false;
-  if (y1 && one_target && E[0].to == y1 && !BI(y1)->claimed) {
-    merge = y1;
-  } else if (ne == 1 && E[0].from != A && term(E[0].from)->opcode == SpvOpBranch &&
-             !BI(E[0].from)->claimed && !is_loop_header(s, E[0].from) &&
-             BI(E[0].from)->loop_merge_of == NONE) {
-    merge = E[0].from; /* the one way on: merge there */
-  } else if (!ne && (merge = arm_merge(s, A, R)) != NULL) {
-    /* Every path returns, breaks or continues and the arms never meet: one
-     * arm can follow the selection instead of sitting in it. */
-  } else if (!ne) {
-    merge = new_block(s, R); /* every path returns, breaks or continues */
-    set_term(s, merge, SpvOpUnreachable, NULL, 0);
-    BI(merge)->keep = true;
-  } else {
+  k2s_block *merge = merge_for_exits(s, A, ne > 2 ? 2 : ne, one_target, ne ? E[0].to : NULL,
+                                     ne ? E[0].from : NULL, y1);
+  if (!merge) {
     merge = funnel(s, E, ne, R);
-    changed = true;
+    *changed = true;
   }
+  return merge;
+}
+
+/* Gives header A its merge; returns whether the CFG changed. */
+static bool process_header(st *s, k2s_block *A)
+{
+  bool changed = false;
+  k2s_block *merge = NULL;
+  if (term(A)->opcode != SpvOpSwitch)
+    merge = merge_by_summary(s, A);
+  if (!merge)
+    merge = merge_by_walk(s, A, &changed);
   BI(A)->processed = true;
   k2s_instr *t = term(A);
   if (t->opcode == SpvOpSwitch || (t->opcode == SpvOpBranchConditional && t->ops[1] != t->ops[2])) {
     BI(A)->merge = merge->label->result;
     BI(merge)->claimed = true;
     BI(merge)->sel_merge = true;
+    exits_changed(s, BI(A)->idx, merge);
   }
   return changed;
 }
