@@ -881,6 +881,10 @@ static bool cleanup(st *s)
 {
   k2s_module *m = s->m;
   k2s_foreach_block(b, s->f) {
+    /* An unroll hint the input repair kept when it dropped invalid merges. */
+    uint32_t hint = k2s_repaired_loop_hint(m, b->label->result);
+    if (hint)
+      BI(b)->control = hint;
     k2s_instr *mi = k2s_block_merge(b);
     if (mi) {
       if (mi->opcode == SpvOpLoopMerge && mi->n_ops >= 3)

@@ -188,6 +188,12 @@ struct k2s_module {
    * emitted again by debug-emit (src/debug_record.h); NULL when none */
   struct k2s_debug_record *debug;
   char *reflection_json, *descriptor_map;
+  /* Loop controls (Unroll/DontUnroll) of producer OpLoopMerge instructions the
+   * input repair dropped (k2s_repair_drop_merges), as (header label id, control)
+   * pairs: structurize gives them to the loops it finds at those headers, so a
+   * #pragma nounroll survives llvm-spirv's invalid merges. */
+  uint32_t *loop_hints; /* sorted by label */
+  uint32_t n_loop_hints;
 };
 
 /* list and IR manipulation */
@@ -437,6 +443,9 @@ k2s_instr *k2s_emit_instr(k2s_builder *b, uint16_t opcode, uint32_t type, const 
 bool k2s_is_terminator(uint16_t op);
 k2s_instr *k2s_block_terminator(k2s_block *b);
 k2s_instr *k2s_block_merge(k2s_block *b); /* OpSelectionMerge/OpLoopMerge or NULL */
+/* The Unroll/DontUnroll bits of the producer OpLoopMerge the input repair dropped
+ * from the block labelled `label` (m->loop_hints; src/repair.c), or 0. */
+uint32_t k2s_repaired_loop_hint(const k2s_module *m, uint32_t label);
 
 /* Copy f with fresh ids (not inserted in the module); *map gets old->new ids. */
 k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t **map);

@@ -27,6 +27,7 @@
  * The input is not trusted here (it is validated afterwards): every operand
  * is bounds-checked and anything unexpected is left for the validator.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "k2s_internal.h"
@@ -596,18 +597,61 @@ static bool repair_weak_exchange(k2s_module *m)
 
 /* ---- merge hints ----------------------------------------------------------- */
 
+static int cmp_label(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The unroll bits of a loop control (the rest are promises about a loop that
+ * structurize may reshape: dropped with the merge). */
+static uint32_t loop_hint(uint32_t control)
+{
+  return control & (SpvLoopControlUnrollMask | SpvLoopControlDontUnrollMask);
+}
+
 uint32_t k2s_repair_drop_merges(k2s_module *m);
 uint32_t k2s_repair_drop_merges(k2s_module *m)
 {
-  uint32_t n = 0;
+  uint32_t n = 0, n_hints = 0;
+  k2s_foreach_function(f, m)
+    k2s_foreach_block(b, f)
+      k2s_foreach_instr(i, &b->body)
+        n_hints += i->opcode == SpvOpLoopMerge && i->n_ops >= 3 && loop_hint(i->ops[2]);
+  uint32_t *hints = n_hints ? k2s_alloc(&m->arena, 2 * n_hints * sizeof(uint32_t)) : NULL;
+  n_hints = 0;
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
       k2s_foreach_instr_safe(i, &b->body)
         if (i->opcode == SpvOpSelectionMerge || i->opcode == SpvOpLoopMerge) {
+          /* The loop's unroll hint outlives the merge (the user's #pragma
+           * unroll / nounroll); where and whether there is a loop is
+           * structurize's to find. */
+          if (i->opcode == SpvOpLoopMerge && i->n_ops >= 3 && loop_hint(i->ops[2])) {
+            hints[2 * n_hints] = b->label->result;
+            hints[2 * n_hints + 1] = loop_hint(i->ops[2]);
+            n_hints++;
+          }
           k2s_instr_delete(m, i);
           n++;
         }
+  qsort(hints, n_hints, 2 * sizeof(uint32_t), cmp_label);
+  m->loop_hints = hints;
+  m->n_loop_hints = n_hints;
   return n;
+}
+
+uint32_t k2s_repaired_loop_hint(const k2s_module *m, uint32_t label)
+{
+  uint32_t lo = 0, hi = m->n_loop_hints;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (m->loop_hints[2 * mid] < label)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < m->n_loop_hints && m->loop_hints[2 * lo] == label ? m->loop_hints[2 * lo + 1] : 0;
 }
 
 /* ---- entry ---------------------------------------------------------------- */

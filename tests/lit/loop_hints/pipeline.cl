@@ -3,7 +3,7 @@
 // loop of the nest stays None. The output is valid for every target environment.
 // (A producer's DontUnroll is kept: nested-and-producer-hints.spvasm; from OpenCL C
 // `#pragma nounroll` llvm-spirv 15 places the OpLoopMerge where input validation
-// rejects it.)
+// rejects it, and the repair keeps the hint: repaired-nounroll.cl.)
 // RUN: clang-15 -cc1 -triple spir64 -no-opaque-pointers -emit-llvm-bc -cl-std=CL1.2 -finclude-default-header -O2 %s -o %t.bc
 // RUN: llvm-spirv-15 %t.bc -o %t.spv
 // RUN: %k2s --target-env=vulkan1.1 %t.spv -o %t.11.spv
