@@ -1103,23 +1103,51 @@ static void push_triple(triple_list *l, const k2s_instr *user, uint32_t word, ui
 }
 
 typedef struct expect_ctx {
-  triple_list *l;
+  triple_list *l; /* NULL: only count */
   uint32_t id_cap;
+  size_t n;
 } expect_ctx;
 
 static void expect_cb(void *ud, k2s_instr *in, uint32_t *id)
 {
   expect_ctx *c = ud;
-  if (*id && *id < c->id_cap)
-    push_triple(c->l, in, (uint32_t)(id - in->ops), *id);
+  if (*id && *id < c->id_cap) {
+    c->n++;
+    if (c->l)
+      push_triple(c->l, in, (uint32_t)(id - in->ops), *id);
+  }
 }
 
-static void expect_uses(const k2s_module *m, triple_list *l, k2s_instr *i)
+static void expect_instr(const k2s_module *m, expect_ctx *c, k2s_instr *i)
 {
-  expect_ctx c = {l, m->id_cap};
-  if (i->type && i->type < m->id_cap)
-    push_triple(l, i, UINT32_MAX, i->type);
-  k2s_foreach_id_operand(m, i, expect_cb, &c);
+  if (i->type && i->type < m->id_cap) {
+    c->n++;
+    if (c->l)
+      push_triple(c->l, i, UINT32_MAX, i->type);
+  }
+  k2s_foreach_id_operand(m, i, expect_cb, c);
+}
+
+/* The uses the module's instructions have (listed when l is not NULL); the count. */
+static size_t expect_uses(const k2s_module *m, triple_list *l)
+{
+  expect_ctx c = {l, m->id_cap, 0};
+  for (int s = 0; s < K2S_SEC_COUNT; s++)
+    k2s_foreach_instr(i, &m->sec[s])
+      expect_instr(m, &c, i);
+  k2s_foreach_instr(i, &m->tail)
+    expect_instr(m, &c, i);
+  k2s_foreach_function(f, m) {
+    expect_instr(m, &c, f->def);
+    k2s_foreach_instr(i, &f->head)
+      expect_instr(m, &c, i);
+    k2s_foreach_block(b, f) {
+      expect_instr(m, &c, b->label);
+      k2s_foreach_instr(i, &b->body)
+        expect_instr(m, &c, i);
+    }
+  }
+  return c.n;
 }
 
 static int cmp_triple(const void *pa, const void *pb)
@@ -1137,22 +1165,18 @@ const char *k2s_check_uses(k2s_module *m, k2s_arena *a)
   if (!m->uses_valid)
     return NULL;
   k2s_build_uses(m); /* the pending instructions */
+  /* A live record always names its user's operand (use_is_live), and one
+   * operand gets one live record (generations): equal counts mean equal sets
+   * unless a user outside the lists makes up for a missing record, which the
+   * lists below would show. Only a mismatch pays for sorting them. */
+  size_t live = 0;
+  for (uint32_t id = 1; id < m->id_cap; id++)
+    for (k2s_use *u = m->uses[id]; u; u = u->next)
+      live += use_is_live(u, id);
+  if (live == expect_uses(m, NULL))
+    return NULL;
   triple_list want = {a, NULL, 0, 0}, have = {a, NULL, 0, 0};
-  for (int s = 0; s < K2S_SEC_COUNT; s++)
-    k2s_foreach_instr(i, &m->sec[s])
-      expect_uses(m, &want, i);
-  k2s_foreach_instr(i, &m->tail)
-    expect_uses(m, &want, i);
-  k2s_foreach_function(f, m) {
-    expect_uses(m, &want, f->def);
-    k2s_foreach_instr(i, &f->head)
-      expect_uses(m, &want, i);
-    k2s_foreach_block(b, f) {
-      expect_uses(m, &want, b->label);
-      k2s_foreach_instr(i, &b->body)
-        expect_uses(m, &want, i);
-    }
-  }
+  expect_uses(m, &want);
   for (uint32_t id = 1; id < m->id_cap; id++)
     for (k2s_use *u = m->uses[id]; u; u = u->next)
       if (use_is_live(u, id))

@@ -125,7 +125,7 @@ bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **l
       m->pass = NULL;
       return false;
     }
-    if (m->uses_kept && m->uses_valid) {
+    if (changed && m->uses_kept && m->uses_valid) {
       /* The pass said it keeps def-use valid across its changes (src/ir.c):
        * a plain store into operands would leave records that mislead the
        * next pass. */
