@@ -554,6 +554,7 @@ static bool dead_code(k2s_module *m, k2s_arena *a, dce_marks *mk, k2s_function *
 
 bool k2s_cleanup(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   if (o->no_cleanup)
     return false;
   bool changed = false;

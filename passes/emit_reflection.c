@@ -714,6 +714,7 @@ static char *emit_csv(k2s_module *m, k2s_refl_facts *r)
 
 bool k2s_emit_reflection(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   (void)o;
   k2s_refl_facts *r = k2s_refl(m);
   refl_ctx c = {m, 0, k2s_type_void(m)};

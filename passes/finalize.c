@@ -683,7 +683,7 @@ static void remove_dead_globals(k2s_module *m)
       if (!k2s_def(m, i->ops[0]))
         k2s_list_remove(&m->sec[secs[s]], i);
     }
-  m->uses_valid = false;
+  /* Def-use stays valid: what was taken out of its list is no use any more. */
   m->intern_valid = false;
 }
 
@@ -730,6 +730,7 @@ static void add_float_controls(k2s_module *m, const k2s_options *o)
 
 bool k2s_finalize(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   uint32_t version = target_version(o->target_env);
   m->version = version;
   if (!check_ext_inst_sets(m, o))
@@ -741,7 +742,6 @@ bool k2s_finalize(k2s_module *m, const k2s_options *o)
   add_float_controls(m, o);
   recompute_capabilities(m, version, o);
   rebuild_interfaces(m, version);
-  m->uses_valid = false;
   /* finalize always rewrites the header and sections it owns. */
   return true;
 }

@@ -45,7 +45,7 @@ static void retarget_execution_modes(k2s_module *m, uint32_t from, uint32_t to)
 {
   k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
     if (x->n_ops >= 1 && x->ops[0] == from)
-      x->ops[0] = to;
+      k2s_instr_set_op(m, x, 0, to);
 }
 
 /* Calls to each function id from the whole module (the wrapper loop keeps
@@ -150,7 +150,7 @@ static bool unwrap_entry_points(k2s_module *m)
     calls[cid]--; /* the wrapper's call goes with the wrapper */
     pairs = pair_parameters(m, w, body, pairs, &n_pairs, &cap_pairs);
     retarget_execution_modes(m, w->def->result, body->def->result);
-    e->ops[1] = body->def->result;
+    k2s_instr_set_op(m, e, 1, body->def->result);
     if (n_dead == cap_dead) {
       uint32_t cap = cap_dead ? cap_dead * 2 : 16;
       dead = k2s_realloc_array(&m->arena, dead, cap_dead, cap, sizeof(*dead));
@@ -435,9 +435,8 @@ static bool local_size_id(k2s_module *m, const k2s_options *o, k2s_instr *x, boo
   }
   if (plain) {
     x->opcode = SpvOpExecutionMode;
-    x->ops[1] = SpvExecutionModeLocalSize;
-    for (int k = 0; k < 3; k++)
-      x->ops[2 + k] = v[k];
+    uint32_t ops[5] = {x->ops[0], SpvExecutionModeLocalSize, v[0], v[1], v[2]};
+    k2s_instr_set_ops(m, x, ops, 5); /* the sizes are literals now, no uses */
     *changed = true;
     return true;
   }
@@ -485,6 +484,7 @@ static bool convert_models(k2s_module *m)
 
 bool k2s_lower_entry_points(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   bool changed = false;
   k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
     if (x->opcode == SpvOpExecutionModeId && x->n_ops >= 2 &&

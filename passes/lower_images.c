@@ -63,14 +63,17 @@ static bool has_sign_extend(const k2s_instr *i)
 
 /* SignExtend/ZeroExtend (SPIR-V 1.4, no extra operands) are dropped: the Sampled
  * Type now says what they said. */
-static void strip_extend(k2s_instr *i)
+/* Also records i's operands again in def-use (callers may have changed its
+ * opcode, which changes which words are ids). */
+static void strip_extend(k2s_module *m, k2s_instr *i)
 {
-  uint32_t w = mask_word(i);
-  if (w == UINT32_MAX)
-    return;
-  i->ops[w] &= ~(IMG_SIGN_EXTEND | IMG_ZERO_EXTEND);
-  if (!i->ops[w] && w + 1 == i->n_ops)
-    i->n_ops = w;
+  uint32_t w = mask_word(i), n = i->n_ops;
+  if (w != UINT32_MAX) {
+    i->ops[w] &= ~(IMG_SIGN_EXTEND | IMG_ZERO_EXTEND);
+    if (!i->ops[w] && w + 1 == n)
+      n = w;
+  }
+  k2s_instr_set_ops(m, i, i->ops, n);
 }
 
 static uint32_t emit1(k2s_builder *b, uint16_t op, uint32_t type, uint32_t a)
@@ -154,9 +157,7 @@ static void retype_result(img_ctx *c, k2s_instr *i, uint32_t old_type, bool alph
   }
   v = convert(m, &b, v, old_type);
   /* v is the converted value: the old id's users read it. */
-  k2s_invalidate_uses(m);
   k2s_replace_all_uses(m, old, v);
-  k2s_invalidate_uses(m);
 }
 
 static uint32_t vec4_of_scalar(img_ctx *c)
@@ -167,8 +168,8 @@ static uint32_t vec4_of_scalar(img_ctx *c)
 static bool fix_texel_result(img_ctx *c, k2s_instr *i, bool alpha)
 {
   uint32_t old = i->type;
-  i->type = vec4_of_scalar(c);
-  strip_extend(i);
+  k2s_instr_set_type(c->m, i, vec4_of_scalar(c));
+  strip_extend(c->m, i);
   retype_result(c, i, old, alpha);
   return true;
 }
@@ -179,7 +180,7 @@ static bool fix_read(img_ctx *c, k2s_instr *i)
   if (c->sampled) {
     /* Vulkan reads a sampled image without a sampler through OpImageFetch. */
     i->opcode = SpvOpImageFetch;
-    strip_extend(i);
+    strip_extend(c->m, i);
     if (c->dim != SpvDimBuffer) {
       uint32_t w = mask_word(i);
       if (w == UINT32_MAX) {
@@ -209,7 +210,7 @@ static bool fix_write(img_ctx *c, k2s_instr *i)
     k2s_error(m, i, "write to a read_only image");
     return false;
   }
-  strip_extend(i);
+  strip_extend(c->m, i);
   k2s_builder b = {m, k2s_before(i)};
   uint32_t texel = i->ops[2];
   uint32_t t = k2s_type_of(m, texel);
@@ -224,7 +225,7 @@ static bool fix_write(img_ctx *c, k2s_instr *i)
     k2s_error(m, i, "image write of a %u-component texel (OpenCL writes 4)", k2s_vector_size(m, t));
     return false;
   }
-  i->ops[2] = convert(m, &b, texel, vec4_of_scalar(c));
+  k2s_instr_set_op(m, i, 2, convert(m, &b, texel, vec4_of_scalar(c)));
   return true;
 }
 
@@ -317,9 +318,10 @@ static void normalize_literal(img_ctx *c, k2s_instr *i)
   k2s_instr *load = k2s_def(m, si->ops[1]);
   uint32_t twin = literal_sampler_var(m, ls->set, ls->mask | 1, load->type);
   k2s_builder b = {m, k2s_before(si)};
-  si->ops[1] = emit1(&b, SpvOpLoad, load->type, twin);
+  k2s_instr_set_op(m, si, 1, emit1(&b, SpvOpLoad, load->type, twin));
   b = (k2s_builder){m, k2s_before(i)};
-  i->ops[1] = normalized_coord(c, &b, si->ops[0], i->ops[1], (ls->mask & 0x30) == 0x20);
+  k2s_instr_set_op(m, i, 1,
+                   normalized_coord(c, &b, si->ops[0], i->ops[1], (ls->mask & 0x30) == 0x20));
 }
 
 /* The push-constant entry `what` of argument `ordinal`, or NULL. */
@@ -382,7 +384,7 @@ static void normalize_by_mask(img_ctx *c, k2s_instr *i)
   uint32_t norm = k2s_emit(&b, SpvOpBitwiseAnd, u, (uint32_t[]){mask, k2s_const_uint32(m, 1)}, 2);
   uint32_t unnorm = k2s_emit(&b, SpvOpIEqual, bt, (uint32_t[]){norm, k2s_const_uint32(m, 0)}, 2);
   uint32_t scaled = select_vec(m, &b, is_nearest, nearest, linear);
-  i->ops[1] = select_vec(m, &b, unnorm, scaled, coord);
+  k2s_instr_set_op(m, i, 1, select_vec(m, &b, unnorm, scaled, coord));
 }
 
 /* Marks (with a push-constant entry) each sampler argument that some sample uses
@@ -426,7 +428,8 @@ static bool fix_sample(img_ctx *c, k2s_instr *i)
      * texel x is the one float x addresses (floor(x) = x). */
     uint32_t n = k2s_vector_size(m, ct), f = k2s_type_float(m, 32);
     k2s_builder b = {m, k2s_before(i)};
-    i->ops[1] = emit1(&b, SpvOpConvertSToF, n > 1 ? k2s_type_vector(m, f, n) : f, coord);
+    k2s_instr_set_op(m, i, 1,
+                     emit1(&b, SpvOpConvertSToF, n > 1 ? k2s_type_vector(m, f, n) : f, coord));
   }
   normalize_literal(c, i);
   normalize_by_mask(c, i);
@@ -452,6 +455,7 @@ static bool fix_query_size(img_ctx *c, k2s_instr *i)
     i->opcode = SpvOpImageQuerySize;
     i->n_ops = 1;
   }
+  k2s_instr_set_ops(m, i, i->ops, i->n_ops); /* new type, opcode, operands: recorded */
   retype_result(c, i, old, false);
   return true;
 }
@@ -484,10 +488,8 @@ static bool fix_query_info(img_ctx *c, k2s_instr *i, bool data_type)
   uint32_t base = k2s_const_uint32(m, data_type ? CL_CHANNEL_TYPE_BASE : CL_CHANNEL_ORDER_BASE);
   v = k2s_emit(&b, SpvOpISub, u, (uint32_t[]){v, base}, 2);
   v = convert(m, &b, v, i->type);
-  k2s_invalidate_uses(m);
   k2s_replace_all_uses(m, i->result, v);
   k2s_instr_delete(m, i);
-  k2s_invalidate_uses(m);
   return true;
 }
 
@@ -686,11 +688,11 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a, 
     return false;
   uint32_t ops[7] = {c.scalar, c.dim, 0, c.arrayed, 0, c.sampled ? 1u : 2u, format};
   c.image_type = k2s_intern(m, SpvOpTypeImage, 0, ops, 7);
-  var->type = k2s_type_pointer(m, SpvStorageClassUniformConstant, c.image_type);
+  k2s_instr_set_type(m, var, k2s_type_pointer(m, SpvStorageClassUniformConstant, c.image_type));
   k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], var);
   k2s_list_append(&m->sec[K2S_SEC_GLOBAL], var);
   for (uint32_t l = 0; l < loads.n; l++)
-    loads.v[l]->type = c.image_type;
+    k2s_instr_set_type(m, loads.v[l], c.image_type);
   uint32_t sampled_image = k2s_intern(m, SpvOpTypeSampledImage, 0, &c.image_type, 1);
   bool ok = true;
   for (uint32_t s = 0; s < samples.n && ok; s++)
@@ -698,7 +700,7 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a, 
   for (uint32_t u = 0; u < users.n && ok; u++) {
     k2s_instr *i = users.v[u];
     switch (i->opcode) {
-    case SpvOpSampledImage: i->type = sampled_image; break;
+    case SpvOpSampledImage: k2s_instr_set_type(m, i, sampled_image); break;
     case SpvOpImageRead: ok = fix_read(&c, i); break;
     case SpvOpImageWrite: ok = fix_write(&c, i); break;
     case SpvOpImageQueryOrder: ok = fix_query_info(&c, i, false); break;
@@ -706,7 +708,6 @@ static bool lower_image_arg(k2s_module *m, k2s_refl_kernel *k, k2s_refl_arg *a, 
     default: ok = fix_query_size(&c, i); break;
     }
   }
-  k2s_invalidate_uses(m);
   return ok;
 }
 
@@ -772,9 +773,8 @@ static bool lower_literal_samplers(k2s_module *m)
         k2s_error(m, user, "literal sampler chosen by a phi, which Vulkan cannot express");
         return changed;
       }
-      user->ops[u->word] = emit1(&b, SpvOpLoad, s->type, var);
+      k2s_instr_set_op(m, user, u->word, emit1(&b, SpvOpLoad, s->type, var));
     }
-    k2s_invalidate_uses(m);
     k2s_remove_decorations(m, s->result);
     k2s_instr_delete(m, s);
     changed = true;
@@ -784,6 +784,7 @@ static bool lower_literal_samplers(k2s_module *m)
 
 bool k2s_lower_images(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   bool changed = lower_literal_samplers(m);
   if (m->failed)
     return changed;

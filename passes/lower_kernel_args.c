@@ -456,8 +456,9 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
   if (!lower_pods(c, k, pods, n_pods))
     return false;
   /* The kernel is now void(void). */
-  f->head = (k2s_list){0};
-  f->def->ops[1] = k2s_type_function(m, k2s_type_void(m), NULL, 0);
+  k2s_foreach_instr_safe(param, &f->head)
+    k2s_list_remove(&f->head, param);
+  k2s_instr_set_op(m, f->def, 1, k2s_type_function(m, k2s_type_void(m), NULL, 0));
   uint32_t fid = f->def->result;
   k2s_instr *ls = fid < c->n_local_size ? c->local_size[fid] : NULL;
   k = k2s_refl_kernel_of(m, f->def->result);
@@ -470,6 +471,7 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
 
 bool k2s_lower_kernel_args(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   arg_ctx c = {.m = m, .o = o};
   bool changed = false;
   c.n_local_size = m->bound;

@@ -427,6 +427,7 @@ static void register_kernels(wi_ctx *c)
 
 bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   (void)o;
   wi_ctx c = {.m = m};
   bool changed = false;
@@ -479,7 +480,8 @@ bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
       for (uint32_t r = start; r < e->n_ops; r++)
         if (e->ops[r] != v->result)
           e->ops[w++] = e->ops[r];
-      e->n_ops = w;
+      if (w != e->n_ops)
+        k2s_instr_set_ops(m, e, e->ops, w);
     }
     changed = true;
   }

@@ -377,6 +377,7 @@ static void promote_function(promote *p, k2s_function *f)
 
 bool k2s_promote_locals(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   (void)o;
   promote p = {.m = m};
   p.a.oom = m->arena.oom;

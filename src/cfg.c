@@ -37,10 +37,11 @@ k2s_block *k2s_split_block(k2s_module *m, k2s_instr *first, uint32_t label_id)
         break;
       for (uint32_t k = 1; k < p->n_ops; k += 2)
         if (p->ops[k] == from)
-          p->ops[k] = label_id;
+          k2s_instr_set_op(m, p, k, label_id);
     }
   k2s_function_insert_block_after(b->func, b, rest);
-  m->uses_valid = false;
+  if (!m->uses_kept) /* the moves and phi edits above kept it valid otherwise */
+    m->uses_valid = false;
   return rest;
 }
 

@@ -14,6 +14,7 @@ k2s_module *k2s_module_new(void)
 }
 
 static void target_index_free(struct k2s_target_index *x);
+static void record_uses_again(k2s_module *m, k2s_instr *i);
 static bool target_index_fresh(const struct k2s_target_index *x, const k2s_list *l);
 static void target_index_retarget(struct k2s_target_index *x, k2s_list *l, bool was_fresh,
                                   uint32_t old_id, uint32_t new_id);
@@ -33,6 +34,7 @@ void k2s_module_free(k2s_module *m)
 void k2s_list_append(k2s_list *l, k2s_instr *i)
 {
   l->gen++;
+  i->unlinked = false;
   i->prev = l->last;
   i->next = NULL;
   if (l->last)
@@ -49,6 +51,7 @@ void k2s_list_insert_before(k2s_list *l, k2s_instr *pos, k2s_instr *i)
     return;
   }
   l->gen++;
+  i->unlinked = false;
   i->next = pos;
   i->prev = pos->prev;
   if (pos->prev)
@@ -61,6 +64,7 @@ void k2s_list_insert_before(k2s_list *l, k2s_instr *pos, k2s_instr *i)
 void k2s_list_insert_after(k2s_list *l, k2s_instr *pos, k2s_instr *i)
 {
   l->gen++;
+  i->unlinked = false;
   if (!pos) {
     i->prev = NULL;
     i->next = l->first;
@@ -92,6 +96,7 @@ void k2s_list_remove(k2s_list *l, k2s_instr *i)
   else
     l->last = i->prev;
   i->prev = i->next = NULL;
+  i->unlinked = true;
 }
 
 static enum k2s_section section_of(uint16_t op)
@@ -175,8 +180,12 @@ void k2s_drop_annotations_of(k2s_module *m, const uint8_t *dead)
             for (uint32_t j = 0; j < step; j++)
               i->ops[w++] = i->ops[k + j];
         drop = w == 1 && i->n_ops > 1;
-        if (!drop)
+        if (!drop && w != i->n_ops) {
           i->n_ops = w;
+          record_uses_again(m, i);
+        }
+        if (!m->uses_kept)
+          m->uses_valid = false;
       } else {
         drop = targets_first_operand(i->opcode) && i->n_ops && GONE(i->ops[0]);
       }
@@ -186,7 +195,6 @@ void k2s_drop_annotations_of(k2s_module *m, const uint8_t *dead)
       }
     }
 #undef GONE
-  m->uses_valid = false;
 }
 
 void k2s_instr_delete(k2s_module *m, k2s_instr *i)
@@ -207,6 +215,7 @@ void k2s_instr_delete(k2s_module *m, k2s_instr *i)
 }
 
 static void uses_of_instr(k2s_module *m, k2s_instr *i);
+static void copy_ops(k2s_module *m, k2s_instr *i, const uint32_t *ops, uint32_t n_ops);
 static void add_use(k2s_module *m, k2s_instr *user, uint32_t id, uint32_t word);
 
 k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t result,
@@ -217,19 +226,17 @@ k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t
   i->type = type;
   i->result = result;
   i->offset = K2S_NEW_OFFSET;
-  bool uses_valid = m->uses_valid;
-  k2s_instr_set_ops(m, i, ops, n_ops);
+  copy_ops(m, i, ops, n_ops);
   if (result)
     k2s_set_def(m, result, i);
   /* Keep def-use valid by adding the new instruction's uses (a full rebuild
    * after every new instruction made passes quadratic in module size). */
-  m->uses_valid = uses_valid;
-  if (uses_valid)
+  if (m->uses_valid)
     uses_of_instr(m, i);
   return i;
 }
 
-void k2s_instr_set_ops(k2s_module *m, k2s_instr *i, const uint32_t *ops, uint32_t n_ops)
+static void copy_ops(k2s_module *m, k2s_instr *i, const uint32_t *ops, uint32_t n_ops)
 {
   if (n_ops > i->cap_ops) {
     i->ops = k2s_alloc(&m->arena, n_ops * sizeof(uint32_t));
@@ -238,10 +245,44 @@ void k2s_instr_set_ops(k2s_module *m, k2s_instr *i, const uint32_t *ops, uint32_
   if (n_ops)
     memmove(i->ops, ops, n_ops * sizeof(uint32_t));
   i->n_ops = n_ops;
-  m->uses_valid = false;
 }
 
-void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word)
+/* i's operands (or result type) changed: its old use records go stale and the
+ * new ones are recorded, so def-use stays valid for the rest of the module
+ * (a rebuild of the whole module per changed instruction was most of the
+ * work on small modules: issue 16). */
+static void record_uses_again(k2s_module *m, k2s_instr *i)
+{
+  if (!m->uses_valid)
+    return;
+  if (!m->uses_kept) { /* the pass may store into operands directly */
+    m->uses_valid = false;
+    return;
+  }
+  i->uses_gen++;
+  i->uses_pending = false; /* recorded now; the pending list skips it */
+  uses_of_instr(m, i);
+}
+
+void k2s_instr_set_ops(k2s_module *m, k2s_instr *i, const uint32_t *ops, uint32_t n_ops)
+{
+  copy_ops(m, i, ops, n_ops);
+  record_uses_again(m, i);
+}
+
+void k2s_instr_set_op(k2s_module *m, k2s_instr *i, uint32_t word, uint32_t value)
+{
+  i->ops[word] = value;
+  record_uses_again(m, i);
+}
+
+void k2s_instr_set_type(k2s_module *m, k2s_instr *i, uint32_t type)
+{
+  i->type = type;
+  record_uses_again(m, i);
+}
+
+static void push_word(k2s_module *m, k2s_instr *i, uint32_t word)
 {
   if (i->n_ops == i->cap_ops) {
     uint32_t cap = i->cap_ops ? i->cap_ops * 2 : 4;
@@ -249,7 +290,28 @@ void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word)
     i->cap_ops = cap;
   }
   i->ops[i->n_ops++] = word;
-  m->uses_valid = false;
+}
+
+void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word)
+{
+  push_word(m, i, word);
+  /* Whether the word is an <id> depends on the words still to come (an
+   * OpExtInst's instruction number, a decoration's operands): the uses are
+   * recorded when def-use is next read, once for all the words pushed. */
+  if (!m->uses_valid || i->uses_pending)
+    return;
+  if (!m->uses_kept) {
+    m->uses_valid = false;
+    return;
+  }
+  if (m->n_uses_pending == m->cap_uses_pending) {
+    uint32_t cap = m->cap_uses_pending ? 2 * m->cap_uses_pending : 64;
+    m->uses_pending = k2s_realloc_array(&m->arena, m->uses_pending, m->n_uses_pending, cap,
+                                        sizeof(*m->uses_pending));
+    m->cap_uses_pending = cap;
+  }
+  m->uses_pending[m->n_uses_pending++] = i;
+  i->uses_pending = true;
 }
 
 k2s_instr *k2s_ext_inst_new(k2s_module *m, uint32_t type, uint32_t set, uint32_t op,
@@ -265,14 +327,15 @@ k2s_instr *k2s_ext_inst_new(k2s_module *m, uint32_t type, uint32_t set, uint32_t
 
 void k2s_instr_push_id(k2s_module *m, k2s_instr *i, uint32_t id)
 {
-  bool uses_valid = m->uses_valid;
-  k2s_instr_push_op(m, i, id);
+  if (i->uses_pending) { /* recorded with the rest of its words */
+    push_word(m, i, id);
+    return;
+  }
+  push_word(m, i, id);
   /* One new use: recording it keeps def-use valid (a rebuild per pushed member
    * of a push-constant block made the work-item pass quadratic). */
-  if (uses_valid) {
+  if (m->uses_valid)
     add_use(m, i, id, i->n_ops - 1);
-    m->uses_valid = true;
-  }
 }
 
 void k2s_instr_push_string(k2s_module *m, k2s_instr *i, const char *s)
@@ -360,7 +423,7 @@ void k2s_module_remove_function(k2s_module *m, k2s_function *f)
   f->prev = f->next = NULL;
   if (f->def && f->def->result < m->id_cap && m->func_of[f->def->result] == f)
     m->func_of[f->def->result] = NULL;
-  m->uses_valid = false;
+  m->uses_valid = false; /* its instructions still name values; they are no uses now */
 }
 
 /* ---- ids ---- */
@@ -444,6 +507,7 @@ static void add_use(k2s_module *m, k2s_instr *user, uint32_t id, uint32_t word)
     m->uses_free = NULL;
   u->user = user;
   u->word = word;
+  u->gen = user->uses_gen;
   u->next = m->uses[id];
   m->uses[id] = u;
 }
@@ -462,10 +526,28 @@ static void uses_of_instr(k2s_module *m, k2s_instr *i)
   k2s_foreach_id_operand(m, i, use_cb, &c);
 }
 
+/* Records the uses of the instructions k2s_instr_push_op left pending. */
+static void record_pending_uses(k2s_module *m)
+{
+  for (uint32_t k = 0; k < m->n_uses_pending; k++) {
+    k2s_instr *i = m->uses_pending[k];
+    if (i->uses_pending && !i->dead)
+      record_uses_again(m, i);
+    i->uses_pending = false;
+  }
+  m->n_uses_pending = 0;
+}
+
 void k2s_build_uses(k2s_module *m)
 {
-  if (m->uses_valid)
+  if (m->uses_valid) {
+    if (m->n_uses_pending)
+      record_pending_uses(m);
     return;
+  }
+  for (uint32_t k = 0; k < m->n_uses_pending; k++)
+    m->uses_pending[k]->uses_pending = false; /* the rebuild records them */
+  m->n_uses_pending = 0;
   /* Old chains stay in the uses arena until the pass ends (see
    * k2s_release_stale_uses); rebuilding is rare compared to queries. */
   m->uses_arena.oom = m->arena.oom;
@@ -493,6 +575,11 @@ void k2s_invalidate_uses(k2s_module *m)
   m->uses_valid = false;
 }
 
+void k2s_keep_uses(k2s_module *m)
+{
+  m->uses_kept = true;
+}
+
 void k2s_release_stale_uses(k2s_module *m)
 {
   if (m->uses_valid)
@@ -502,11 +589,22 @@ void k2s_release_stale_uses(k2s_module *m)
   m->uses_free = NULL;
 }
 
-/* Unlink uses by deleted instructions from id's chain. */
+/* Is u still a use of id: its user not deleted nor out of its list, its
+ * operands not set again since, and the word still naming id? (What a rebuild
+ * would record: it walks the lists.) */
+static bool use_is_live(const k2s_use *u, uint32_t id)
+{
+  const k2s_instr *i = u->user;
+  if (i->dead || i->unlinked || u->gen != i->uses_gen)
+    return false;
+  return u->word == UINT32_MAX ? i->type == id : u->word < i->n_ops && i->ops[u->word] == id;
+}
+
+/* Unlink stale uses (deleted users, operands set again) from id's chain. */
 static void prune_dead(k2s_module *m, uint32_t id)
 {
   for (k2s_use **u = &m->uses[id]; *u;)
-    if ((*u)->user->dead)
+    if (!use_is_live(*u, id))
       *u = (*u)->next;
     else
       u = &(*u)->next;
@@ -818,9 +916,12 @@ void k2s_remove_decorations(k2s_module *m, uint32_t id)
 {
   k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION])
     if (i->n_ops >= 1 && i->ops[0] == id && i->opcode != SpvOpGroupDecorate &&
-        i->opcode != SpvOpGroupMemberDecorate)
+        i->opcode != SpvOpGroupMemberDecorate) {
       k2s_list_remove(&m->sec[K2S_SEC_ANNOTATION], i);
-  m->uses_valid = false;
+      i->dead = true; /* def-use drops it when next read */
+    }
+  if (!m->uses_kept)
+    m->uses_valid = false;
 }
 
 /* ---- capabilities and extensions ---- */
@@ -976,4 +1077,125 @@ bool k2s_is_debug_info(const k2s_module *m, const k2s_instr *i)
   k2s_instr *imp = k2s_def(m, i->ops[0]);
   const char *name = imp && imp->opcode == SpvOpExtInstImport ? k2s_string_operand(imp, 0) : NULL;
   return name && strncmp(name, "NonSemantic.", 12) == 0;
+}
+
+/* ---- def-use self-check (debug builds, after every pass) ---- */
+
+typedef struct use_triple {
+  const k2s_instr *user;
+  uint32_t word, id;
+} use_triple;
+
+typedef struct triple_list {
+  k2s_arena *a;
+  use_triple *v;
+  size_t n, cap;
+} triple_list;
+
+static void push_triple(triple_list *l, const k2s_instr *user, uint32_t word, uint32_t id)
+{
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 256;
+    l->v = k2s_realloc_array(l->a, l->v, l->n, cap, sizeof(*l->v));
+    l->cap = cap;
+  }
+  l->v[l->n++] = (use_triple){user, word, id};
+}
+
+typedef struct expect_ctx {
+  triple_list *l; /* NULL: only count */
+  uint32_t id_cap;
+  size_t n;
+} expect_ctx;
+
+static void expect_cb(void *ud, k2s_instr *in, uint32_t *id)
+{
+  expect_ctx *c = ud;
+  if (*id && *id < c->id_cap) {
+    c->n++;
+    if (c->l)
+      push_triple(c->l, in, (uint32_t)(id - in->ops), *id);
+  }
+}
+
+static void expect_instr(const k2s_module *m, expect_ctx *c, k2s_instr *i)
+{
+  if (i->type && i->type < m->id_cap) {
+    c->n++;
+    if (c->l)
+      push_triple(c->l, i, UINT32_MAX, i->type);
+  }
+  k2s_foreach_id_operand(m, i, expect_cb, c);
+}
+
+/* The uses the module's instructions have (listed when l is not NULL); the count. */
+static size_t expect_uses(const k2s_module *m, triple_list *l)
+{
+  expect_ctx c = {l, m->id_cap, 0};
+  for (int s = 0; s < K2S_SEC_COUNT; s++)
+    k2s_foreach_instr(i, &m->sec[s])
+      expect_instr(m, &c, i);
+  k2s_foreach_instr(i, &m->tail)
+    expect_instr(m, &c, i);
+  k2s_foreach_function(f, m) {
+    expect_instr(m, &c, f->def);
+    k2s_foreach_instr(i, &f->head)
+      expect_instr(m, &c, i);
+    k2s_foreach_block(b, f) {
+      expect_instr(m, &c, b->label);
+      k2s_foreach_instr(i, &b->body)
+        expect_instr(m, &c, i);
+    }
+  }
+  return c.n;
+}
+
+static int cmp_triple(const void *pa, const void *pb)
+{
+  const use_triple *a = pa, *b = pb;
+  if (a->user != b->user)
+    return (uintptr_t)a->user < (uintptr_t)b->user ? -1 : 1;
+  if (a->word != b->word)
+    return a->word < b->word ? -1 : 1;
+  return a->id < b->id ? -1 : a->id > b->id;
+}
+
+const char *k2s_check_uses(k2s_module *m, k2s_arena *a)
+{
+  if (!m->uses_valid)
+    return NULL;
+  k2s_build_uses(m); /* the pending instructions */
+  /* A live record always names its user's operand (use_is_live), and one
+   * operand gets one live record (generations): equal counts mean equal sets
+   * unless a user outside the lists makes up for a missing record, which the
+   * lists below would show. Only a mismatch pays for sorting them. */
+  size_t live = 0;
+  for (uint32_t id = 1; id < m->id_cap; id++)
+    for (k2s_use *u = m->uses[id]; u; u = u->next)
+      live += use_is_live(u, id);
+  if (live == expect_uses(m, NULL))
+    return NULL;
+  triple_list want = {a, NULL, 0, 0}, have = {a, NULL, 0, 0};
+  expect_uses(m, &want);
+  for (uint32_t id = 1; id < m->id_cap; id++)
+    for (k2s_use *u = m->uses[id]; u; u = u->next)
+      if (use_is_live(u, id))
+        push_triple(&have, u->user, u->word, id);
+  qsort(want.v, want.n, sizeof(*want.v), cmp_triple);
+  qsort(have.v, have.n, sizeof(*have.v), cmp_triple);
+  size_t i = 0, j = 0;
+  while (i < want.n || j < have.n) {
+    int c = i == want.n ? 1 : j == have.n ? -1 : cmp_triple(&want.v[i], &have.v[j]);
+    if (c == 0) {
+      i++, j++;
+      continue;
+    }
+    const use_triple *t = c < 0 ? &want.v[i] : &have.v[j];
+    return k2s_sprintf(a, "def-use %s the use of %%%u by %s%s (operand word %d)",
+                       c < 0 ? "lacks" : "has a stale record of", t->id,
+                       k2s_opcode_name(t->user->opcode),
+                       t->user->result ? k2s_sprintf(a, " %%%u", t->user->result) : "",
+                       t->word == UINT32_MAX ? -1 : (int)t->word);
+  }
+  return NULL;
 }

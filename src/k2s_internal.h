@@ -86,7 +86,11 @@ struct k2s_instr {
   uint32_t type;   /* result type id, 0 if none */
   uint32_t result; /* result id, 0 if none */
   uint32_t offset; /* word offset in the input, K2S_NEW_OFFSET if created */
-  bool dead;       /* deleted: dropped from use chains when they are next read */
+  uint32_t uses_gen; /* its uses recorded in def-use carry this number; changing the
+                        operands bumps it, so the old records read as stale */
+  bool dead;         /* deleted: dropped from use chains when they are next read */
+  bool uses_pending; /* operands pushed one by one: uses recorded at the next query */
+  bool unlinked;     /* taken out of its list (k2s_list_remove): no uses until put back */
 };
 
 typedef struct k2s_list {
@@ -132,6 +136,7 @@ typedef struct k2s_use k2s_use;
 struct k2s_use {
   k2s_instr *user;
   uint32_t word; /* index into user->ops; UINT32_MAX means the result type */
+  uint32_t gen;  /* user->uses_gen when recorded; any other value: stale */
   k2s_use *next;
 };
 
@@ -167,6 +172,15 @@ struct k2s_module {
   bool uses_valid;
   k2s_arena uses_arena;
   k2s_use *uses_free, *uses_free_end; /* the rest of the current slab of uses */
+  /* Instructions whose operands were pushed since def-use was last read: their
+   * uses are recorded when it is next read (k2s_instr_push_op). */
+  k2s_instr **uses_pending;
+  uint32_t n_uses_pending, cap_uses_pending;
+  /* The running pass changes operands only through k2s_instr_set_ops/set_op/
+   * set_type/push_op (k2s_keep_uses): def-use follows each change. Otherwise
+   * (the default, reset before every pass) any such change drops def-use,
+   * since the pass may also store into ops[] directly. */
+  bool uses_kept;
 
   /* type and constant interning (find-or-create) */
   k2s_intern_entry **intern;
@@ -221,6 +235,11 @@ k2s_instr *k2s_instr_new(k2s_module *m, uint16_t opcode, uint32_t type, uint32_t
                          const uint32_t *ops, uint32_t n_ops);
 void k2s_instr_set_ops(k2s_module *m, k2s_instr *i, const uint32_t *ops, uint32_t n_ops);
 void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word);
+/* One operand word, or the result type, changed in place; def-use stays valid
+ * (a plain store into ops[] or type leaves it stale: the debug build's check
+ * after each pass names the instruction). */
+void k2s_instr_set_op(k2s_module *m, k2s_instr *i, uint32_t word, uint32_t value);
+void k2s_instr_set_type(k2s_module *m, k2s_instr *i, uint32_t type);
 /* A new (unlinked) OpExtInst of `set` with a fresh result id: instruction `op` of the set
  * on the n id operands args. */
 k2s_instr *k2s_ext_inst_new(k2s_module *m, uint32_t type, uint32_t set, uint32_t op,
@@ -300,6 +319,14 @@ void k2s_build_uses(k2s_module *m);
  * holds a k2s_use (between passes). */
 void k2s_release_stale_uses(k2s_module *m);
 void k2s_invalidate_uses(k2s_module *m);
+/* Called by a pass that changes operands only through the API (never a plain
+ * store into ops[] or type): def-use then stays valid across its changes
+ * instead of being rebuilt after each (SPIRV-Tools opt's "preserved analyses").
+ * The debug build checks def-use against the module after every pass. */
+void k2s_keep_uses(k2s_module *m);
+/* NULL when def-use is invalid or matches the module's operands exactly;
+ * else what differs (debug builds check it after every pass). */
+const char *k2s_check_uses(k2s_module *m, k2s_arena *scratch);
 #define k2s_foreach_use(u, m, id) for (k2s_use *u = k2s_uses_of(m, id); u; u = u->next)
 k2s_use *k2s_uses_of(k2s_module *m, uint32_t id);
 void k2s_replace_all_uses(k2s_module *m, uint32_t old_id, uint32_t new_id);

@@ -93,6 +93,7 @@ bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **l
   for (int i = 0; i < n; i++) {
     const k2s_pass_info *p = list[i];
     m->pass = p->name;
+    m->uses_kept = false; /* until the pass says it keeps def-use (k2s_keep_uses) */
     k2s_release_stale_uses(m);
 #ifndef NDEBUG
     uint64_t before = k2s_hash_module(m);
@@ -113,12 +114,31 @@ bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **l
       m->pass = NULL;
       return false;
     }
+    /* A pass that did not keep def-use may have stored into operands after
+     * its last rebuild: the next pass starts from fresh chains. */
+    if (changed && !m->uses_kept)
+      k2s_invalidate_uses(m);
 #ifndef NDEBUG
     if (!changed && k2s_hash_module(m) != before) {
       k2s_error(m, NULL, "internal error: pass '%s' reported no change but changed the module",
                 p->name);
       m->pass = NULL;
       return false;
+    }
+    if (changed && m->uses_kept && m->uses_valid) {
+      /* The pass said it keeps def-use valid across its changes (src/ir.c):
+       * a plain store into operands would leave records that mislead the
+       * next pass. */
+      k2s_arena scratch = {0};
+      scratch.oom = m->arena.oom;
+      const char *stale = k2s_check_uses(m, &scratch);
+      if (stale)
+        k2s_error(m, NULL, "internal error: after pass '%s', %s", p->name, stale);
+      k2s_arena_free(&scratch);
+      if (stale) {
+        m->pass = NULL;
+        return false;
+      }
     }
 #endif
     if (print_all || (o->print_after && strcmp(o->print_after, p->name) == 0))
@@ -144,6 +164,7 @@ bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **l
     }
   }
   k2s_release_stale_uses(m);
+  m->uses_kept = false;
   m->pass = NULL;
   return true;
 }

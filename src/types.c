@@ -167,7 +167,7 @@ void k2s_retype_block_variable(k2s_module *m, k2s_instr *var, uint32_t words)
   uint32_t st = k2s_type_struct(m, &words, 1);
   k2s_decorate(m, st, SpvDecorationBlock, NULL, 0);
   k2s_member_decorate(m, st, 0, SpvDecorationOffset, &zero, 1);
-  var->type = k2s_type_pointer(m, var->ops[0], st);
+  k2s_instr_set_type(m, var, k2s_type_pointer(m, var->ops[0], st));
   /* The new pointer type was appended to the globals: the variable follows it. */
   k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], var);
   k2s_list_append(&m->sec[K2S_SEC_GLOBAL], var);

@@ -334,6 +334,58 @@ static void ir_def_use_stays_valid(void)
   k2s_module_free(m);
 }
 
+static void ir_def_use_kept_across_changes(void)
+{
+  /* A pass that calls k2s_keep_uses changes operands through the API only, and
+   * def-use follows each change instead of being rebuilt (issue 16); without it,
+   * a change drops def-use as before. Each state is checked against a rebuild
+   * (k2s_check_uses). */
+  k2s_module *m = unit_module(unit_kernel_text);
+  k2s_instr *add = find_op(m, SpvOpIAdd), *one = find_op(m, SpvOpConstant);
+  REQUIRE(add && one);
+  k2s_arena scratch = {0};
+  uint32_t a = add->ops[0], b = add->ops[1];
+  k2s_instr_set_op(m, add, 0, one->result); /* not kept: def-use is dropped */
+  CHECK(!m->uses_valid);
+  k2s_instr_set_op(m, add, 0, a);
+  k2s_keep_uses(m);
+  k2s_build_uses(m);
+  int uses_a = count_uses(m, a), uses_one = count_uses(m, one->result);
+  k2s_instr_set_op(m, add, 0, one->result);
+  CHECK(m->uses_valid);
+  CHECK_EQ(count_uses(m, one->result), uses_one + 1);
+  CHECK_EQ(count_uses(m, a), uses_a - (b == a ? 0 : 1));
+  CHECK(k2s_check_uses(m, &scratch) == NULL);
+  /* Setting it back must not make the first record live again (a duplicate). */
+  k2s_instr_set_op(m, add, 0, a);
+  CHECK_EQ(count_uses(m, one->result), uses_one);
+  CHECK_EQ(count_uses(m, a), uses_a);
+  CHECK(k2s_check_uses(m, &scratch) == NULL);
+  /* Pushed words are recorded at the next query, once. */
+  k2s_instr *x = k2s_instr_new(m, SpvOpIMul, add->type, k2s_new_id(m), NULL, 0);
+  k2s_list_insert_after(&add->block->body, add, x);
+  k2s_instr_push_op(m, x, add->result);
+  k2s_instr_push_op(m, x, one->result);
+  CHECK(m->uses_valid);
+  CHECK_EQ(count_uses(m, one->result), uses_one + 1);
+  CHECK(k2s_check_uses(m, &scratch) == NULL);
+  /* The result type, and an instruction taken out of its list. */
+  uint32_t old_type = x->type, u64 = k2s_type_int(m, 64, false);
+  int type_uses = count_uses(m, old_type);
+  k2s_instr_set_type(m, x, u64);
+  CHECK_EQ(count_uses(m, old_type), type_uses - 1);
+  k2s_list_remove(&add->block->body, x);
+  CHECK_EQ(count_uses(m, one->result), uses_one);
+  CHECK(k2s_check_uses(m, &scratch) == NULL);
+  /* A plain store is what the check is for: it names the stale record. */
+  k2s_list_insert_after(&add->block->body, add, x);
+  x->ops[1] = a;
+  const char *why = k2s_check_uses(m, &scratch);
+  CHECK(why && strstr(why, "lacks the use"));
+  k2s_arena_free(&scratch);
+  k2s_module_free(m);
+}
+
 /* k2s_foreach_id_operand's per-opcode fast path names exactly the words the grammar
  * walk calls ids: every opcode, 0 to 9 operand words, several word patterns (zero
  * bytes end strings; set bits select enum parameters). */
@@ -523,6 +575,6 @@ static void ir_grammar_opcode_facts(void)
   CHECK_EQ(k2s_opcode_class(0xfffe), -1);
 }
 
-UNIT_MAIN(T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_names_decorations_caps),
+UNIT_MAIN(T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_def_use_kept_across_changes), T(ir_names_decorations_caps),
           T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
           T(ir_blocks_functions))
