@@ -296,6 +296,16 @@ static int unknown_option(const char *a)
       best = option_names[k];
     }
   }
+  if (best && bd == 0) {
+    /* The name is right, the form is not: a value option at the end of the
+     * command line, or a switch given a value. */
+    if (bare[nl] == '=')
+      fprintf(stderr, "k2s: error: option '--%s' takes no value ('%s')", best, a);
+    else
+      fprintf(stderr, "k2s: error: option '%s' needs a value (%s=VALUE or %s VALUE)", a, a, a);
+    fprintf(stderr, "\n(see k2s --help)\n");
+    return EXIT_USAGE;
+  }
   fprintf(stderr, "k2s: error: unknown option '%s'", a);
   if (best)
     fprintf(stderr, "; did you mean '--%s'?", best);
