@@ -164,7 +164,11 @@ static const char *opt_value(const char *arg, const char *name)
 
 /* -name=V, --name=V, or -name V / --name V (the value in the next argument,
  * as clspv's -descriptormap FILE and spirv-opt's options take it). */
-/* Repeated --image-format values, comma-joined (freed at exit with the process). */
+/* Repeated --image-format values, comma-joined. The one joined string lives
+ * in a static (each join replaces and frees the previous one), so it stays
+ * reachable until the process exits, as the option it backs must. */
+static char *joined_formats;
+
 static const char *join_formats(const char *a, const char *b)
 {
   size_t la = strlen(a), lb = strlen(b);
@@ -174,6 +178,8 @@ static const char *join_formats(const char *a, const char *b)
     r[la] = ',';
     memcpy(r + la + 1, b, lb + 1);
   }
+  free(joined_formats); /* a, when a is the previous join: copied already */
+  joined_formats = r;
   return r;
 }
 

@@ -635,7 +635,8 @@ uint32_t k2s_repair_drop_merges(k2s_module *m)
           k2s_instr_delete(m, i);
           n++;
         }
-  qsort(hints, n_hints, 2 * sizeof(uint32_t), cmp_label);
+  if (n_hints > 1)
+    qsort(hints, n_hints, 2 * sizeof(uint32_t), cmp_label);
   m->loop_hints = hints;
   m->n_loop_hints = n_hints;
   return n;
