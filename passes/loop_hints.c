@@ -45,9 +45,6 @@ typedef struct hint_ctx {
   uint8_t *in_loop;         /* per block index: in the loop being looked at */
   uint32_t *list;           /* the loop's block indices */
   uint32_t n_list;
-  /* Dominator-tree intervals: a dominates b iff pre[a] <= pre[b] and post[b] <= post[a]
-   * (a query in constant time; unreachable blocks have pre UINT32_MAX). */
-  uint32_t *pre, *post;
 } hint_ctx;
 
 enum trip_kind { TRIPS_RUNTIME, TRIPS_CONSTANT, TRIPS_OVER_CAP };
@@ -56,50 +53,6 @@ static uint32_t block_index(const hint_ctx *c, uint32_t label)
 {
   return label < c->m->id_cap && c->index_of_label[label] ? c->index_of_label[label] - 1
                                                           : UINT32_MAX;
-}
-
-static void number_dominator_tree(hint_ctx *c)
-{
-  const k2s_cfg *g = c->cfg;
-  uint32_t n = g->n_blocks;
-  uint32_t *first = k2s_alloc(c->a, (n + 1) * sizeof(uint32_t)); /* first child + 1 */
-  uint32_t *next = k2s_alloc(c->a, (n + 1) * sizeof(uint32_t));  /* next sibling + 1 */
-  uint32_t *stack = k2s_alloc(c->a, (n + 1) * sizeof(uint32_t));
-  c->pre = k2s_alloc(c->a, (n + 1) * sizeof(uint32_t));
-  c->post = k2s_alloc(c->a, (n + 1) * sizeof(uint32_t));
-  for (uint32_t i = 0; i < n; i++)
-    c->pre[i] = c->post[i] = UINT32_MAX;
-  if (!g->n_rpo)
-    return;
-  for (uint32_t r = g->n_rpo; r-- > 1;) {
-    uint32_t x = g->rpo[r], d = g->idom[x];
-    if (d < n) {
-      next[x] = first[d];
-      first[d] = x + 1;
-    }
-  }
-  /* Iterative depth-first walk: a block is numbered on entry (pre) and when its
-   * last child is done (post). */
-  uint32_t sp = 0, clock = 0;
-  stack[sp++] = g->rpo[0];
-  c->pre[g->rpo[0]] = clock++;
-  while (sp) {
-    uint32_t x = stack[sp - 1];
-    if (first[x]) {
-      uint32_t y = first[x] - 1;
-      first[x] = next[y];
-      c->pre[y] = clock++;
-      stack[sp++] = y;
-    } else {
-      c->post[x] = clock++;
-      sp--;
-    }
-  }
-}
-
-static bool dominates(const hint_ctx *c, uint32_t a, uint32_t b)
-{
-  return c->pre[b] != UINT32_MAX && c->pre[a] <= c->pre[b] && c->post[b] <= c->post[a];
 }
 
 /* The loop construct (SPIR-V's definition): the blocks the header dominates and
@@ -120,8 +73,8 @@ static bool collect_loop(hint_ctx *c, uint32_t header, uint32_t merge)
     }
     for (uint32_t s = 0; s < g->n_succ[x]; s++) {
       uint32_t y = g->succ[x][s];
-      if (c->in_loop[y] || y == merge || !dominates(c, header, y) ||
-          (merge != UINT32_MAX && dominates(c, merge, y)))
+      if (c->in_loop[y] || y == merge || !k2s_cfg_dominates(g, header, y) ||
+          (merge != UINT32_MAX && k2s_cfg_dominates(g, merge, y)))
         continue;
       c->in_loop[y] = 1;
       c->list[c->n_list++] = y;
@@ -330,7 +283,6 @@ static bool hint_function(hint_ctx *c, k2s_function *f, bool verbose)
   bool changed = false;
   c->cfg = k2s_cfg_build(m, c->a, f);
   k2s_cfg_dominators(c->cfg, c->a);
-  number_dominator_tree(c);
   uint32_t n = c->cfg->n_blocks;
   c->in_loop = k2s_alloc(c->a, n + 1);
   c->list = k2s_alloc(c->a, (n + 1) * sizeof(uint32_t));

@@ -662,6 +662,8 @@ typedef struct k2s_cfg {
   uint32_t **pred, *n_pred;
   uint32_t *rpo, n_rpo;  /* reachable blocks in reverse post-order */
   uint32_t *idom;        /* immediate dominator index; UINT32_MAX for entry/unreachable */
+  uint32_t *dom_pre, *dom_post; /* dominator-tree intervals (k2s_cfg_dominates); pre
+                                   UINT32_MAX for unreachable blocks */
   uint32_t *ipdom;       /* immediate post-dominator; UINT32_MAX = virtual exit */
 } k2s_cfg;
 
