@@ -455,8 +455,10 @@ def run(a):
     if not os.access(a.k2s, os.X_OK):
         sys.exit(f"sweep: no k2s at {a.k2s} (build first, or pass --k2s)")
     # Snapshot the translator: a rebuild during a long sweep must not mix two versions.
-    commit = subprocess.run(["git", "-C", str(HERE), "describe", "--always", "--dirty"],
-                            capture_output=True, text=True).stdout.strip() or "unknown"
+    commit = "unknown"
+    if shutil.which("git"):
+        commit = subprocess.run(["git", "-C", str(HERE), "describe", "--always", "--dirty"],
+                                capture_output=True, text=True).stdout.strip() or commit
     if a.label:
         commit = a.label
     bindir = os.path.join(a.work, "bin")
