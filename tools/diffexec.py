@@ -18,9 +18,11 @@ saying so). Integers must be equal; floats may differ by --ulp units in the last
 Outcomes per kernel: match, MISMATCH (first differing value and count), vk-fail (translation
 or k2s-run failed), ref-fail (the reference cannot build or run it), skip (arguments cannot
 be generated), frontend (clang/llvm-spirv failed). One line each, then a summary; --json
-writes every record. Exit status 1 if any MISMATCH or vk-fail (with --strict).
+writes every record. Exit status 1 if any MISMATCH or vk-fail (with --strict). -j N runs N
+sources at a time (the device host's CPUs: tools/device/diffexec.sh).
 """
 import argparse
+import concurrent.futures
 import json
 import math
 import os
@@ -292,6 +294,7 @@ def main():
     ap.add_argument("--ulp", type=int, default=4)
     ap.add_argument("--max-kernels", type=int, default=8)
     ap.add_argument("--timeout", type=int, default=30)
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="sources run at a time")
     ap.add_argument("--k2s", default=str(HERE / "build" / "passes" / "k2s"))
     ap.add_argument("--k2s-run", default=str(HERE / "build" / "src" / "run" / "k2s-run"))
     ap.add_argument("--clref", default=str(HERE / "build" / "tests" / "clref" / "k2s-clref"))
@@ -305,9 +308,15 @@ def main():
         ap.error("no input: give .cl files or --sweep WORK")
     counts = {}
     jf = open(a.json, "w") if a.json else None
-    for cl in files:
+
+    def one(cl):
         with tempfile.TemporaryDirectory() as tmp:
-            for r in run_file(cl, a, tmp):
+            return run_file(cl, a, tmp)
+
+    # Sources are independent: -j N runs N at a time (records are written as each ends).
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as ex:
+        for fut in concurrent.futures.as_completed([ex.submit(one, cl) for cl in files]):
+            for r in fut.result():
                 counts[r["result"]] = counts.get(r["result"], 0) + 1
                 print(f"{r['result']} {r['file']} {r['kernel']}"
                       + (f": {r['detail']}" if r.get("detail") else ""), flush=True)

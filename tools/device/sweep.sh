@@ -10,10 +10,18 @@
 # There (device tool; carry [".sweep-device"], one clang version a call: each toolchain is
 # ~40 MB of the 64 MiB a call may carry, so prepare only the version the call runs):
 #   SWEEP_CLANG=15 SWEEP_SECONDS=480 bash tools/device/sweep.sh run
+#   (carry the files, not the folder, when it holds several toolchains: [".sweep-device/k2s",
+#   ".sweep-device/label", ".sweep-device/work.tar.xz", ".sweep-device/tc-15.tar.xz"])
 # writes $OUT/sweep-15.jsonl.xz (the records, as tools/sweep.py run writes them),
 # $OUT/failures-15.tar.xz (modules that were internal/crash/invalid/timeout), and
 # $OUT/report-15.md. A run stopped by SWEEP_SECONDS is resumed by the next call when its
 # records are put back as .sweep-device/prev-15.jsonl.xz.
+#
+# Differential execution at scale (tools/diffexec.py over the work's OpenCL C sources):
+# k2s's translation on NVIDIA's Vulkan driver against the OpenCL C source on NVIDIA's
+# OpenCL, same GPU, same generated inputs (carry also ".gl" and ".sweep-device/bin"):
+#   DIFFEXEC_SECONDS=400 DIFFEXEC_ARGS="--env vulkan1.2" bash tools/device/sweep.sh diffexec
+# writes $OUT/diffexec.jsonl.xz and diffexec.log.xz (clang-15 toolchain).
 #
 # The toolchain is the build machine's own (Debian 12) binaries with the shared libraries
 # they load. Two of those are replaced by generated stubs to fit the carry limit: ICU
@@ -78,9 +86,11 @@ prepare)
   work=${2:?usage: $0 prepare WORK [K2S [VERSIONS]]}
   k2s=${3:-build/passes/k2s}
   versions=${4:-15 14}
-  mkdir -p "$dir"
-  rm -f "$dir"/tc-*.tar.xz
+  mkdir -p "$dir/bin"
   cp "$k2s" "$dir/k2s"
+  bdir=$(dirname "$(dirname "$k2s")")
+  cp "$bdir/src/run/k2s-run" "$bdir/tests/clref/k2s-clref" "$dir/bin/" 2>/dev/null ||
+    echo "sweep.sh: no k2s-run/k2s-clref beside $k2s (diffexec needs them)" >&2
   git describe --always --dirty > "$dir/label"
   [ -f "$dir/work.tar.xz" ] || tar -C "$work" -cf - manifest.jsonl src | xz -T2 -6 > "$dir/work.tar.xz"
   for v in $versions; do
@@ -88,8 +98,10 @@ prepare)
   done
   du -sh "$dir"
   ;;
-run)
+run|diffexec)
+  mode=$1
   v=${SWEEP_CLANG:-15}
+  [ "$mode" = diffexec ] && v=15 # diffexec.py builds with clang-15 + llvm-spirv-15
   OUT=${OUT:-/tmp/sweep-out}
   mkdir -p "$OUT"
   sw=/tmp/k2s-sweep
@@ -102,7 +114,28 @@ for name in (f"tc-{v}.tar.xz", "work.tar.xz"):
     with tarfile.open(f"{d}/{name}") as t:
         t.extractall(sw if name.startswith("tc") else f"{sw}/work")
 EOF
-  export PATH=$sw/tc-$v/bin:$PATH LD_LIBRARY_PATH=$sw/tc-$v/lib
+  if [ "$mode" = diffexec ]; then
+    . tools/device/setup.sh
+    [ -f /etc/OpenCL/vendors/nvidia.icd ] && export OCL_ICD_VENDORS=/etc/OpenCL/vendors/nvidia.icd
+  fi
+  # The toolchain's libraries only for the toolchain: k2s-run/k2s-clref keep the host's.
+  for b in "$sw/tc-$v/bin/"*; do
+    mv "$b" "$b.real"
+    printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$sw/tc-$v/lib" "$b.real" > "$b"
+    chmod +x "$b"
+  done
+  export PATH=$sw/tc-$v/bin:$PATH
+  if [ "$mode" = diffexec ]; then
+    start=$(date +%s)
+    timeout "${DIFFEXEC_SECONDS:-400}" python3 tools/diffexec.py --sweep "$sw/work" \
+      --k2s "$dir/k2s" --k2s-run "$dir/bin/k2s-run" --clref "$dir/bin/k2s-clref" \
+      -j "${DIFFEXEC_JOBS:-32}" --json "$sw/diffexec.jsonl" ${DIFFEXEC_ARGS:-} > "$sw/diffexec.log" 2>&1
+    echo "diffexec wall: $(( $(date +%s) - start )) s" >> "$sw/diffexec.log"
+    grep -E "^(MISMATCH|summary|diffexec wall)" "$sw/diffexec.log" | tail -80
+    xz -6 -c "$sw/diffexec.jsonl" > "$OUT/diffexec.jsonl.xz"
+    xz -6 -c "$sw/diffexec.log" > "$OUT/diffexec.log.xz"
+    exit 0
+  fi
   label=$(cat "$dir/label")
   results=r-$v.jsonl
   if [ -f "$dir/prev-$v.jsonl.xz" ]; then
@@ -133,7 +166,7 @@ EOF
   ls -la "$OUT"
   ;;
 *)
-  sed -n 2,23p "$0"
+  sed -n 2,31p "$0"
   exit 2
   ;;
 esac
