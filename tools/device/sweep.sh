@@ -59,7 +59,7 @@ toolchain() { # toolchain VERSION : .sweep-device/tc-VERSION.tar.xz
   mkdir -p "$tc/bin" "$tc/lib"
   cp -L "/usr/lib/llvm-$v/bin/clang" "$tc/bin/clang-$v"
   cp -L "$(command -v "llvm-spirv-$v")" "$tc/bin/llvm-spirv-$v"
-  cp -L "$(command -v spirv-val)" "$(command -v spirv-as)" "$tc/bin/"
+  cp -L "$(command -v spirv-val)" "$(command -v spirv-as)" "$(command -v spirv-dis)" "$tc/bin/"
   local res
   res=$(ls -d /usr/lib/llvm-$v/lib/clang/*/ | head -1)
   mkdir -p "$tc/lib/clang/$(basename "$res")/include"
@@ -89,6 +89,7 @@ prepare)
   mkdir -p "$dir/bin"
   cp "$k2s" "$dir/k2s"
   bdir=$(dirname "$(dirname "$k2s")")
+  cp -L "$(command -v spirv-dis)" "$dir/bin/" # older toolchain tarballs lack it
   cp "$bdir/src/run/k2s-run" "$bdir/tests/clref/k2s-clref" "$dir/bin/" 2>/dev/null ||
     echo "sweep.sh: no k2s-run/k2s-clref beside $k2s (diffexec needs them)" >&2
   git describe --always --dirty > "$dir/label"
@@ -118,6 +119,7 @@ EOF
     . tools/device/setup.sh
     [ -f /etc/OpenCL/vendors/nvidia.icd ] && export OCL_ICD_VENDORS=/etc/OpenCL/vendors/nvidia.icd
   fi
+  [ -e "$sw/tc-$v/bin/spirv-dis" ] || cp "$dir/bin/spirv-dis" "$sw/tc-$v/bin/" 2>/dev/null
   # The toolchain's libraries only for the toolchain: k2s-run/k2s-clref keep the host's.
   for b in "$sw/tc-$v/bin/"*; do
     mv "$b" "$b.real"
