@@ -484,6 +484,15 @@ static void register_kernels(wi_ctx *c)
       }
 }
 
+/* Whether a user of a builtin variable only names or decorates it (any
+ * OpName/OpDecorate* form, e.g. OpDecorateString UserSemantic), or lists it
+ * in an entry point's interface. */
+static bool names_or_decorates(const k2s_instr *user)
+{
+  int cls = k2s_opcode_class(user->opcode);
+  return cls == K2S_CLASS_DEBUG || cls == K2S_CLASS_ANNOTATION || user->opcode == SpvOpEntryPoint;
+}
+
 bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
 {
   k2s_keep_uses(m); /* operands change only through the API */
@@ -516,24 +525,22 @@ bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
     if (m->failed)
       return true;
     k2s_build_uses(m);
-    bool used = false;
     k2s_foreach_use(u, m, v->result)
-      if (u->user->opcode != SpvOpName && u->user->opcode != SpvOpDecorate &&
-          u->user->opcode != SpvOpEntryPoint)
-        used = true;
-    if (used) {
-      k2s_error(m, v,
-                "a work-item builtin variable is used other than by loads; k2s cannot "
-                "translate that yet");
-      return true;
-    }
-    k2s_remove_decorations(m, v->result);
+      if (!names_or_decorates(u->user)) {
+        k2s_error(m, u->user,
+                  "a work-item builtin variable (%s) is used other than by loads; k2s cannot "
+                  "translate that yet",
+                  k2s_enumerant_name(K2S_OK_BUILT_IN, bi->ops[2]));
+        return true;
+      }
+    /* Its names and decorations go (OpDecorateString UserSemantic and
+     * decoration groups too); entry-point interfaces are rebuilt by finalize,
+     * the variable leaves them below. */
+    uint8_t *gone = k2s_alloc(&m->arena, (size_t)m->bound + 1);
+    gone[v->result] = 1;
+    k2s_drop_annotations_of(m, gone);
     k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v);
     m->def[v->result] = NULL;
-    /* Entry-point interfaces are rebuilt by finalize; names go below. */
-    k2s_foreach_instr_safe(n, &m->sec[K2S_SEC_DEBUG])
-      if (n->opcode == SpvOpName && n->ops[0] == v->result)
-        k2s_list_remove(&m->sec[K2S_SEC_DEBUG], n);
     k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
       const char *name = k2s_string_operand(e, 2);
       uint32_t start = name ? 2 + k2s_string_words(name) : e->n_ops, w = start;
