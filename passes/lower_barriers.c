@@ -16,13 +16,13 @@
 
 static uint32_t map_semantics(uint32_t s)
 {
-  uint32_t storage = s & (SpvMemorySemanticsUniformMemoryMask | SpvMemorySemanticsWorkgroupMemoryMask |
-                          SpvMemorySemanticsCrossWorkgroupMemoryMask |
-                          SpvMemorySemanticsImageMemoryMask | SpvMemorySemanticsSubgroupMemoryMask |
-                          SpvMemorySemanticsAtomicCounterMemoryMask);
-  uint32_t order = s & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
-                        SpvMemorySemanticsAcquireReleaseMask |
-                        SpvMemorySemanticsSequentiallyConsistentMask);
+  uint32_t storage =
+      s & (SpvMemorySemanticsUniformMemoryMask | SpvMemorySemanticsWorkgroupMemoryMask |
+           SpvMemorySemanticsCrossWorkgroupMemoryMask | SpvMemorySemanticsImageMemoryMask |
+           SpvMemorySemanticsSubgroupMemoryMask | SpvMemorySemanticsAtomicCounterMemoryMask);
+  uint32_t order =
+      s & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
+           SpvMemorySemanticsAcquireReleaseMask | SpvMemorySemanticsSequentiallyConsistentMask);
   if (storage & SpvMemorySemanticsCrossWorkgroupMemoryMask)
     storage = (storage & ~SpvMemorySemanticsCrossWorkgroupMemoryMask) |
               SpvMemorySemanticsUniformMemoryMask;
@@ -115,6 +115,22 @@ static uint32_t map_scope(uint32_t s)
   return s == SpvScopeCrossDevice ? SpvScopeDevice : s;
 }
 
+/* A memory order or scope that is not a constant: llvm-spirv passes an
+ * atomic_*_explicit / atomic_work_item_fence order or scope that is not an
+ * LLVM constant (at -O0 any local variable holding one) through helpers it
+ * adds (__translate_ocl_memory_order/_scope), whose result only the run time
+ * knows; Vulkan wants constants. The strongest of the values OpenCL allows
+ * there is correct for each of them (a stronger ordering and a wider scope
+ * only forbid outcomes): SequentiallyConsistent on every memory Vulkan
+ * orders, which the mapping below narrows to what the access may have, and
+ * Device scope. A barrier's (execution) scope is not guessed: a wider one
+ * would wait for invocations that may never arrive. */
+static uint32_t strongest_semantics(void)
+{
+  return SpvMemorySemanticsSequentiallyConsistentMask | SpvMemorySemanticsUniformMemoryMask |
+         SpvMemorySemanticsWorkgroupMemoryMask | SpvMemorySemanticsImageMemoryMask;
+}
+
 typedef struct bar_ctx {
   k2s_module *m;
   bool changed;
@@ -128,14 +144,21 @@ static bool visit(void *ud, const k2s_instr *in, const k2s_operand *op)
   k2s_module *m = c->m;
   uint32_t id = in->ops[op->word];
   uint64_t v;
-  if (!k2s_const_value(m, id, &v)) {
-    k2s_error(m, in, "a memory scope or semantics operand is not a constant; Vulkan requires "
-                     "constants here");
-    return false;
-  }
+  bool known = k2s_const_value(m, id, &v);
   enum atomic_role role;
+  bool atomic = atomic_role(in, op->word, &role);
+  if (!known) {
+    if (!atomic && in->opcode != SpvOpMemoryBarrier) {
+      k2s_error(m, in,
+                "a barrier's scope or memory semantics is not a constant (a "
+                "work_group_barrier/sub_group_barrier whose flags or memory_scope is "
+                "computed at run time); Vulkan requires constants here");
+      return false;
+    }
+    v = op->kind == K2S_OK_ID_SCOPE ? SpvScopeDevice : strongest_semantics();
+  }
   uint32_t nv;
-  if (atomic_role(in, op->word, &role)) {
+  if (atomic) {
     k2s_instr *pt = k2s_def(m, k2s_type_of(m, in->ops[0]));
     uint32_t sc = pt && pt->opcode == SpvOpTypePointer ? pt->ops[0] : 0;
     nv = op->kind == K2S_OK_ID_SCOPE ? map_atomic_scope((uint32_t)v, sc)
@@ -143,7 +166,7 @@ static bool visit(void *ud, const k2s_instr *in, const k2s_operand *op)
   } else {
     nv = op->kind == K2S_OK_ID_SCOPE ? map_scope((uint32_t)v) : map_semantics((uint32_t)v);
   }
-  if (nv != v) {
+  if (!known || nv != v) {
     ((k2s_instr *)in)->ops[op->word] = k2s_const_uint32(m, nv);
     c->changed = true;
   }

@@ -155,22 +155,16 @@ static uint32_t builtin_v3(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, uint32
     uint32_t v = load(b, c->v3u32, gl_input(c, GL_GLOBAL_ID));
     return add3(c, b, v, push_constant(c, b, k, K2S_PC_REGION_OFFSET));
   }
-  case SpvBuiltInLocalInvocationId:
-    return load(b, c->v3u32, gl_input(c, GL_LOCAL_ID));
+  case SpvBuiltInLocalInvocationId: return load(b, c->v3u32, gl_input(c, GL_LOCAL_ID));
   case SpvBuiltInWorkgroupId: {
     uint32_t v = load(b, c->v3u32, gl_input(c, GL_GROUP_ID));
     return add3(c, b, v, push_constant(c, b, k, K2S_PC_REGION_GROUP_OFFSET));
   }
-  case SpvBuiltInWorkgroupSize:
-    return workgroup_size(c, k);
-  case SpvBuiltInEnqueuedWorkgroupSize:
-    return push_constant(c, b, k, K2S_PC_ENQUEUED_LOCAL_SIZE);
-  case SpvBuiltInNumWorkgroups:
-    return push_constant(c, b, k, K2S_PC_NUM_WORKGROUPS);
-  case SpvBuiltInGlobalSize:
-    return push_constant(c, b, k, K2S_PC_GLOBAL_SIZE);
-  case SpvBuiltInGlobalOffset:
-    return push_constant(c, b, k, K2S_PC_GLOBAL_OFFSET);
+  case SpvBuiltInWorkgroupSize: return workgroup_size(c, k);
+  case SpvBuiltInEnqueuedWorkgroupSize: return push_constant(c, b, k, K2S_PC_ENQUEUED_LOCAL_SIZE);
+  case SpvBuiltInNumWorkgroups: return push_constant(c, b, k, K2S_PC_NUM_WORKGROUPS);
+  case SpvBuiltInGlobalSize: return push_constant(c, b, k, K2S_PC_GLOBAL_SIZE);
+  case SpvBuiltInGlobalOffset: return push_constant(c, b, k, K2S_PC_GLOBAL_OFFSET);
   default:
     k2s_error(m, at, "the work-item builtin %s is not supported yet",
               k2s_enumerant_name(K2S_OK_BUILT_IN, builtin));
@@ -257,9 +251,69 @@ static uint32_t subgroup_value(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, ui
     uint32_t n = product3(c, b, push_constant(c, b, k, K2S_PC_ENQUEUED_LOCAL_SIZE));
     return ceil_div(c, b, n, size);
   }
-  default:
-    return 0;
+  default: return 0;
   }
+}
+
+/* A v4uint constant of four uints. */
+static uint32_t const_u4(wi_ctx *c, uint32_t u4, uint32_t x, uint32_t y, uint32_t z, uint32_t w)
+{
+  uint32_t parts[4] = {k2s_const_uint32(c->m, x), k2s_const_uint32(c->m, y),
+                       k2s_const_uint32(c->m, z), k2s_const_uint32(c->m, w)};
+  return k2s_const_composite(c->m, u4, parts, 4);
+}
+
+/* The uint4 sub-group mask whose bits 0 .. n-1 are set (n <= 128): for
+ * component j, all ones when n >= 32j + 32, none when n <= 32j, else the
+ * low n - 32j bits. The shift count stays below 32 (a shift by 32 is
+ * undefined in SPIR-V). */
+static uint32_t mask_below(wi_ctx *c, k2s_builder *b, uint32_t u4, uint32_t n)
+{
+  k2s_module *m = c->m;
+  uint32_t b4 = k2s_type_vector(m, k2s_type_bool(m), 4);
+  uint32_t parts[4] = {n, n, n, n};
+  uint32_t n4 = k2s_emit(b, SpvOpCompositeConstruct, u4, parts, 4);
+  uint32_t first = const_u4(c, u4, 0, 32, 64, 96);
+  uint32_t full = binop(b, SpvOpUGreaterThanEqual, b4, n4, const_u4(c, u4, 32, 64, 96, 128));
+  uint32_t none = binop(b, SpvOpULessThanEqual, b4, n4, first);
+  uint32_t count = binop(b, SpvOpBitwiseAnd, u4, binop(b, SpvOpISub, u4, n4, first),
+                         const_u4(c, u4, 31, 31, 31, 31));
+  uint32_t one = const_u4(c, u4, 1, 1, 1, 1);
+  uint32_t part = binop(b, SpvOpISub, u4, binop(b, SpvOpShiftLeftLogical, u4, one, count), one);
+  uint32_t ops[3] = {none, k2s_const_null(m, u4), part};
+  part = k2s_emit(b, SpvOpSelect, u4, ops, 3);
+  uint32_t all = ~0u;
+  uint32_t ops2[3] = {full, const_u4(c, u4, all, all, all, all), part};
+  return k2s_emit(b, SpvOpSelect, u4, ops2, 3);
+}
+
+/* get_sub_group_{eq,ge,gt,le,lt}_mask() (cl_khr_subgroup_ballot): the bits
+ * of the sub-group local ids in [lo, hi), computed rather than read from
+ * Vulkan's SubgroupGeMask/GtMask, which set bits up to gl_SubgroupSize - 1
+ * even in the partial last sub-group of a work-group, where OpenCL has
+ * fewer work-items (get_sub_group_size()); this also needs no ballot
+ * capability. */
+static uint32_t subgroup_mask(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, uint32_t builtin,
+                              const k2s_instr *at)
+{
+  uint32_t u = c->u32, u4 = k2s_type_vector(c->m, u, 4);
+  uint32_t lid = load(b, u, gl_input(c, GL_SUBGROUP_LOCAL_ID));
+  uint32_t next = binop(b, SpvOpIAdd, u, lid, k2s_const_uint32(c->m, 1));
+  uint32_t lo = 0, hi;
+  switch (builtin) {
+  case SpvBuiltInSubgroupEqMask: lo = lid, hi = next; break;
+  case SpvBuiltInSubgroupLeMask: hi = next; break;
+  case SpvBuiltInSubgroupLtMask: hi = lid; break;
+  case SpvBuiltInSubgroupGeMask:
+    lo = lid, hi = subgroup_value(c, b, k, SpvBuiltInSubgroupSize, at);
+    break;
+  default: lo = next, hi = subgroup_value(c, b, k, SpvBuiltInSubgroupSize, at); break;
+  }
+  uint32_t mask = mask_below(c, b, u4, hi);
+  if (!lo)
+    return mask;
+  uint32_t low = mask_below(c, b, u4, lo);
+  return binop(b, SpvOpBitwiseAnd, u4, mask, k2s_emit(b, SpvOpNot, u4, &low, 1));
 }
 
 /* Widen a uint / v3uint value to the variable's type (ulong for spir64). */
@@ -283,23 +337,28 @@ static uint32_t builtin_value(wi_ctx *c, k2s_builder *b, k2s_refl_kernel *k, uin
   k2s_module *m = c->m;
   uint32_t v;
   switch (builtin) {
-  case SpvBuiltInWorkDim:
-    v = work_dim(c);
-    break;
-  case SpvBuiltInGlobalLinearId:
-    v = global_linear_id(c, b, k, at);
-    break;
-  case SpvBuiltInLocalInvocationIndex:
-    v = load(b, c->u32, gl_input(c, GL_LOCAL_INDEX));
-    break;
+  case SpvBuiltInWorkDim: v = work_dim(c); break;
+  case SpvBuiltInGlobalLinearId: v = global_linear_id(c, b, k, at); break;
+  case SpvBuiltInLocalInvocationIndex: v = load(b, c->u32, gl_input(c, GL_LOCAL_INDEX)); break;
   case SpvBuiltInSubgroupSize:
   case SpvBuiltInSubgroupMaxSize:
   case SpvBuiltInNumSubgroups:
   case SpvBuiltInNumEnqueuedSubgroups:
   case SpvBuiltInSubgroupId:
-  case SpvBuiltInSubgroupLocalInvocationId:
-    v = subgroup_value(c, b, k, builtin, at);
-    break;
+  case SpvBuiltInSubgroupLocalInvocationId: v = subgroup_value(c, b, k, builtin, at); break;
+  case SpvBuiltInSubgroupEqMask:
+  case SpvBuiltInSubgroupGeMask:
+  case SpvBuiltInSubgroupGtMask:
+  case SpvBuiltInSubgroupLeMask:
+  case SpvBuiltInSubgroupLtMask:
+    k2s_refl(m)->uses_sub_groups = true;
+    v = subgroup_mask(c, b, k, builtin, at);
+    if (want != k2s_type_of(m, v)) {
+      k2s_error(m, at, "the %s builtin variable is not a uint4",
+                k2s_enumerant_name(K2S_OK_BUILT_IN, builtin));
+      return 0;
+    }
+    return v;
   default:
     v = builtin_v3(c, b, k, builtin, at);
     if (!v)
@@ -330,8 +389,9 @@ static bool lower_loads(wi_ctx *c, uint32_t var, uint32_t builtin)
           continue;
         k2s_refl_kernel *k = kernel_of_function(m, f);
         if (!k) {
-          k2s_error(m, i, "a work-item function is read outside a kernel; inlining should "
-                          "have put it into one (internal error)");
+          k2s_error(m, i,
+                    "a work-item function is read outside a kernel; inlining should "
+                    "have put it into one (internal error)");
           return changed;
         }
         k2s_builder b = {m, k2s_before(i)};
@@ -420,9 +480,17 @@ static void register_kernels(wi_ctx *c)
         uint32_t member = k2s_kernel_push_constant(m, &r->kernels[i], c->v3u32, &off);
         r->kernels[i].pc_offset[p] = off;
         r->kernels[i].pc_member[p] = member;
-        k2s_member_decorate(m, r->kernels[i].pc_struct, member, SpvDecorationNonWritable, NULL,
-                            0);
+        k2s_member_decorate(m, r->kernels[i].pc_struct, member, SpvDecorationNonWritable, NULL, 0);
       }
+}
+
+/* Whether a user of a builtin variable only names or decorates it (any
+ * OpName/OpDecorate* form, e.g. OpDecorateString UserSemantic), or lists it
+ * in an entry point's interface. */
+static bool names_or_decorates(const k2s_instr *user)
+{
+  int cls = k2s_opcode_class(user->opcode);
+  return cls == K2S_CLASS_DEBUG || cls == K2S_CLASS_ANNOTATION || user->opcode == SpvOpEntryPoint;
 }
 
 bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
@@ -457,23 +525,22 @@ bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
     if (m->failed)
       return true;
     k2s_build_uses(m);
-    bool used = false;
     k2s_foreach_use(u, m, v->result)
-      if (u->user->opcode != SpvOpName && u->user->opcode != SpvOpDecorate &&
-          u->user->opcode != SpvOpEntryPoint)
-        used = true;
-    if (used) {
-      k2s_error(m, v, "a work-item builtin variable is used other than by loads; k2s cannot "
-                      "translate that yet");
-      return true;
-    }
-    k2s_remove_decorations(m, v->result);
+      if (!names_or_decorates(u->user)) {
+        k2s_error(m, u->user,
+                  "a work-item builtin variable (%s) is used other than by loads; k2s cannot "
+                  "translate that yet",
+                  k2s_enumerant_name(K2S_OK_BUILT_IN, bi->ops[2]));
+        return true;
+      }
+    /* Its names and decorations go (OpDecorateString UserSemantic and
+     * decoration groups too); entry-point interfaces are rebuilt by finalize,
+     * the variable leaves them below. */
+    uint8_t *gone = k2s_alloc(&m->arena, (size_t)m->bound + 1);
+    gone[v->result] = 1;
+    k2s_drop_annotations_of(m, gone);
     k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v);
     m->def[v->result] = NULL;
-    /* Entry-point interfaces are rebuilt by finalize; names go below. */
-    k2s_foreach_instr_safe(n, &m->sec[K2S_SEC_DEBUG])
-      if (n->opcode == SpvOpName && n->ops[0] == v->result)
-        k2s_list_remove(&m->sec[K2S_SEC_DEBUG], n);
     k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
       const char *name = k2s_string_operand(e, 2);
       uint32_t start = name ? 2 + k2s_string_words(name) : e->n_ops, w = start;

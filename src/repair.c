@@ -24,6 +24,9 @@
  *   - merge hints spirv-val rejects: k2s_repair_drop_merges(), called by
  *     translate.c only when validation fails on a module that has them
  *     (structurize recomputes them in any case).
+ * src/repair_llvm_spirv.c runs first: values llvm-spirv leaks from its own
+ * model (its internal linkage type), and the refusals of what cannot be
+ * repaired (llvm-spirv 14's integer OpDot), in the producer's terms.
  * The input is not trusted here (it is validated afterwards): every operand
  * is bounds-checked and anything unexpected is left for the validator.
  */
@@ -659,11 +662,15 @@ uint32_t k2s_repaired_loop_hint(const k2s_module *m, uint32_t label)
 
 bool k2s_repair_compat(k2s_module *m);     /* src/repair_compat.c */
 bool k2s_repair_debug_info(k2s_module *m); /* src/repair_compat.c */
+bool k2s_repair_llvm_spirv(k2s_module *m); /* src/repair_llvm_spirv.c */
 bool k2s_repair_input(k2s_module *m);
 bool k2s_repair_input(k2s_module *m)
 {
   k2s_arena scratch = {.oom = m->arena.oom};
-  bool changed = k2s_repair_compat(m);
+  bool changed = k2s_repair_llvm_spirv(m); /* may refuse the module (m->failed) */
+  if (m->failed)
+    return changed;
+  changed |= k2s_repair_compat(m);
   /* Scratch per function, reset after it: what one function needs, not the module. */
   k2s_arena fs = {.oom = m->arena.oom};
   k2s_foreach_function(f, m) {

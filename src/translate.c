@@ -53,7 +53,7 @@ static void take_module_diags(k2s_result *r, k2s_module *m)
 bool k2s_repair_input(k2s_module *m);
 uint32_t k2s_repair_drop_merges(k2s_module *m);
 uint32_t k2s_repair_strip_debug_info(k2s_module *m);      /* src/repair_compat.c */
-bool k2s_repair_debug_info(k2s_module *m);                  /* src/repair_compat.c */
+bool k2s_repair_debug_info(k2s_module *m);                /* src/repair_compat.c */
 uint32_t k2s_strip_debug_set(k2s_module *m, uint8_t set); /* src/repair_compat.c */
 
 static uint32_t written_size(const k2s_instr *i)
@@ -401,6 +401,10 @@ static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_opt
     goto done;
   }
   bool repaired = n > 0 && k2s_repair_input(m);
+  if (m->failed) { /* a producer quirk that cannot be repaired (src/repair_llvm_spirv.c) */
+    status = K2S_ERROR_INPUT;
+    goto done;
+  }
   if (opts->validate_input) {
     int64_t off;
     char *msg = validate_input(m, words, n_words, repaired, n > 0, in_env, &off);
@@ -544,4 +548,7 @@ void k2s_result_free(k2s_result *r)
   free(r);
 }
 
-const char *k2s_version(void) { return K2S_VERSION_STRING; }
+const char *k2s_version(void)
+{
+  return K2S_VERSION_STRING;
+}
