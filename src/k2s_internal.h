@@ -25,6 +25,8 @@ typedef struct k2s_arena {
 } k2s_arena;
 
 void *k2s_alloc(k2s_arena *a, size_t size);   /* zeroed */
+/* Not zeroed: for memory every byte of which the caller writes before reading. */
+void *k2s_alloc_uninit(k2s_arena *a, size_t size);
 void *k2s_realloc_array(k2s_arena *a, void *old, size_t old_n, size_t new_n, size_t elem);
 char *k2s_strdup(k2s_arena *a, const char *s);
 char *k2s_sprintf(k2s_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -575,6 +575,34 @@ static void ir_grammar_opcode_facts(void)
   CHECK_EQ(k2s_opcode_class(0xfffe), -1);
 }
 
-UNIT_MAIN(T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_def_use_kept_across_changes), T(ir_names_decorations_caps),
+/* The arena: k2s_alloc zeroes, also memory a reset hands out again (written
+ * before); k2s_realloc_array keeps the old elements and zeroes the new ones
+ * (it zeroes only those, the copied part being overwritten). */
+static void ir_arena_zeroing(void)
+{
+  k2s_arena a = {0};
+  for (int round = 0; round < 2; round++) {
+    uint8_t *p = k2s_alloc(&a, 4000);
+    for (int i = 0; i < 4000; i++)
+      CHECK_EQ(p[i], 0);
+    memset(p, 0xab, 4000);
+    char *s = k2s_strdup(&a, "twelve chars");
+    CHECK(strcmp(s, "twelve chars") == 0);
+    uint32_t *w = k2s_alloc_uninit(&a, 40 * sizeof *w);
+    for (uint32_t i = 0; i < 40; i++)
+      w[i] = 0xdead0000u + i;
+    w = k2s_realloc_array(&a, w, 40, 100, sizeof *w);
+    for (uint32_t i = 0; i < 40; i++)
+      CHECK_EQ(w[i], 0xdead0000u + i);
+    for (uint32_t i = 40; i < 100; i++)
+      CHECK_EQ(w[i], 0);
+    w = k2s_realloc_array(&a, w, 100, 10, sizeof *w); /* shrinking keeps the first 10 */
+    CHECK_EQ(w[9], 0xdead0009u);
+    k2s_arena_reset(&a); /* round 2 gets the written chunk again */
+  }
+  k2s_arena_free(&a);
+}
+
+UNIT_MAIN(T(ir_arena_zeroing), T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_def_use_kept_across_changes), T(ir_names_decorations_caps),
           T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
           T(ir_blocks_functions))
