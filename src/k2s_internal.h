@@ -292,6 +292,9 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
 /* False when no operand of the opcode can be an enum value (by the grammar), so a
  * walk looking for enum operands has nothing to find; true for unknown opcodes. */
 bool k2s_opcode_may_have_enum_operands(uint16_t opcode);
+/* Calls fn for each enum operand of in, as k2s_walk_operands reports them (fn returning
+ * false stops), decoding by kind where the grammar allows and walking otherwise. */
+void k2s_foreach_enum_operand(const k2s_module *m, const k2s_instr *in, k2s_operand_fn fn, void *ud);
 const k2s_opcode_info *k2s_opcode(uint16_t opcode); /* NULL if unknown */
 const char *k2s_opcode_name(uint16_t opcode);       /* "Op<n>" text if unknown */
 /* The grammar's instruction class of opcode (enum k2s_op_class), -1 if unknown. */
