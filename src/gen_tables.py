@@ -70,7 +70,7 @@ def not_value(o):
 # that nothing is built when a process starts (building them, and sorting the
 # enumerants, was 0.18 M instructions of every run: bench/RESULTS.md, session 9).
 KIND_OTHER, KIND_ID, KIND_LITERAL, KIND_ENUM = range(4)
-TAIL_NONE, TAIL_IDS, TAIL_LITERALS = range(3)
+TAIL_NONE, TAIL_IDS, TAIL_LITERALS, TAIL_ENUM = range(4)
 Q_ONE, Q_OPTIONAL, Q_MANY = None, "?", "*"
 
 
@@ -111,11 +111,14 @@ def id_layout(descs, kinds, kclass, kind_index):
     if i + 1 != len(descs):
         return mask, i, TAIL_NONE, False
     kind, q = descs[i]
+    k = kinds[kind]
+    if kclass[kind] == KIND_ENUM and q in (Q_ONE, Q_OPTIONAL):
+        # an enum whose value says whether its parameters hold ids (most take literals)
+        return mask, i, TAIL_ENUM, q == Q_OPTIONAL, kind
     if q == Q_ONE:
         # a string, or a number as wide as its type: words, none an id
         lit = kind in (kind_index["LiteralString"], kind_index["LiteralContextDependentNumber"])
         return mask, i, TAIL_LITERALS if lit else TAIL_NONE, False
-    k = kinds[kind]
     if k["category"] == "Composite":
         a, b = (kclass[kind_index[x]] for x in k["bases"])
     else:
@@ -124,8 +127,52 @@ def id_layout(descs, kinds, kclass, kind_index):
     return mask, i, tail, q == Q_OPTIONAL
 
 
+SHAPE_WALK, SHAPE_UNITS, SHAPE_STRING, SHAPE_NUMBER = range(4)
+
+
+def operand_shape(descs, kinds, kclass, kind_index):
+    """(n_fixed, tail, unit, max) when the grammar alone says which words make an
+    instruction with operands descs well-formed: required one-word operands (ids,
+    literals, enums none of whose values take parameters), then possibly one last
+    operand: optional (max 1) or repeated (max 255) units of one-word parts (a pair:
+    unit 2), a string, or a number as wide as its type. (0, SHAPE_WALK, 0, 0) otherwise."""
+    n_fixed = 0
+    for kind, q in descs:
+        if q != Q_ONE or kclass[kind] not in (KIND_ID, KIND_LITERAL):
+            break
+        n_fixed += 1
+    if n_fixed == len(descs):
+        return n_fixed, SHAPE_UNITS, 1, 0
+    if n_fixed + 1 != len(descs) or n_fixed > 250:
+        return 0, SHAPE_WALK, 0, 0
+    kind, q = descs[n_fixed]
+    if q == Q_ONE and kind == kind_index["LiteralString"]:
+        return n_fixed, SHAPE_STRING, 0, 0
+    if q == Q_ONE and kind == kind_index["LiteralContextDependentNumber"]:
+        return n_fixed, SHAPE_NUMBER, 0, 0
+    k = kinds[kind]
+    parts = [kind_index[b] for b in k["bases"]] if k["category"] == "Composite" else [kind]
+    if q == Q_ONE or any(kclass[x] not in (KIND_ID, KIND_LITERAL) for x in parts):
+        return 0, SHAPE_WALK, 0, 0
+    return n_fixed, SHAPE_UNITS, len(parts), 1 if q == Q_OPTIONAL else 255
+
+
+def may_hold_ids(kinds, kind_index, kind):
+    """Whether an operand of this kind is, or may hold in its parts or parameters, an <id>."""
+    k = kinds[kind]
+    if k["category"] == "Id":
+        return True
+    if k["category"] == "Composite":
+        return any(may_hold_ids(kinds, kind_index, kind_index[b]) for b in k["bases"])
+    if k["category"] in ("ValueEnum", "BitEnum"):
+        return any(may_hold_ids(kinds, kind_index, kind_index[p["kind"]])
+                   for e in k["enumerants"] for p in e.get("parameters", []))
+    return False
+
+
 def layout_row(l):
-    return "{0x%xull, %d, %d, %s}" % (l[0], l[1], l[2], "true" if l[3] else "false")
+    return "{0x%xull, %d, %d, %s, %d}" % (l[0], l[1], l[2], "true" if l[3] else "false",
+                                         l[4] if len(l) > 4 else 0)
 
 
 def may_hold_enum(kinds, kind_index, kind):
@@ -297,6 +344,7 @@ typedef struct k2s_enumerant {
   const uint16_t *params; /* operand kinds of the enumerant's extra operands */
   uint32_t version;       /* SPIR-V version that made it core (0x00MMmm00), 0: never */
   const char *extension;  /* an extension that enables it before then, or NULL */
+  bool param_ids;         /* whether a parameter is, or may hold, an <id> */
 } k2s_enumerant;
 
 typedef struct k2s_kind_info {
@@ -341,14 +389,27 @@ typedef struct k2s_extinst_set {
  * operand values (src/operands.c, k2s_foreach_id_operand): a prefix of n_fixed one-word
  * operands (bit k of mask set where word k is an id), then, with tail, one last
  * operand repeated (or, tail_optional, optional) whose words are all ids or all
- * literals. n_fixed 0 and no tail: only the full decoding can tell. */
-enum k2s_id_tail { K2S_TAIL_NONE, K2S_TAIL_IDS, K2S_TAIL_LITERALS };
+ * literals, or (K2S_TAIL_ENUM) an enum of kind enum_kind whose value's parameters hold
+ * ids only where its enumerants say so (k2s_enumerant.param_ids). n_fixed 0 and no
+ * tail: only the full decoding can tell. */
+enum k2s_id_tail { K2S_TAIL_NONE, K2S_TAIL_IDS, K2S_TAIL_LITERALS, K2S_TAIL_ENUM };
 typedef struct k2s_id_layout {
   uint64_t mask;
   uint8_t n_fixed;
   uint8_t tail; /* enum k2s_id_tail */
   bool tail_optional;
+  uint16_t enum_kind;
 } k2s_id_layout;
+
+/* The operand words an opcode's grammar allows, where it says so alone: n_fixed
+ * required one-word operands, then by tail: K2S_SHAPE_UNITS up to max (0, 1, or 255: as
+ * many as there are) units of unit words; K2S_SHAPE_STRING one string ending in the
+ * last word; K2S_SHAPE_NUMBER at least one word. K2S_SHAPE_WALK: only the grammar walk
+ * can tell (enums with parameters, another instruction's operands, ...). */
+enum k2s_shape_tail { K2S_SHAPE_WALK, K2S_SHAPE_UNITS, K2S_SHAPE_STRING, K2S_SHAPE_NUMBER };
+typedef struct k2s_operand_shape {
+  uint8_t n_fixed, tail, unit, max;
+} k2s_operand_shape;
 
 /* Operand kinds by how the fast id decoding reads them. */
 enum k2s_kind_class {
@@ -374,11 +435,12 @@ enum k2s_kind_class {
                 c.append("static const uint16_t en_%s_%d_caps[] = {%s};" % (name, j, ",".join(map(str, caps))))
             if params:
                 c.append("static const uint16_t en_%s_%d_params[] = {%s};" % (name, j, ",".join(map(str, params))))
-            rows.append("  {%s, %du, %d, %d, %s, %s, 0x%06x, %s}," % (
+            rows.append("  {%s, %du, %d, %d, %s, %s, 0x%06x, %s, %s}," % (
                 cstr(e["enumerant"]), v, len(caps), len(params),
                 "en_%s_%d_caps" % (name, j) if caps else "0",
                 "en_%s_%d_params" % (name, j) if params else "0",
-                enumerant_version(e), cstr(enumerant_extension(e)) if enumerant_extension(e) else "0"))
+                enumerant_version(e), cstr(enumerant_extension(e)) if enumerant_extension(e) else "0",
+                "true" if any(may_hold_ids(kinds, kind_index, x) for x in params) else "false"))
         c.append("static const k2s_enumerant enumerants_%s[] = {\n%s\n};" % (name, "\n".join(rows)))
     cat = {"Id": "K2S_CAT_ID", "Literal": "K2S_CAT_LITERAL", "ValueEnum": "K2S_CAT_VALUE_ENUM",
            "BitEnum": "K2S_CAT_BIT_ENUM", "Composite": "K2S_CAT_COMPOSITE"}
@@ -439,7 +501,7 @@ enum k2s_kind_class {
             "op_%d_operands" % op if ops else "0", "op_%d_caps" % op if caps else "0", maj, mnr,
             classes.index(i["class"]), pointer_operands(i, ops)))
     c.append("const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(rows))
-    layouts, enum_ops = [], []
+    layouts, enum_ops, shapes = [], [], []
     for op, i in sorted(by_op.items()):
         descs = [(kind_index[o["kind"]], o.get("quantifier")) for o in i.get("operands", [])
                  if o["kind"] not in ("IdResultType", "IdResult")]
@@ -448,7 +510,12 @@ enum k2s_kind_class {
         if i["opname"] not in ("OpSwitch", "OpExtInst"):  # their ids need the full decoding
             layouts.append("  [%d] = %s, /* %s */" % (op, layout_row(id_layout(descs, kinds, kclass, kind_index)),
                                                      i["opname"]))
+            shape = operand_shape(descs, kinds, kclass, kind_index)
+            if shape[1] != SHAPE_WALK:
+                shapes.append("  [%d] = {%d, %d, %d, %d}, /* %s */" % ((op,) + shape + (i["opname"],)))
     h.append("extern const k2s_id_layout k2s_id_layouts[K2S_OPCODE_LIMIT];")
+    h.append("extern const k2s_operand_shape k2s_operand_shapes[K2S_OPCODE_LIMIT];")
+    c.append("const k2s_operand_shape k2s_operand_shapes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(shapes))
     c.append("const k2s_id_layout k2s_id_layouts[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(layouts))
     h.append("/* Whether an opcode's operands may hold an enum value (or lead the walk to one). */")
     h.append("extern const bool k2s_opcode_enum_operands[K2S_OPCODE_LIMIT];")
@@ -483,7 +550,7 @@ enum k2s_kind_class {
             h.append("  K2S_%s_%s = %d," % (cid.upper(), i["opname"], i["opcode"]))
         h.append("};")
         rows = []
-        set_layouts = ["{0, 0, 0, false}"] * (maxo + 1)
+        set_layouts = ["{0, 0, 0, false, 0}"] * (maxo + 1)
         for i in g["instructions"]:
             ops = i.get("operands", [])
             descs, raw = [], []

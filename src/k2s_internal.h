@@ -291,6 +291,10 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
 /* False when no operand of the opcode can be an enum value (by the grammar), so a
  * walk looking for enum operands has nothing to find; true for unknown opcodes. */
 bool k2s_opcode_may_have_enum_operands(uint16_t opcode);
+/* True when the grammar alone says that in's operand words are well-formed (the walk
+ * would find no fault: k2s_operand_shapes); false where they are not, or only the walk
+ * can tell. */
+bool k2s_operands_well_formed(const k2s_instr *in);
 /* Calls fn for each enum operand of in, as k2s_walk_operands reports them (fn returning
  * false stops), decoding by kind where the grammar allows and walking otherwise. */
 void k2s_foreach_enum_operand(const k2s_module *m, const k2s_instr *in, k2s_operand_fn fn, void *ud);

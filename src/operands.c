@@ -388,6 +388,30 @@ bool k2s_opcode_may_have_enum_operands(uint16_t opcode)
   return opcode >= K2S_OPCODE_LIMIT || !k2s_opcode(opcode) || k2s_opcode_enum_operands[opcode];
 }
 
+bool k2s_operands_well_formed(const k2s_instr *in)
+{
+  if (in->opcode >= K2S_OPCODE_LIMIT)
+    return false;
+  const k2s_operand_shape *sh = &k2s_operand_shapes[in->opcode];
+  uint32_t n = in->n_ops;
+  if (n < sh->n_fixed)
+    return false;
+  switch (sh->tail) {
+  case K2S_SHAPE_UNITS:
+    return (n - sh->n_fixed) % sh->unit == 0 && (n - sh->n_fixed) / sh->unit <= sh->max;
+  case K2S_SHAPE_NUMBER: return n > sh->n_fixed;
+  case K2S_SHAPE_STRING:
+    /* the string's first word with a zero byte is the last word */
+    for (uint32_t w = sh->n_fixed; w < n; w++) {
+      uint32_t v = in->ops[w];
+      if (!(v & 0xffu) || !(v & 0xff00u) || !(v & 0xff0000u) || !(v & 0xff000000u))
+        return w + 1 == n;
+    }
+    return false;
+  default: return false;
+  }
+}
+
 /* The layout of a set's extended instruction (op within the set's n_opcodes). */
 static const k2s_id_layout *ext_layout(uint32_t set, uint32_t op)
 {
@@ -502,7 +526,9 @@ static void gather_id(void *ud, k2s_instr *in, uint32_t *id)
 static bool decode_and_report(k2s_instr *in, const k2s_operand_desc *d, uint32_t nd, uint32_t pos,
                               k2s_id_fn fn, void *ud)
 {
-  id_list l = {.n = 0};
+  id_list l; /* at[] is written before it is read: no zeroing of 32 pointers */
+  l.n = 0;
+  l.overflow = false;
   if (!decode_ids(in, d, nd, pos, gather_id, &l))
     return false;
   if (pos)
@@ -515,9 +541,29 @@ static bool decode_and_report(k2s_instr *in, const k2s_operand_desc *d, uint32_t
 }
 
 /* Whether a layout fixes where the ids of n operand words are. */
-static bool layout_fits(const k2s_id_layout *l, uint32_t n)
+static bool layout_fits(const k2s_instr *in, const k2s_id_layout *l, uint32_t base)
 {
-  return n <= l->n_fixed || (l->tail != K2S_TAIL_NONE && (!l->tail_optional || n == l->n_fixed + 1u));
+  uint32_t n = in->n_ops - base;
+  if (n <= l->n_fixed)
+    return true;
+  if (l->tail != K2S_TAIL_ENUM)
+    return l->tail != K2S_TAIL_NONE && (!l->tail_optional || n == l->n_fixed + 1u);
+  /* An enum last: its value's parameters (of each set bit, for a bit enum) hold no
+   * ids, so the ids are the prefix's, whatever follows (words past the parameters
+   * are a fault the walk reports after the same ids). Decorations, memory operands
+   * and loop controls, mostly. */
+  const k2s_kind_info *k = &k2s_kinds[l->enum_kind];
+  uint32_t v = in->ops[base + l->n_fixed];
+  if (k->category != K2S_CAT_BIT_ENUM) {
+    const k2s_enumerant *e = find_enumerant(l->enum_kind, v);
+    return !e || !e->param_ids;
+  }
+  for (uint32_t rest = v; rest; rest &= rest - 1) {
+    const k2s_enumerant *e = find_enumerant(l->enum_kind, rest & -rest);
+    if (e && e->param_ids)
+      return false;
+  }
+  return true;
 }
 
 /* Reports the ids of in->ops[base..] by a layout that fits them. */
@@ -550,7 +596,7 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
         k2s_extinst_sets[set].insts[in->ops[1]].name) {
       const k2s_extinst_info *x = &k2s_extinst_sets[set].insts[in->ops[1]];
       const k2s_id_layout *l = ext_layout(set, in->ops[1]);
-      if (layout_fits(l, n - 2)) {
+      if (layout_fits(in, l, 2)) {
         fn(ud, in, &in->ops[0]);
         report_by_layout(in, l, 2, fn, ud);
         return;
@@ -559,7 +605,7 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
         return;
     }
   } else if (info && in->opcode != SpvOpSwitch) {
-    if (layout_fits(&k2s_id_layouts[in->opcode], n)) {
+    if (layout_fits(in, &k2s_id_layouts[in->opcode], 0)) {
       report_by_layout(in, &k2s_id_layouts[in->opcode], 0, fn, ud);
       return;
     }

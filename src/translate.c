@@ -494,7 +494,7 @@ static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_opt
       goto done;
     }
   }
-  r->words = k2s_alloc(&r->arena, nw * sizeof(uint32_t) + 1);
+  r->words = k2s_alloc_uninit(&r->arena, nw * sizeof(uint32_t) + 1); /* all copied */
   memcpy(r->words, w, nw * sizeof(uint32_t));
   r->n_words = nw;
 

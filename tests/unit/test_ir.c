@@ -386,6 +386,15 @@ static void ir_def_use_kept_across_changes(void)
   k2s_module_free(m);
 }
 
+/* A module importing every extended instruction set k2s knows, as %1 to %5. */
+static const char ext_sets_text[] = "OpCapability Kernel\nOpCapability Addresses\n"
+                                    "%1 = OpExtInstImport \"OpenCL.std\"\n"
+                                    "%2 = OpExtInstImport \"GLSL.std.450\"\n"
+                                    "%3 = OpExtInstImport \"NonSemantic.ClspvReflection.5\"\n"
+                                    "%4 = OpExtInstImport \"OpenCL.DebugInfo.100\"\n"
+                                    "%5 = OpExtInstImport \"NonSemantic.Shader.DebugInfo.100\"\n"
+                                    "OpMemoryModel Physical64 OpenCL\n";
+
 /* k2s_foreach_id_operand's per-opcode fast path names exactly the words the grammar
  * walk calls ids: every opcode, 0 to 9 operand words, several word patterns (zero
  * bytes end strings; set bits select enum parameters). */
@@ -412,7 +421,9 @@ static bool collect_walked_id(void *ud, const k2s_instr *in, const k2s_operand *
 
 static void ir_id_operands_fast_path(void)
 {
-  static const uint32_t patterns[] = {0, 1, 0x01010101u, 0xffffffffu, 0x00000004u};
+  /* 27 Decoration UniformId and 46 AlignmentId take an id; 0xffffffff sets every bit of
+   * a mask (MemoryAccess MakePointerAvailable takes a scope id, Aligned a literal). */
+  static const uint32_t patterns[] = {0, 1, 0x01010101u, 0xffffffffu, 0x00000004u, 27, 46, 3, 0x8};
   uint32_t words[9];
   int mismatches = 0;
   for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
@@ -435,13 +446,7 @@ static void ir_id_operands_fast_path(void)
   }
   /* Extended instructions of every set k2s knows (their operands come from the set's
    * grammar, which needs the module's imports). */
-  k2s_module *m = unit_module("OpCapability Kernel\nOpCapability Addresses\n"
-                              "%1 = OpExtInstImport \"OpenCL.std\"\n"
-                              "%2 = OpExtInstImport \"GLSL.std.450\"\n"
-                              "%3 = OpExtInstImport \"NonSemantic.ClspvReflection.5\"\n"
-                              "%4 = OpExtInstImport \"OpenCL.DebugInfo.100\"\n"
-                              "%5 = OpExtInstImport \"NonSemantic.Shader.DebugInfo.100\"\n"
-                              "OpMemoryModel Physical64 OpenCL\n");
+  k2s_module *m = unit_module(ext_sets_text);
   int ext_checked = 0;
   for (uint32_t set = 1; set <= 5; set++) {
     CHECK(m->ext_set[set] != K2S_EXT_UNKNOWN);
@@ -680,13 +685,7 @@ static void ir_enum_operands_fast_path(void)
   static const uint32_t patterns[] = {0, 1, 2, 3, 4, 11, 41, 0x01010101u, 0xffffffffu, 0x2a};
   uint32_t words[9];
   int mismatches = 0, checked = 0;
-  k2s_module *m = unit_module("OpCapability Kernel\nOpCapability Addresses\n"
-                              "%1 = OpExtInstImport \"OpenCL.std\"\n"
-                              "%2 = OpExtInstImport \"GLSL.std.450\"\n"
-                              "%3 = OpExtInstImport \"NonSemantic.ClspvReflection.5\"\n"
-                              "%4 = OpExtInstImport \"OpenCL.DebugInfo.100\"\n"
-                              "%5 = OpExtInstImport \"NonSemantic.Shader.DebugInfo.100\"\n"
-                              "OpMemoryModel Physical64 OpenCL\n");
+  k2s_module *m = unit_module(ext_sets_text);
   for (uint32_t op = 0; op < K2S_OPCODE_LIMIT + 2; op++)
     for (uint32_t n = 0; n <= 9; n++)
       for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
@@ -713,6 +712,42 @@ static void ir_enum_operands_fast_path(void)
   k2s_module_free(m);
 }
 
+/* The parse checks an instruction by its word count alone where the grammar allows
+ * (k2s_operands_well_formed: k2s_operand_shapes); there it must agree with the walk,
+ * for every opcode whose shape is known, over counts and words that make strings end
+ * early, late or never. */
+static void ir_operand_shapes(void)
+{
+  static const uint32_t patterns[] = {0, 1, 0x01010101u, 0x00636261u, 0x61626364u, 0xffffffffu};
+  uint32_t words[12];
+  int wrong = 0, known = 0, formed = 0;
+  for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
+    if (!k2s_opcode((uint16_t)op) || k2s_operand_shapes[op].tail == K2S_SHAPE_WALK)
+      continue;
+    known++;
+    for (uint32_t n = 0; n <= 11; n++)
+      for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
+        for (uint32_t end = 0; end <= n; end++) {
+          /* the pattern, with a zero word (a string's end) at word `end` when end < n */
+          for (uint32_t i = 0; i < n; i++)
+            words[i] = i == end ? 0 : patterns[p] + (p == 1 ? i : 0);
+          k2s_instr in = {.ops = words, .n_ops = n, .cap_ops = n, .opcode = (uint16_t)op};
+          bool fast = k2s_operands_well_formed(&in);
+          bool walked = k2s_walk_operands(NULL, &in, NULL, NULL) == NULL;
+          formed += fast;
+          if (fast != walked && wrong++ < 5)
+            fprintf(stderr, "%s with %u words (pattern %zu, zero at %u): %s, the walk %s\n",
+                    k2s_opcode_name((uint16_t)op), n, p, end, fast ? "well-formed" : "not",
+                    walked ? "well-formed" : "not");
+        }
+  }
+  CHECK_EQ(wrong, 0);
+  CHECK(known > 300 && formed > 1000);
+  CHECK_EQ(k2s_operand_shapes[SpvOpName].tail, K2S_SHAPE_STRING);
+  CHECK_EQ(k2s_operand_shapes[SpvOpConstant].tail, K2S_SHAPE_NUMBER);
+  CHECK_EQ(k2s_operand_shapes[SpvOpDecorate].tail, K2S_SHAPE_WALK); /* Decoration's parameters */
+}
+
 UNIT_MAIN(T(ir_arena_zeroing), T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_def_use_kept_across_changes), T(ir_names_decorations_caps),
-          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_named_enumerants), T(ir_enum_operands_fast_path), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
+          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_named_enumerants), T(ir_enum_operands_fast_path), T(ir_operand_shapes), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
           T(ir_blocks_functions))
