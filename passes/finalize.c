@@ -89,7 +89,11 @@ static bool strip_decorations(k2s_module *m, uint32_t version)
 typedef struct caps {
   k2s_module *m;
   uint8_t need[8192];
-  const k2s_instr *why[8192]; /* first instruction needing it, for errors */
+  const k2s_instr *why[8192]; /* first instruction needing it, for errors; set with need */
+  /* The capabilities needed, in the order found (a module needs a few dozen at most;
+   * walking all 8192 values twice was a tenth of finalize on a small module). */
+  uint16_t list[8192];
+  uint32_t n_list;
 } caps;
 
 static void need(caps *c, uint32_t cap, const k2s_instr *why)
@@ -97,6 +101,7 @@ static void need(caps *c, uint32_t cap, const k2s_instr *why)
   if (cap < 8192 && !c->need[cap]) {
     c->need[cap] = 1;
     c->why[cap] = why;
+    c->list[c->n_list++] = (uint16_t)cap;
   }
 }
 
@@ -223,8 +228,7 @@ static void instr_caps(caps *c, const k2s_instr *i)
   } else if (i->opcode == SpvOpTypeVector && i->n_ops >= 2 && i->ops[1] > 4) {
     need(c, SpvCapabilityVector16, i);
   }
-  if (k2s_opcode_may_have_enum_operands(i->opcode)) /* the walk is slow; most have none */
-    k2s_walk_operands(m, i, operand_caps, c);
+  k2s_foreach_enum_operand(m, i, operand_caps, c);
   atomic_caps(c, i);
 }
 
@@ -434,32 +438,45 @@ static bool check_missing_features(caps *c, const k2s_options *o)
 
 static void recompute_capabilities(k2s_module *m, uint32_t version, const k2s_options *o)
 {
-  caps *c = k2s_alloc(&m->arena, sizeof(*c));
+  /* Only need[] is read before it is written (why[] and list[] are set with it):
+   * zeroing the rest was 65 K instructions of every translation. */
+  caps *c = k2s_alloc_uninit(&m->arena, sizeof(*c));
   c->m = m;
+  memset(c->need, 0, sizeof(c->need));
+  c->n_list = 0;
   need(c, SpvCapabilityShader, NULL);
   foreach_module_instr(m, instr_caps, c);
   storage_caps(c);
   if (!check_missing_features(c, o))
     return;
-  for (uint32_t cap = 0; cap < 8192; cap++)
-    if (c->need[cap] && kernel_only_capability(cap)) {
+  /* In increasing order, as the sections list them (an insertion sort: few). */
+  for (uint32_t k = 1; k < c->n_list; k++) {
+    uint16_t v = c->list[k];
+    uint32_t j = k;
+    for (; j > 0 && c->list[j - 1] > v; j--)
+      c->list[j] = c->list[j - 1];
+    c->list[j] = v;
+  }
+  for (uint32_t k = 0; k < c->n_list; k++) {
+    uint32_t cap = c->list[k];
+    if (kernel_only_capability(cap)) {
       k2s_error(m, c->why[cap],
                 "this instruction needs the Kernel-only capability %s, and no pass lowered it; "
                 "k2s cannot translate it yet",
                 cap_name(cap));
       return;
     }
+  }
   /* Rebuild the capability and extension sections from scratch. */
   m->sec[K2S_SEC_CAPABILITY] = (k2s_list){0};
   k2s_list old_ext = m->sec[K2S_SEC_EXTENSION];
   m->sec[K2S_SEC_EXTENSION] = (k2s_list){0};
-  for (uint32_t cap = 0; cap < 8192; cap++)
-    if (c->need[cap]) {
-      k2s_add_capability(m, cap);
-      const char *ext = cap_extension(cap, version);
-      if (ext)
-        k2s_add_extension(m, ext);
-    }
+  for (uint32_t k = 0; k < c->n_list; k++) {
+    k2s_add_capability(m, c->list[k]);
+    const char *ext = cap_extension(c->list[k], version);
+    if (ext)
+      k2s_add_extension(m, ext);
+  }
   if (uses_non_semantic(m) && version < 0x00010600)
     k2s_add_extension(m, "SPV_KHR_non_semantic_info");
   /* Extensions a pass added on purpose (named SPV_KHR_*) that no capability

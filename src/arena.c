@@ -22,7 +22,7 @@ static void out_of_memory(k2s_arena *a)
   abort();
 }
 
-void *k2s_alloc(k2s_arena *a, size_t size)
+void *k2s_alloc_uninit(k2s_arena *a, size_t size)
 {
   size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
   k2s_arena_chunk *c = a->head;
@@ -48,22 +48,31 @@ void *k2s_alloc(k2s_arena *a, size_t size)
   }
   void *p = (char *)c->data + c->used;
   c->used += size;
+  return p;
+}
+
+void *k2s_alloc(k2s_arena *a, size_t size)
+{
+  void *p = k2s_alloc_uninit(a, size);
   memset(p, 0, size);
   return p;
 }
 
 void *k2s_realloc_array(k2s_arena *a, void *old, size_t old_n, size_t new_n, size_t elem)
 {
-  void *p = k2s_alloc(a, new_n * elem);
-  if (old && old_n)
-    memcpy(p, old, (old_n < new_n ? old_n : new_n) * elem);
+  /* Only the new part is zeroed: the copied part is overwritten at once. */
+  size_t keep = old ? (old_n < new_n ? old_n : new_n) * elem : 0;
+  char *p = k2s_alloc_uninit(a, new_n * elem);
+  if (keep)
+    memcpy(p, old, keep);
+  memset(p + keep, 0, new_n * elem - keep);
   return p;
 }
 
 char *k2s_strdup(k2s_arena *a, const char *s)
 {
   size_t n = strlen(s) + 1;
-  char *p = k2s_alloc(a, n);
+  char *p = k2s_alloc_uninit(a, n);
   memcpy(p, s, n);
   return p;
 }
@@ -76,7 +85,7 @@ char *k2s_vsprintf(k2s_arena *a, const char *fmt, va_list ap)
   va_end(ap2);
   if (n < 0)
     n = 0;
-  char *p = k2s_alloc(a, (size_t)n + 1);
+  char *p = k2s_alloc_uninit(a, (size_t)n + 1);
   vsnprintf(p, (size_t)n + 1, fmt, ap);
   return p;
 }

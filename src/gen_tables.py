@@ -66,6 +66,141 @@ def not_value(o):
     return NON_VALUE_PAIRS.get((o["kind"], n), 0)
 
 
+# Operand kind classes for the fast id decoding (src/operands.c), derived here so
+# that nothing is built when a process starts (building them, and sorting the
+# enumerants, was 0.18 M instructions of every run: bench/RESULTS.md, session 9).
+KIND_OTHER, KIND_ID, KIND_LITERAL, KIND_ENUM = range(4)
+TAIL_NONE, TAIL_IDS, TAIL_LITERALS, TAIL_ENUM = range(4)
+Q_ONE, Q_OPTIONAL, Q_MANY = None, "?", "*"
+
+
+def kind_classes(kinds):
+    """Per operand kind: KIND_ID (one word, an id), KIND_LITERAL (one word, not an id:
+    a literal, or an enum none of whose values take parameters), KIND_ENUM (an enum
+    some of whose values take parameters), KIND_OTHER (strings, numbers as wide as
+    their type, ext-inst numbers, pairs: only the full decoding can tell)."""
+    out = []
+    for k in kinds:
+        cat = k["category"]
+        if cat == "Id":
+            out.append(KIND_ID)
+        elif cat in ("ValueEnum", "BitEnum"):
+            out.append(KIND_ENUM if any(e.get("parameters") for e in k["enumerants"]) else KIND_LITERAL)
+        elif cat == "Literal":
+            out.append(KIND_LITERAL if k["kind"] == "LiteralInteger" else KIND_OTHER)
+        else:
+            out.append(KIND_OTHER)
+    return out
+
+
+def id_layout(descs, kinds, kclass, kind_index):
+    """Where the ids of an instruction with operands descs ([(kind index, quantifier)])
+    are when the grammar fixes that without looking at operand values: a prefix of
+    one-word operands (ids, plain literals, enums without parameters; `mask` says
+    which are ids), then possibly one last operand repeated or optional whose words
+    are all ids or all literals. Returns (mask, n_fixed, tail, tail_optional)."""
+    mask, i = 0, 0
+    while i < len(descs) and i < 64:
+        kind, q = descs[i]
+        c = kclass[kind] if q == Q_ONE else KIND_OTHER
+        if c not in (KIND_ID, KIND_LITERAL):
+            break
+        if c == KIND_ID:
+            mask |= 1 << i
+        i += 1
+    if i + 1 != len(descs):
+        return mask, i, TAIL_NONE, False
+    kind, q = descs[i]
+    k = kinds[kind]
+    if kclass[kind] == KIND_ENUM and q in (Q_ONE, Q_OPTIONAL):
+        # an enum whose value says whether its parameters hold ids (most take literals)
+        return mask, i, TAIL_ENUM, q == Q_OPTIONAL, kind
+    if q == Q_ONE:
+        # a string, or a number as wide as its type: words, none an id
+        lit = kind in (kind_index["LiteralString"], kind_index["LiteralContextDependentNumber"])
+        return mask, i, TAIL_LITERALS if lit else TAIL_NONE, False
+    if k["category"] == "Composite":
+        a, b = (kclass[kind_index[x]] for x in k["bases"])
+    else:
+        a = b = kclass[kind]
+    tail = TAIL_IDS if a == b == KIND_ID else TAIL_LITERALS if a == b == KIND_LITERAL else TAIL_NONE
+    return mask, i, tail, q == Q_OPTIONAL
+
+
+SHAPE_WALK, SHAPE_UNITS, SHAPE_STRING, SHAPE_NUMBER = range(4)
+
+
+def operand_shape(descs, kinds, kclass, kind_index):
+    """(n_fixed, tail, unit, max) when the grammar alone says which words make an
+    instruction with operands descs well-formed: required one-word operands (ids,
+    literals, enums none of whose values take parameters), then possibly one last
+    operand: optional (max 1) or repeated (max 255) units of one-word parts (a pair:
+    unit 2), a string, or a number as wide as its type. (0, SHAPE_WALK, 0, 0) otherwise."""
+    n_fixed = 0
+    for kind, q in descs:
+        if q != Q_ONE or kclass[kind] not in (KIND_ID, KIND_LITERAL):
+            break
+        n_fixed += 1
+    if n_fixed == len(descs):
+        return n_fixed, SHAPE_UNITS, 1, 0
+    if n_fixed + 1 != len(descs) or n_fixed > 250:
+        return 0, SHAPE_WALK, 0, 0
+    kind, q = descs[n_fixed]
+    if q == Q_ONE and kind == kind_index["LiteralString"]:
+        return n_fixed, SHAPE_STRING, 0, 0
+    if q == Q_ONE and kind == kind_index["LiteralContextDependentNumber"]:
+        return n_fixed, SHAPE_NUMBER, 0, 0
+    k = kinds[kind]
+    parts = [kind_index[b] for b in k["bases"]] if k["category"] == "Composite" else [kind]
+    if q == Q_ONE or any(kclass[x] not in (KIND_ID, KIND_LITERAL) for x in parts):
+        return 0, SHAPE_WALK, 0, 0
+    return n_fixed, SHAPE_UNITS, len(parts), 1 if q == Q_OPTIONAL else 255
+
+
+def may_hold_ids(kinds, kind_index, kind):
+    """Whether an operand of this kind is, or may hold in its parts or parameters, an <id>."""
+    k = kinds[kind]
+    if k["category"] == "Id":
+        return True
+    if k["category"] == "Composite":
+        return any(may_hold_ids(kinds, kind_index, kind_index[b]) for b in k["bases"])
+    if k["category"] in ("ValueEnum", "BitEnum"):
+        return any(may_hold_ids(kinds, kind_index, kind_index[p["kind"]])
+                   for e in k["enumerants"] for p in e.get("parameters", []))
+    return False
+
+
+def layout_row(l):
+    return "{0x%xull, %d, %d, %s, %d}" % (l[0], l[1], l[2], "true" if l[3] else "false",
+                                         l[4] if len(l) > 4 else 0)
+
+
+def may_hold_enum(kinds, kind_index, kind):
+    """Whether an operand of this kind may be, or lead the operand walk to, an enum
+    value: enums, pairs holding one, and the literals after which the walk reads
+    another instruction's operands (OpExtInst's, OpSpecConstantOp's)."""
+    k = kinds[kind]
+    if k["category"] in ("ValueEnum", "BitEnum"):
+        return True
+    if k["category"] == "Composite":
+        return any(may_hold_enum(kinds, kind_index, kind_index[b]) for b in k["bases"])
+    return k["kind"] in ("LiteralExtInstInteger", "LiteralSpecConstantOpInteger")
+
+
+def sorted_enumerants(k):
+    """The kind's enumerant indices sorted by value, aliases (equal values) in grammar
+    order, so that the first of equal values is the one a scan would find. Bit enums
+    are searched bit by bit (src/operands.c): every value must be a single bit or 0."""
+    def value(e):
+        v = e["value"]
+        return int(v, 16) if isinstance(v, str) else int(v)
+    if k["category"] == "BitEnum":
+        for e in k["enumerants"]:
+            if value(e) & (value(e) - 1):
+                raise SystemExit("%s %s: a bit enum value of several bits" % (k["kind"], e["enumerant"]))
+    return sorted(range(len(k["enumerants"])), key=lambda j: value(k["enumerants"][j]))
+
+
 def operand_desc(kind_index, o, kind=None):
     return "{%d, %s, %d}" % (kind_index[kind or o["kind"]], QUANT[o.get("quantifier")], not_value(o))
 
@@ -209,6 +344,7 @@ typedef struct k2s_enumerant {
   const uint16_t *params; /* operand kinds of the enumerant's extra operands */
   uint32_t version;       /* SPIR-V version that made it core (0x00MMmm00), 0: never */
   const char *extension;  /* an extension that enables it before then, or NULL */
+  bool param_ids;         /* whether a parameter is, or may hold, an <id> */
 } k2s_enumerant;
 
 typedef struct k2s_kind_info {
@@ -217,6 +353,10 @@ typedef struct k2s_kind_info {
   uint16_t n_enumerants;
   const k2s_enumerant *enumerants;
   uint16_t bases[2]; /* composite kinds: the two parts */
+  /* Enumerants by value: k2s_enumerants_by_value[by_value .. by_value + n_by_value)
+   * index enumerants[] in increasing value, equal values (aliases) in grammar order. */
+  uint16_t n_by_value;
+  uint32_t by_value;
 } k2s_kind_info;
 
 typedef struct k2s_opcode_info {
@@ -235,13 +375,49 @@ typedef struct k2s_extinst_info {
   uint8_t n_operands;
   const k2s_operand_desc *operands; /* ext-local kinds: only the category matters */
   uint8_t pointers; /* OpenCL.std: bit k set when operand k is a pointer (by its name) */
+  bool enum_operands; /* whether an operand may hold a (core) enum value */
 } k2s_extinst_info;
 
 typedef struct k2s_extinst_set {
   const char *import_name; /* prefix matched against OpExtInstImport */
   uint32_t n_opcodes;
   const k2s_extinst_info *insts; /* indexed by ext opcode */
+  uint32_t layouts; /* k2s_ext_id_layouts[layouts + ext opcode] */
 } k2s_extinst_set;
+
+/* Where an instruction's <id>s are when its grammar fixes that without looking at
+ * operand values (src/operands.c, k2s_foreach_id_operand): a prefix of n_fixed one-word
+ * operands (bit k of mask set where word k is an id), then, with tail, one last
+ * operand repeated (or, tail_optional, optional) whose words are all ids or all
+ * literals, or (K2S_TAIL_ENUM) an enum of kind enum_kind whose value's parameters hold
+ * ids only where its enumerants say so (k2s_enumerant.param_ids). n_fixed 0 and no
+ * tail: only the full decoding can tell. */
+enum k2s_id_tail { K2S_TAIL_NONE, K2S_TAIL_IDS, K2S_TAIL_LITERALS, K2S_TAIL_ENUM };
+typedef struct k2s_id_layout {
+  uint64_t mask;
+  uint8_t n_fixed;
+  uint8_t tail; /* enum k2s_id_tail */
+  bool tail_optional;
+  uint16_t enum_kind;
+} k2s_id_layout;
+
+/* The operand words an opcode's grammar allows, where it says so alone: n_fixed
+ * required one-word operands, then by tail: K2S_SHAPE_UNITS up to max (0, 1, or 255: as
+ * many as there are) units of unit words; K2S_SHAPE_STRING one string ending in the
+ * last word; K2S_SHAPE_NUMBER at least one word. K2S_SHAPE_WALK: only the grammar walk
+ * can tell (enums with parameters, another instruction's operands, ...). */
+enum k2s_shape_tail { K2S_SHAPE_WALK, K2S_SHAPE_UNITS, K2S_SHAPE_STRING, K2S_SHAPE_NUMBER };
+typedef struct k2s_operand_shape {
+  uint8_t n_fixed, tail, unit, max;
+} k2s_operand_shape;
+
+/* Operand kinds by how the fast id decoding reads them. */
+enum k2s_kind_class {
+  K2S_KIND_OTHER,   /* strings, numbers as wide as their type, ext-inst numbers, pairs */
+  K2S_KIND_ID,      /* one word, an id */
+  K2S_KIND_LITERAL, /* one word, not an id (a literal, or an enum without parameters) */
+  K2S_KIND_ENUM,    /* an enum some of whose values take parameters */
+};
 """)
     # enumerants
     for i, k in enumerate(kinds):
@@ -259,23 +435,33 @@ typedef struct k2s_extinst_set {
                 c.append("static const uint16_t en_%s_%d_caps[] = {%s};" % (name, j, ",".join(map(str, caps))))
             if params:
                 c.append("static const uint16_t en_%s_%d_params[] = {%s};" % (name, j, ",".join(map(str, params))))
-            rows.append("  {%s, %du, %d, %d, %s, %s, 0x%06x, %s}," % (
+            rows.append("  {%s, %du, %d, %d, %s, %s, 0x%06x, %s, %s}," % (
                 cstr(e["enumerant"]), v, len(caps), len(params),
                 "en_%s_%d_caps" % (name, j) if caps else "0",
                 "en_%s_%d_params" % (name, j) if params else "0",
-                enumerant_version(e), cstr(enumerant_extension(e)) if enumerant_extension(e) else "0"))
+                enumerant_version(e), cstr(enumerant_extension(e)) if enumerant_extension(e) else "0",
+                "true" if any(may_hold_ids(kinds, kind_index, x) for x in params) else "false"))
         c.append("static const k2s_enumerant enumerants_%s[] = {\n%s\n};" % (name, "\n".join(rows)))
     cat = {"Id": "K2S_CAT_ID", "Literal": "K2S_CAT_LITERAL", "ValueEnum": "K2S_CAT_VALUE_ENUM",
            "BitEnum": "K2S_CAT_BIT_ENUM", "Composite": "K2S_CAT_COMPOSITE"}
-    rows = []
+    rows, by_value = [], []
     for k in kinds:
         name = ident(k["kind"]).lower()
         en = "enumerants_%s" % name if k["category"] in ("ValueEnum", "BitEnum") else "0"
         n = len(k.get("enumerants", [])) if en != "0" else 0
         bases = [kind_index[b] for b in k.get("bases", [])] + [0, 0]
-        rows.append("  {%s, %s, %d, %s, {%d, %d}}," % (cstr(k["kind"]), cat[k["category"]], n, en, bases[0], bases[1]))
+        order = sorted_enumerants(k) if en != "0" else []
+        rows.append("  {%s, %s, %d, %s, {%d, %d}, %d, %d}," % (cstr(k["kind"]), cat[k["category"]], n, en,
+                                                          bases[0], bases[1], len(order), len(by_value)))
+        by_value += order
     c.append("const k2s_kind_info k2s_kinds[K2S_OK_COUNT] = {\n%s\n};" % "\n".join(rows))
     h.append("extern const k2s_kind_info k2s_kinds[K2S_OK_COUNT];")
+    c.append("const uint16_t k2s_enumerants_by_value[%d] = {%s};" % (max(1, len(by_value)),
+                                                                   ",".join(map(str, by_value)) or "0"))
+    h.append("extern const uint16_t k2s_enumerants_by_value[];")
+    kclass = kind_classes(kinds)
+    c.append("const uint8_t k2s_kind_class[K2S_OK_COUNT] = {%s};" % ",".join(map(str, kclass)))
+    h.append("extern const uint8_t k2s_kind_class[K2S_OK_COUNT];")
 
     # opcodes
     insts = core["instructions"]
@@ -315,6 +501,25 @@ typedef struct k2s_extinst_set {
             "op_%d_operands" % op if ops else "0", "op_%d_caps" % op if caps else "0", maj, mnr,
             classes.index(i["class"]), pointer_operands(i, ops)))
     c.append("const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(rows))
+    layouts, enum_ops, shapes = [], [], []
+    for op, i in sorted(by_op.items()):
+        descs = [(kind_index[o["kind"]], o.get("quantifier")) for o in i.get("operands", [])
+                 if o["kind"] not in ("IdResultType", "IdResult")]
+        if any(may_hold_enum(kinds, kind_index, kd) for kd, _ in descs):
+            enum_ops.append("[%d] = true" % op)
+        if i["opname"] not in ("OpSwitch", "OpExtInst"):  # their ids need the full decoding
+            layouts.append("  [%d] = %s, /* %s */" % (op, layout_row(id_layout(descs, kinds, kclass, kind_index)),
+                                                     i["opname"]))
+            shape = operand_shape(descs, kinds, kclass, kind_index)
+            if shape[1] != SHAPE_WALK:
+                shapes.append("  [%d] = {%d, %d, %d, %d}, /* %s */" % ((op,) + shape + (i["opname"],)))
+    h.append("extern const k2s_id_layout k2s_id_layouts[K2S_OPCODE_LIMIT];")
+    h.append("extern const k2s_operand_shape k2s_operand_shapes[K2S_OPCODE_LIMIT];")
+    c.append("const k2s_operand_shape k2s_operand_shapes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(shapes))
+    c.append("const k2s_id_layout k2s_id_layouts[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(layouts))
+    h.append("/* Whether an opcode's operands may hold an enum value (or lead the walk to one). */")
+    h.append("extern const bool k2s_opcode_enum_operands[K2S_OPCODE_LIMIT];")
+    c.append("const bool k2s_opcode_enum_operands[K2S_OPCODE_LIMIT] = {%s};" % ", ".join(enum_ops))
     atomic_layouts(by_op, h, c)
     access_chains(by_op, h, c)
 
@@ -325,7 +530,7 @@ typedef struct k2s_extinst_set {
         h.append("  K2S_EXT_%s," % cid.upper())
     h.append("  K2S_EXT_UNKNOWN = 255\n};")
     h.append("extern const k2s_extinst_set k2s_extinst_sets[K2S_N_EXTINST_SETS];")
-    set_rows = []
+    set_rows, ext_layouts = [], []
     for import_name, fname, cid in EXT_SETS:
         path = os.path.join(gdir, fname)
         g = json.load(open(path))
@@ -345,9 +550,10 @@ typedef struct k2s_extinst_set {
             h.append("  K2S_%s_%s = %d," % (cid.upper(), i["opname"], i["opcode"]))
         h.append("};")
         rows = []
+        set_layouts = ["{0, 0, 0, false, 0}"] * (maxo + 1)
         for i in g["instructions"]:
             ops = i.get("operands", [])
-            descs = []
+            descs, raw = [], []
             for o in ops:
                 kd = o["kind"]
                 if kd in local_kinds:
@@ -356,6 +562,8 @@ typedef struct k2s_extinst_set {
                 elif kd not in kind_index:
                     raise SystemExit("unknown operand kind %s in %s" % (kd, fname))
                 descs.append(operand_desc(kind_index, o, kd))
+                raw.append((kind_index[kd], o.get("quantifier")))
+            set_layouts[i["opcode"]] = layout_row(id_layout(raw, kinds, kclass, kind_index))
             if descs:
                 c.append("static const k2s_operand_desc ext_%s_%d[] = {%s};" % (cid, i["opcode"], ",".join(descs)))
             ptrs = 0
@@ -366,11 +574,17 @@ typedef struct k2s_extinst_set {
                     n = o.get("name", "").strip("'")
                     if n in OPENCL_STD_POINTER_NAMES or (n == "p" and i["opname"].startswith(("vload", "vstore"))):
                         ptrs |= 1 << k
-            rows.append("  [%d] = {%s, %d, %s, 0x%x}," % (i["opcode"], cstr(i["opname"]), len(descs),
-                                                   "ext_%s_%d" % (cid, i["opcode"]) if descs else "0", ptrs))
+            enums = any(may_hold_enum(kinds, kind_index, kd) for kd, _ in raw)
+            rows.append("  [%d] = {%s, %d, %s, 0x%x, %s}," % (
+                i["opcode"], cstr(i["opname"]), len(descs), "ext_%s_%d" % (cid, i["opcode"]) if descs else "0",
+                ptrs, "true" if enums else "false"))
         c.append("static const k2s_extinst_info ext_%s[%d] = {\n%s\n};" % (cid, maxo + 1, "\n".join(rows)))
-        set_rows.append("  {%s, %d, ext_%s}," % (cstr(import_name), maxo + 1, cid))
+        set_rows.append("  {%s, %d, ext_%s, %d}," % (cstr(import_name), maxo + 1, cid, len(ext_layouts)))
+        ext_layouts += set_layouts
     c.append("const k2s_extinst_set k2s_extinst_sets[K2S_N_EXTINST_SETS] = {\n%s\n};" % "\n".join(set_rows))
+    h.append("extern const k2s_id_layout k2s_ext_id_layouts[];")
+    c.append("const k2s_id_layout k2s_ext_id_layouts[%d] = {\n  %s\n};" % (len(ext_layouts),
+                                                                          ",\n  ".join(ext_layouts)))
 
     if out_b:
         write_builder(out_b, by_op, kinds)

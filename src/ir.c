@@ -499,7 +499,7 @@ static void add_use(k2s_module *m, k2s_instr *user, uint32_t id, uint32_t word)
   /* Uses come in slabs: one k2s_alloc each would round 24 bytes up to 32. */
   if (!m->uses_free) {
     enum { SLAB = 1024 };
-    m->uses_free = k2s_alloc(&m->uses_arena, SLAB * sizeof(k2s_use));
+    m->uses_free = k2s_alloc_uninit(&m->uses_arena, SLAB * sizeof(k2s_use)); /* all set below */
     m->uses_free_end = m->uses_free + SLAB;
   }
   k2s_use *u = m->uses_free++;

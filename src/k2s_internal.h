@@ -25,6 +25,8 @@ typedef struct k2s_arena {
 } k2s_arena;
 
 void *k2s_alloc(k2s_arena *a, size_t size);   /* zeroed */
+/* Not zeroed: for memory every byte of which the caller writes before reading. */
+void *k2s_alloc_uninit(k2s_arena *a, size_t size);
 void *k2s_realloc_array(k2s_arena *a, void *old, size_t old_n, size_t new_n, size_t elem);
 char *k2s_strdup(k2s_arena *a, const char *s);
 char *k2s_sprintf(k2s_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -201,7 +203,6 @@ struct k2s_module {
   /* the input's debug information, recorded by the debug-info pass and
    * emitted again by debug-emit (src/debug_record.h); NULL when none */
   struct k2s_debug_record *debug;
-  char *reflection_json, *descriptor_map;
   /* Loop controls (Unroll/DontUnroll) of producer OpLoopMerge instructions the
    * input repair dropped (k2s_repair_drop_merges), as (header label id, control)
    * pairs: structurize gives them to the loops it finds at those headers, so a
@@ -290,6 +291,13 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
 /* False when no operand of the opcode can be an enum value (by the grammar), so a
  * walk looking for enum operands has nothing to find; true for unknown opcodes. */
 bool k2s_opcode_may_have_enum_operands(uint16_t opcode);
+/* True when the grammar alone says that in's operand words are well-formed (the walk
+ * would find no fault: k2s_operand_shapes); false where they are not, or only the walk
+ * can tell. */
+bool k2s_operands_well_formed(const k2s_instr *in);
+/* Calls fn for each enum operand of in, as k2s_walk_operands reports them (fn returning
+ * false stops), decoding by kind where the grammar allows and walking otherwise. */
+void k2s_foreach_enum_operand(const k2s_module *m, const k2s_instr *in, k2s_operand_fn fn, void *ud);
 const k2s_opcode_info *k2s_opcode(uint16_t opcode); /* NULL if unknown */
 const char *k2s_opcode_name(uint16_t opcode);       /* "Op<n>" text if unknown */
 /* The grammar's instruction class of opcode (enum k2s_op_class), -1 if unknown. */
@@ -577,7 +585,22 @@ typedef struct k2s_refl_kernel {
   uint32_t pc_member[K2S_PC_COUNT];  /* member index of each pc_offset entry */
   k2s_refl_image_info *image_info;   /* images: host-supplied order / data type */
   uint32_t n_image_info;
+  /* Read from the module by the reflection pass for the text forms, which are made
+   * after later passes changed it: the kernel's pointer mode, and the Workgroup
+   * memory its code uses (fixed bytes, bytes per work-item, k2s's scratch of each). */
+  bool physical;
+  uint64_t wg_bytes, wg_bytes_per_item, wg_scratch, wg_scratch_per_item;
 } k2s_refl_kernel;
+
+/* The subgroup features JSON "subgroups" names (VkSubgroupFeatureFlagBits). */
+enum k2s_subgroup_op {
+  K2S_SUBGROUP_BASIC,
+  K2S_SUBGROUP_VOTE,
+  K2S_SUBGROUP_ARITHMETIC,
+  K2S_SUBGROUP_BALLOT,
+  K2S_SUBGROUP_SHUFFLE,
+  K2S_SUBGROUP_OP_COUNT
+};
 
 struct k2s_refl_facts {
   k2s_refl_kernel *kernels;
@@ -619,6 +642,13 @@ struct k2s_refl_facts {
     uint32_t n_args;
   } *printfs;
   uint32_t n_printfs;
+  /* Read from the module by the reflection pass for the text forms: the subgroup
+   * features its code uses (bits of enum k2s_subgroup_op; subgroup_any: any at all),
+   * whether one works on a non-32-bit type, and its atomics' device features. */
+  uint8_t subgroup_ops;
+  bool subgroup_extended, subgroup_any;
+  uint32_t atomic_features;
+  bool text_ready; /* the reflection pass ran: k2s_reflection_json/csv can be made */
 };
 
 /* Vulkan device features the module's atomics need (src/atomic_features.c): a
@@ -651,6 +681,15 @@ k2s_refl_kernel *k2s_refl_add_kernel(k2s_module *m, uint32_t func, const char *n
 uint32_t k2s_kernel_push_constant(k2s_module *m, k2s_refl_kernel *k, uint32_t type,
                                   uint32_t *offset);
 uint32_t k2s_kernel_push_constant_size(k2s_module *m, const k2s_refl_kernel *k);
+/* The reflection as --reflect JSON and as clspv's descriptor-map CSV
+ * (src/reflection_text.c), in m's arena, from facts the reflection pass completed
+ * (m->refl->text_ready); the module may have changed since. */
+char *k2s_reflection_json(k2s_module *m);
+char *k2s_reflection_csv(k2s_module *m);
+/* data as hex, two lower-case digits per byte (clspv's Data strings). */
+char *k2s_refl_hex_bytes(k2s_arena *a, const uint8_t *data, size_t size);
+/* The name of push constant p (enum of K2S_PC_COUNT entries), as clspv spells it. */
+const char *k2s_refl_push_constant_name(int p);
 
 /* ---- analyses (built on demand) ------------------------------------------- */
 

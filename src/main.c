@@ -457,8 +457,9 @@ int k2s_cli_translate(const char *input, const char *output, const char *reflect
   if (rc == 0) {
     size_t n;
     const uint32_t *out = k2s_result_words(r, &n);
-    const char *json = k2s_result_reflection_json(r);
-    const char *csv = k2s_result_descriptor_map(r);
+    /* Only what is written is made (the library makes the text on request). */
+    const char *json = reflect ? k2s_result_reflection_json(r) : NULL;
+    const char *csv = dmap ? k2s_result_descriptor_map(r) : NULL;
     if ((reflect && !json) || (dmap && !csv)) {
       fprintf(msg, "k2s: error: no reflection was produced (the pipeline that ran does "
                       "not include the kernel-interface passes)\n");

@@ -3,7 +3,6 @@
  * (ids, literals, strings, enumerants and their parameters) from the tables
  * generated out of the SPIR-V grammar, so passes never hard-code layouts.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,28 +50,35 @@ const char *k2s_opcode_name(uint16_t opcode)
   return buf;
 }
 
-/* Enumerants by value, built once from the generated tables: per enum kind, the
- * enumerants sorted by value (the first of equal values, as a scan would find),
- * searched by bisection. A linear scan per enum operand (Decoration has hundreds of
- * values) was most of the cost of walking an OpDecorate. */
-static const k2s_enumerant **enum_sorted[K2S_OK_COUNT];
-static uint16_t enum_sorted_n[K2S_OK_COUNT];
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-static void build_tables(void);
-
-static const k2s_enumerant *find_enumerant(uint16_t kind, uint32_t value)
+/* The first position in kind's by-value list (k2s_enumerants_by_value, generated:
+ * increasing values, aliases in grammar order) whose value is >= value. A linear scan
+ * per enum operand (Decoration has hundreds of values) was most of the cost of walking
+ * an OpDecorate, and of finalize's capability scan. */
+static uint32_t lower_bound(const k2s_kind_info *k, uint64_t value)
 {
-  pthread_once(&tables_once, build_tables);
-  const k2s_enumerant **e = enum_sorted[kind];
-  uint32_t lo = 0, hi = enum_sorted_n[kind];
+  const uint16_t *e = &k2s_enumerants_by_value[k->by_value];
+  uint32_t lo = 0, hi = k->n_by_value;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    if (e[mid]->value < value)
+    if (k->enumerants[e[mid]].value < value)
       lo = mid + 1;
     else
       hi = mid;
   }
-  return lo < enum_sorted_n[kind] && e[lo]->value == value ? e[lo] : NULL;
+  return lo;
+}
+
+static const k2s_enumerant *by_value_at(const k2s_kind_info *k, uint32_t pos)
+{
+  return pos < k->n_by_value ? &k->enumerants[k2s_enumerants_by_value[k->by_value + pos]] : NULL;
+}
+
+/* The first enumerant listed with the value, as a scan in grammar order finds it. */
+static const k2s_enumerant *find_enumerant(uint16_t kind, uint32_t value)
+{
+  const k2s_kind_info *k = &k2s_kinds[kind];
+  const k2s_enumerant *e = by_value_at(k, lower_bound(k, value));
+  return e && e->value == value ? e : NULL;
 }
 
 const k2s_enumerant *k2s_enumerant_of(uint16_t kind, uint32_t value)
@@ -80,18 +86,44 @@ const k2s_enumerant *k2s_enumerant_of(uint16_t kind, uint32_t value)
   return kind < K2S_OK_COUNT ? find_enumerant(kind, value) : NULL;
 }
 
+/* *at: 0 at the start, else one past the by-value position last returned. A value
+ * enum's enumerants of the operand's value (aliases in grammar order); a bit enum's
+ * of each set bit, lowest first (the grammar lists bits in increasing order, and
+ * gen_tables.py checks that each value is one bit). */
 const k2s_enumerant *k2s_next_named_enumerant(const k2s_instr *in, const k2s_operand *op,
                                               uint32_t *at)
 {
   const k2s_kind_info *k = &k2s_kinds[op->kind];
   uint32_t v = in->ops[op->word];
-  while (*at < k->n_enumerants) {
-    const k2s_enumerant *en = &k->enumerants[(*at)++];
-    if (k->category == K2S_CAT_BIT_ENUM ? (en->value && (v & en->value) == en->value)
-                                        : en->value == v)
-      return en;
+  bool bits = k->category == K2S_CAT_BIT_ENUM;
+  const k2s_enumerant *e;
+  if (*at) {
+    const k2s_enumerant *prev = by_value_at(k, *at - 1);
+    e = by_value_at(k, *at);
+    if (e && e->value == prev->value) {
+      ++*at;
+      return e;
+    }
+    if (!bits)
+      return NULL;
+    v &= (uint32_t)~((2ull * prev->value) - 1); /* the bits above the last one */
   }
-  return NULL;
+  if (bits && !v)
+    return NULL;
+  uint32_t want = bits ? v & -v : v;
+  uint32_t pos = lower_bound(k, want);
+  while ((e = by_value_at(k, pos)) && bits && e->value != want) {
+    /* no enumerant for this bit: the next set bit */
+    v &= v - 1;
+    if (!v)
+      return NULL;
+    want = v & -v;
+    pos = lower_bound(k, want);
+  }
+  if (!e || e->value != want)
+    return NULL;
+  *at = pos + 1;
+  return e;
 }
 
 const char *k2s_enumerant_name(uint16_t kind, uint32_t value)
@@ -348,184 +380,42 @@ static bool id_cb(void *ud, const k2s_instr *in, const k2s_operand *op)
 }
 
 /* Where an opcode's ids are, when its grammar fixes that without looking at the
- * operands' values: a prefix of one-word operands (ids, plain literals, enums
- * none of whose values take parameters; which of them are ids is `mask`),
- * then possibly one last operand repeated (`*`) or optional (`?`) whose words
- * are all ids or all literals. Derived once from the generated tables, with a
- * class per operand kind; walking the grammar per instruction (a linear search
- * of the enumerants per enum operand) was half of all the work of a translation. */
-enum { TAIL_NONE, TAIL_IDS, TAIL_LITERALS };
-typedef struct id_layout {
-  uint64_t mask;
-  uint8_t n_fixed;
-  uint8_t tail;
-  bool tail_optional;
-} id_layout;
-
-/* Operand kind classes: */
-enum {
-  KIND_OTHER,   /* strings, ext-inst numbers, ...: see decode_ids */
-  KIND_ID,      /* one word, an id */
-  KIND_LITERAL, /* one word, not an id (a literal, or an enum without parameters) */
-  KIND_ENUM,    /* an enum some of whose values take parameters */
-};
-
-static id_layout id_layouts[K2S_OPCODE_LIMIT];
-static uint8_t kind_class[K2S_OK_COUNT];
-static bool enum_operands[K2S_OPCODE_LIMIT];
-/* The same per extended instruction of each set k2s knows (see ext_layout). */
-static id_layout *ext_layouts[K2S_N_EXTINST_SETS];
-
-/* Whether an operand of this kind may be, or lead the walk to, an enum value:
- * enums, pairs holding one, and the literals after which the walk reads
- * another instruction's operands (OpExtInst's, OpSpecConstantOp's). */
-static bool kind_may_hold_enum(uint16_t kind)
-{
-  const k2s_kind_info *k = &k2s_kinds[kind];
-  switch (k->category) {
-  case K2S_CAT_VALUE_ENUM:
-  case K2S_CAT_BIT_ENUM: return true;
-  case K2S_CAT_COMPOSITE: return kind_may_hold_enum(k->bases[0]) || kind_may_hold_enum(k->bases[1]);
-  default:
-    return kind == K2S_OK_LITERAL_EXT_INST_INTEGER || kind == K2S_OK_LITERAL_SPEC_CONSTANT_OP_INTEGER;
-  }
-}
-
+ * operands' values: k2s_id_layouts (generated, see k2s_id_layout); walking the grammar
+ * per instruction (a linear search of the enumerants per enum operand) was half of
+ * all the work of a translation. */
 bool k2s_opcode_may_have_enum_operands(uint16_t opcode)
 {
-  pthread_once(&tables_once, build_tables);
-  return opcode >= K2S_OPCODE_LIMIT || !k2s_opcode(opcode) || enum_operands[opcode];
+  return opcode >= K2S_OPCODE_LIMIT || !k2s_opcode(opcode) || k2s_opcode_enum_operands[opcode];
 }
 
-static uint8_t classify_kind(uint16_t kind)
+bool k2s_operands_well_formed(const k2s_instr *in)
 {
-  const k2s_kind_info *k = &k2s_kinds[kind];
-  switch (k->category) {
-  case K2S_CAT_ID: return KIND_ID;
-  case K2S_CAT_VALUE_ENUM:
-  case K2S_CAT_BIT_ENUM:
-    for (uint32_t i = 0; i < k->n_enumerants; i++)
-      if (k->enumerants[i].n_params)
-        return KIND_ENUM;
-    return KIND_LITERAL;
-  case K2S_CAT_LITERAL: return kind == K2S_OK_LITERAL_INTEGER ? KIND_LITERAL : KIND_OTHER;
-  default: return KIND_OTHER;
-  }
-}
-
-/* The tail kind of a repeated or optional last operand: every word an id, or
- * every word a literal (pairs included), else TAIL_NONE. */
-static uint8_t tail_kind(uint16_t kind)
-{
-  const k2s_kind_info *k = &k2s_kinds[kind];
-  uint8_t a, b;
-  if (k->category == K2S_CAT_COMPOSITE) {
-    a = kind_class[k->bases[0]];
-    b = kind_class[k->bases[1]];
-  } else
-    a = b = kind_class[kind];
-  if (a == KIND_ID && b == KIND_ID)
-    return TAIL_IDS;
-  if (a == KIND_LITERAL && b == KIND_LITERAL)
-    return TAIL_LITERALS;
-  return TAIL_NONE;
-}
-
-/* Sorting by value keeps grammar order among equal values (an insertion sort:
- * the grammar lists values almost in order). */
-static void sort_enumerants(uint16_t kind)
-{
-  const k2s_kind_info *k = &k2s_kinds[kind];
-  static const k2s_enumerant *storage[1u << 16];
-  static uint32_t used;
-  if (!k->n_enumerants || used + k->n_enumerants > sizeof(storage) / sizeof(storage[0]))
-    return; /* no values (or, impossibly, too many): find_enumerant finds none */
-  const k2s_enumerant **e = &storage[used];
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < k->n_enumerants; i++) {
-    const k2s_enumerant *x = &k->enumerants[i];
-    uint32_t j = n;
-    while (j > 0 && e[j - 1]->value > x->value)
-      j--;
-    if (j > 0 && e[j - 1]->value == x->value)
-      continue; /* an alias: the first one listed is the one a scan finds */
-    memmove(&e[j + 1], &e[j], (n - j) * sizeof(*e));
-    e[j] = x;
-    n++;
-  }
-  used += n;
-  enum_sorted[kind] = e;
-  enum_sorted_n[kind] = (uint16_t)n;
-}
-
-static void make_layout(id_layout *l, const k2s_operand_desc *d, uint32_t nd)
-{
-  uint32_t i = 0;
-  for (; i < nd && i < 64; i++) {
-    uint8_t k = d[i].quantifier == K2S_Q_ONE ? kind_class[d[i].kind] : KIND_OTHER;
-    if (k != KIND_ID && k != KIND_LITERAL)
-      break;
-    if (k == KIND_ID)
-      l->mask |= 1ull << i;
-  }
-  l->n_fixed = (uint8_t)i;
-  if (i + 1 != nd)
-    return;
-  const k2s_operand_desc *last = &d[i];
-  if (last->quantifier == K2S_Q_ONE)
-    /* a string, or a number as wide as its type: words, none an id (an
-     * unterminated string is an error the walk reports after the same ids) */
-    l->tail = last->kind == K2S_OK_LITERAL_STRING ||
-                      last->kind == K2S_OK_LITERAL_CONTEXT_DEPENDENT_NUMBER
-                  ? TAIL_LITERALS
-                  : TAIL_NONE;
-  else {
-    l->tail = tail_kind(last->kind);
-    l->tail_optional = last->quantifier == K2S_Q_OPTIONAL;
-  }
-}
-
-static void build_tables(void)
-{
-  for (uint16_t k = 0; k < K2S_OK_COUNT; k++)
-    sort_enumerants(k);
-  for (uint16_t k = 0; k < K2S_OK_COUNT; k++)
-    kind_class[k] = classify_kind(k);
-  for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
-    const k2s_opcode_info *info = k2s_opcode((uint16_t)op);
-    for (uint32_t i = 0; info && i < info->n_operands; i++)
-      enum_operands[op] |= kind_may_hold_enum(info->operands[i].kind);
-    if (info && op != SpvOpSwitch && op != SpvOpExtInst)
-      make_layout(&id_layouts[op], info->operands, info->n_operands);
-    /* else n_fixed 0, no tail: the general decoding */
-  }
-}
-
-/* The layout of a set's extended instruction, the set's layouts made on first
- * use (a module uses one or two of the sets; making all of them cost every
- * process 80 K instructions). Published with a compare-and-swap: translations
- * in parallel threads may race to make them, one copy wins. NULL: no memory. */
-static const id_layout *ext_layout(uint32_t set, uint32_t op)
-{
-  id_layout *l = __atomic_load_n(&ext_layouts[set], __ATOMIC_ACQUIRE);
-  if (!l) {
-    const k2s_extinst_set *x = &k2s_extinst_sets[set];
-    id_layout *mine = calloc(x->n_opcodes ? x->n_opcodes : 1, sizeof(*mine));
-    if (!mine)
-      return NULL;
-    for (uint32_t i = 0; i < x->n_opcodes; i++)
-      if (x->insts[i].name)
-        make_layout(&mine[i], x->insts[i].operands, x->insts[i].n_operands);
-    id_layout *none = NULL;
-    if (__atomic_compare_exchange_n(&ext_layouts[set], &none, mine, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE))
-      l = mine;
-    else {
-      free(mine);
-      l = none;
+  if (in->opcode >= K2S_OPCODE_LIMIT)
+    return false;
+  const k2s_operand_shape *sh = &k2s_operand_shapes[in->opcode];
+  uint32_t n = in->n_ops;
+  if (n < sh->n_fixed)
+    return false;
+  switch (sh->tail) {
+  case K2S_SHAPE_UNITS:
+    return (n - sh->n_fixed) % sh->unit == 0 && (n - sh->n_fixed) / sh->unit <= sh->max;
+  case K2S_SHAPE_NUMBER: return n > sh->n_fixed;
+  case K2S_SHAPE_STRING:
+    /* the string's first word with a zero byte is the last word */
+    for (uint32_t w = sh->n_fixed; w < n; w++) {
+      uint32_t v = in->ops[w];
+      if (!(v & 0xffu) || !(v & 0xff00u) || !(v & 0xff0000u) || !(v & 0xff000000u))
+        return w + 1 == n;
     }
+    return false;
+  default: return false;
   }
-  return &l[op];
+}
+
+/* The layout of a set's extended instruction (op within the set's n_opcodes). */
+static const k2s_id_layout *ext_layout(uint32_t set, uint32_t op)
+{
+  return &k2s_ext_id_layouts[k2s_extinst_sets[set].layouts + op];
 }
 
 /* One operand of kind `kind` at *pos, as the grammar walk reads it: returns 0
@@ -537,14 +427,14 @@ static int decode_kind(const k2s_instr *in, uint16_t kind, uint32_t *pos, k2s_id
   uint32_t n = in->n_ops;
   if (*pos >= n)
     return 2;
-  switch (kind_class[kind]) {
-  case KIND_ID:
+  switch (k2s_kind_class[kind]) {
+  case K2S_KIND_ID:
     if (fn)
       fn(ud, (k2s_instr *)in, &((k2s_instr *)in)->ops[*pos]);
     (*pos)++;
     return 1;
-  case KIND_LITERAL: (*pos)++; return 1;
-  case KIND_ENUM: {
+  case K2S_KIND_LITERAL: (*pos)++; return 1;
+  case K2S_KIND_ENUM: {
     const k2s_kind_info *k = &k2s_kinds[kind];
     uint32_t v = in->ops[(*pos)++];
     /* A value enum once; a bit enum's set bits, lowest first (as the walk). */
@@ -552,8 +442,8 @@ static int decode_kind(const k2s_instr *in, uint16_t kind, uint32_t *pos, k2s_id
     for (uint32_t rest = bits ? v : 1; rest; rest &= rest - 1) {
       const k2s_enumerant *e = find_enumerant(kind, bits ? rest & -rest : v);
       for (uint32_t p = 0; e && p < e->n_params; p++) {
-        uint8_t c = kind_class[e->params[p]];
-        if (c != KIND_ID && c != KIND_LITERAL && e->params[p] != K2S_OK_LITERAL_STRING)
+        uint8_t c = k2s_kind_class[e->params[p]];
+        if (c != K2S_KIND_ID && c != K2S_KIND_LITERAL && e->params[p] != K2S_OK_LITERAL_STRING)
           return 0;
         int r = decode_kind(in, e->params[p], pos, fn, ud);
         if (r != 1)
@@ -636,7 +526,9 @@ static void gather_id(void *ud, k2s_instr *in, uint32_t *id)
 static bool decode_and_report(k2s_instr *in, const k2s_operand_desc *d, uint32_t nd, uint32_t pos,
                               k2s_id_fn fn, void *ud)
 {
-  id_list l = {.n = 0};
+  id_list l; /* at[] is written before it is read: no zeroing of 32 pointers */
+  l.n = 0;
+  l.overflow = false;
   if (!decode_ids(in, d, nd, pos, gather_id, &l))
     return false;
   if (pos)
@@ -649,13 +541,33 @@ static bool decode_and_report(k2s_instr *in, const k2s_operand_desc *d, uint32_t
 }
 
 /* Whether a layout fixes where the ids of n operand words are. */
-static bool layout_fits(const id_layout *l, uint32_t n)
+static bool layout_fits(const k2s_instr *in, const k2s_id_layout *l, uint32_t base)
 {
-  return n <= l->n_fixed || (l->tail != TAIL_NONE && (!l->tail_optional || n == l->n_fixed + 1u));
+  uint32_t n = in->n_ops - base;
+  if (n <= l->n_fixed)
+    return true;
+  if (l->tail != K2S_TAIL_ENUM)
+    return l->tail != K2S_TAIL_NONE && (!l->tail_optional || n == l->n_fixed + 1u);
+  /* An enum last: its value's parameters (of each set bit, for a bit enum) hold no
+   * ids, so the ids are the prefix's, whatever follows (words past the parameters
+   * are a fault the walk reports after the same ids). Decorations, memory operands
+   * and loop controls, mostly. */
+  const k2s_kind_info *k = &k2s_kinds[l->enum_kind];
+  uint32_t v = in->ops[base + l->n_fixed];
+  if (k->category != K2S_CAT_BIT_ENUM) {
+    const k2s_enumerant *e = find_enumerant(l->enum_kind, v);
+    return !e || !e->param_ids;
+  }
+  for (uint32_t rest = v; rest; rest &= rest - 1) {
+    const k2s_enumerant *e = find_enumerant(l->enum_kind, rest & -rest);
+    if (e && e->param_ids)
+      return false;
+  }
+  return true;
 }
 
 /* Reports the ids of in->ops[base..] by a layout that fits them. */
-static void report_by_layout(k2s_instr *in, const id_layout *l, uint32_t base, k2s_id_fn fn,
+static void report_by_layout(k2s_instr *in, const k2s_id_layout *l, uint32_t base, k2s_id_fn fn,
                              void *ud)
 {
   if (in->n_ops <= base)
@@ -666,14 +578,13 @@ static void report_by_layout(k2s_instr *in, const id_layout *l, uint32_t base, k
   for (uint32_t w = 0; w < fixed; w++)
     if (l->mask >> w & 1)
       fn(ud, in, &ops[w]);
-  if (l->tail == TAIL_IDS)
+  if (l->tail == K2S_TAIL_IDS)
     for (uint32_t w = fixed; w < n; w++)
       fn(ud, in, &ops[w]);
 }
 
 void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud)
 {
-  pthread_once(&tables_once, build_tables);
   const k2s_opcode_info *info = k2s_opcode(in->opcode);
   uint32_t n = in->n_ops;
   if (info && in->opcode == SpvOpExtInst) {
@@ -684,8 +595,8 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
         in->ops[1] < k2s_extinst_sets[set].n_opcodes &&
         k2s_extinst_sets[set].insts[in->ops[1]].name) {
       const k2s_extinst_info *x = &k2s_extinst_sets[set].insts[in->ops[1]];
-      const id_layout *l = ext_layout(set, in->ops[1]);
-      if (l && layout_fits(l, n - 2)) {
+      const k2s_id_layout *l = ext_layout(set, in->ops[1]);
+      if (layout_fits(in, l, 2)) {
         fn(ud, in, &in->ops[0]);
         report_by_layout(in, l, 2, fn, ud);
         return;
@@ -694,8 +605,8 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
         return;
     }
   } else if (info && in->opcode != SpvOpSwitch) {
-    if (layout_fits(&id_layouts[in->opcode], n)) {
-      report_by_layout(in, &id_layouts[in->opcode], 0, fn, ud);
+    if (layout_fits(in, &k2s_id_layouts[in->opcode], 0)) {
+      report_by_layout(in, &k2s_id_layouts[in->opcode], 0, fn, ud);
       return;
     }
     if (decode_and_report(in, info->operands, info->n_operands, 0, fn, ud))
@@ -703,4 +614,134 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
   }
   id_walk iw = {fn, ud};
   k2s_walk_operands(m, in, id_cb, &iw);
+}
+
+/* The enum operands k2s_walk_operands would report for in->ops[pos..], decoded by
+ * kind class like decode_ids: one-word ids and literals skipped, strings and numbers
+ * as wide as their type measured, an enum's parameters after it. False where only
+ * the walk can tell (an operand kind the decoding does not read, words missing or
+ * left over: the walk reports what comes before such a fault, and says so). */
+typedef struct enum_list {
+  k2s_operand op[16];
+  uint32_t n;
+} enum_list;
+
+static bool decode_enums_kind(const k2s_instr *in, uint16_t kind, uint32_t *pos, enum_list *l)
+{
+  uint32_t n = in->n_ops;
+  if (*pos >= n)
+    return false;
+  const k2s_kind_info *k = &k2s_kinds[kind];
+  switch (k->category) {
+  case K2S_CAT_ID: (*pos)++; return true;
+  case K2S_CAT_VALUE_ENUM:
+  case K2S_CAT_BIT_ENUM: {
+    if (l->n == sizeof(l->op) / sizeof(l->op[0]))
+      return false;
+    uint32_t v = in->ops[*pos];
+    l->op[l->n++] = (k2s_operand){*pos, 1, kind, K2S_OPND_ENUM, false};
+    (*pos)++;
+    if (k2s_kind_class[kind] != K2S_KIND_ENUM)
+      return true; /* no value of the kind takes parameters */
+    bool bits = k->category == K2S_CAT_BIT_ENUM;
+    for (uint32_t rest = bits ? v : 1; rest; rest &= rest - 1) {
+      const k2s_enumerant *e = find_enumerant(kind, bits ? rest & -rest : v);
+      for (uint32_t p = 0; e && p < e->n_params; p++)
+        if (!decode_enums_kind(in, e->params[p], pos, l))
+          return false;
+    }
+    return true;
+  }
+  case K2S_CAT_COMPOSITE:
+    return decode_enums_kind(in, k->bases[0], pos, l) && decode_enums_kind(in, k->bases[1], pos, l);
+  default: break;
+  }
+  if (kind == K2S_OK_LITERAL_INTEGER) {
+    (*pos)++;
+    return true;
+  }
+  if (kind == K2S_OK_LITERAL_STRING) {
+    for (uint32_t i = *pos; i < n; i++) {
+      uint32_t v = in->ops[i];
+      if (!(v & 0xffu) || !(v & 0xff00u) || !(v & 0xff0000u) || !(v & 0xff000000u)) {
+        *pos = i + 1;
+        return true;
+      }
+    }
+    return false;
+  }
+  if (kind == K2S_OK_LITERAL_CONTEXT_DEPENDENT_NUMBER) {
+    *pos = n;
+    return true;
+  }
+  return false; /* ext-inst and spec-constant-op numbers: another instruction's operands */
+}
+
+static bool decode_enums(const k2s_instr *in, const k2s_operand_desc *d, uint32_t nd, uint32_t pos,
+                         enum_list *l)
+{
+  for (uint32_t i = 0; i < nd; i++) {
+    switch (d[i].quantifier) {
+    case K2S_Q_ONE:
+      if (!decode_enums_kind(in, d[i].kind, &pos, l))
+        return false;
+      break;
+    case K2S_Q_OPTIONAL:
+      if (pos < in->n_ops && !decode_enums_kind(in, d[i].kind, &pos, l))
+        return false;
+      break;
+    default:
+      while (pos < in->n_ops)
+        if (!decode_enums_kind(in, d[i].kind, &pos, l))
+          return false;
+      break;
+    }
+  }
+  return pos == in->n_ops;
+}
+
+typedef struct enum_filter {
+  k2s_operand_fn fn;
+  void *ud;
+} enum_filter;
+
+static bool enum_only(void *ud, const k2s_instr *in, const k2s_operand *op)
+{
+  enum_filter *f = ud;
+  return op->cls != K2S_OPND_ENUM || f->fn(f->ud, in, op);
+}
+
+void k2s_foreach_enum_operand(const k2s_module *m, const k2s_instr *in, k2s_operand_fn fn, void *ud)
+{
+  const k2s_opcode_info *info = k2s_opcode(in->opcode);
+  if (!info || !k2s_opcode_enum_operands[in->opcode])
+    return; /* an unknown opcode's words are one opaque literal to the walk */
+  const k2s_operand_desc *d = info->operands;
+  uint32_t nd = info->n_operands, pos = 0;
+  if (in->opcode == SpvOpExtInst) {
+    /* Set, instruction number, then the operands of an instruction of a set k2s knows. */
+    uint32_t set = in->n_ops >= 2 && m && m->ext_set && in->ops[0] < m->id_cap
+                       ? m->ext_set[in->ops[0]]
+                       : K2S_EXT_UNKNOWN;
+    if (set < K2S_N_EXTINST_SETS && in->ops[1] < k2s_extinst_sets[set].n_opcodes &&
+        k2s_extinst_sets[set].insts[in->ops[1]].name) {
+      const k2s_extinst_info *x = &k2s_extinst_sets[set].insts[in->ops[1]];
+      if (!x->enum_operands)
+        return; /* the set's operand kinds hold no enum: the walk finds none */
+      d = x->operands;
+      nd = x->n_operands;
+      pos = 2;
+    } else
+      d = NULL;
+  }
+  enum_list l;
+  l.n = 0;
+  if (d && decode_enums(in, d, nd, pos, &l)) {
+    for (uint32_t i = 0; i < l.n; i++)
+      if (!fn(ud, in, &l.op[i]))
+        return;
+    return;
+  }
+  enum_filter f = {fn, ud};
+  k2s_walk_operands(m, in, enum_only, &f);
 }

@@ -108,8 +108,7 @@ static void scan(shader_uses *u, const k2s_instr *i)
     if (!u->bit_op)
       u->bit_op = i;
   }
-  if (k2s_opcode_may_have_enum_operands(i->opcode))
-    k2s_walk_operands(u->m, i, enum_operand, u);
+  k2s_foreach_enum_operand(u->m, i, enum_operand, u);
 }
 
 static void scan_list(shader_uses *u, const k2s_list *l)

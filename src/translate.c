@@ -1,6 +1,7 @@
 /* k2s_translate(): parse, validate the input, run the pipeline, validate
  * the output for the target, and hand back words, reflection and
  * diagnostics. Nothing is returned as output unless every step succeeded. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,12 @@ struct k2s_result {
   char *reflection_json, *descriptor_map, *log;
   k2s_diagnostic *diags;
   size_t n_diags, cap_diags;
+  /* The translated module, kept when the reflection pass ran: its JSON and descriptor
+   * map are made from it when first asked for (src/reflection_text.c), under text_lock
+   * (a result may be read by several threads), so a run that writes neither formats
+   * neither. Freed with the result. */
+  k2s_module *module;
+  pthread_mutex_t text_lock;
 };
 
 void k2s_options_init(k2s_options *o)
@@ -329,6 +336,7 @@ static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_opt
   *out = r;
   if (!r)
     return K2S_ERROR_TRANSLATION;
+  pthread_mutex_init(&r->text_lock, NULL);
   jmp_buf oom;
   r->arena.oom = &oom;
   if (setjmp(oom)) {
@@ -490,19 +498,20 @@ static k2s_status translate(const uint32_t *words, size_t n_words, const k2s_opt
       goto done;
     }
   }
-  r->words = k2s_alloc(&r->arena, nw * sizeof(uint32_t) + 1);
+  r->words = k2s_alloc_uninit(&r->arena, nw * sizeof(uint32_t) + 1); /* all copied */
   memcpy(r->words, w, nw * sizeof(uint32_t));
   r->n_words = nw;
-  if (m->reflection_json)
-    r->reflection_json = k2s_strdup(&r->arena, m->reflection_json);
-  if (m->descriptor_map)
-    r->descriptor_map = k2s_strdup(&r->arena, m->descriptor_map);
 
 done:
   take_module_diags(r, m);
   if (log.len)
     r->log = k2s_strdup(&r->arena, log.data);
-  k2s_module_free(m);
+  if (status == K2S_OK && m->refl && m->refl->text_ready) {
+    m->log = NULL; /* both pointed into this frame */
+    m->arena.oom = m->uses_arena.oom = NULL;
+    r->module = m;
+  } else
+    k2s_module_free(m);
   r->arena.oom = NULL;
   return finish(r, status);
 }
@@ -518,13 +527,33 @@ const uint32_t *k2s_result_words(const k2s_result *r, size_t *n_words)
   return r->status == K2S_OK ? r->words : NULL;
 }
 
+/* The JSON (json) or descriptor map of r's module, made on the first request; NULL
+ * when the reflection pass did not run, or when memory ran out making it (asking again
+ * tries again). A result is logically const: the text is a cache of what its module says. */
+static const char *reflection_text(const k2s_result *cr, bool json)
+{
+  k2s_result *r = (k2s_result *)cr;
+  pthread_mutex_lock(&r->text_lock);
+  char **text = json ? &r->reflection_json : &r->descriptor_map;
+  if (!*text && r->module) {
+    jmp_buf oom;
+    r->module->arena.oom = &oom;
+    if (!setjmp(oom))
+      *text = json ? k2s_reflection_json(r->module) : k2s_reflection_csv(r->module);
+    r->module->arena.oom = NULL;
+  }
+  const char *made = *text;
+  pthread_mutex_unlock(&r->text_lock);
+  return made;
+}
+
 const char *k2s_result_reflection_json(const k2s_result *r)
 {
-  return r->reflection_json;
+  return reflection_text(r, true);
 }
 const char *k2s_result_descriptor_map(const k2s_result *r)
 {
-  return r->descriptor_map;
+  return reflection_text(r, false);
 }
 const char *k2s_result_log(const k2s_result *r)
 {
@@ -544,6 +573,8 @@ void k2s_result_free(k2s_result *r)
 {
   if (!r)
     return;
+  k2s_module_free(r->module);
+  pthread_mutex_destroy(&r->text_lock);
   k2s_arena_free(&r->arena);
   free(r);
 }

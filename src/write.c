@@ -10,8 +10,9 @@
  * module's size behind per write (debug builds hash the module twice per
  * pass; a 10 MB module grew to 1 GB). */
 typedef struct writer {
-  uint32_t *w; /* NULL: count and hash only */
+  uint32_t *w; /* NULL: count, or with hashing, fold */
   size_t n;
+  bool hashing;
   uint64_t hash;
 } writer;
 
@@ -31,11 +32,21 @@ static void put_instr(writer *wr, const k2s_instr *i)
   /* Known opcodes keep their grammar shape even if an id is (wrongly) 0. */
   if (info)
     wc = 1 + info->has_type + info->has_result + i->n_ops;
+  if (!wr->w && !wr->hashing) { /* counting: the words themselves do not matter */
+    wr->n += wc;
+    return;
+  }
   put(wr, (wc << 16) | i->opcode);
   if (info ? info->has_type : i->type != 0)
     put(wr, i->type);
   if (info ? info->has_result : i->result != 0)
     put(wr, i->result);
+  if (wr->w) {
+    if (i->n_ops)
+      memcpy(wr->w + wr->n, i->ops, i->n_ops * sizeof(uint32_t));
+    wr->n += i->n_ops;
+    return;
+  }
   for (uint32_t k = 0; k < i->n_ops; k++)
     put(wr, i->ops[k]);
 }
@@ -77,7 +88,7 @@ uint32_t *k2s_write_native(k2s_module *m, size_t *n_words)
 {
   writer count = {0};
   walk(&count, m);
-  writer wr = {.w = k2s_alloc(&m->arena, count.n * sizeof(uint32_t))};
+  writer wr = {.w = k2s_alloc_uninit(&m->arena, count.n * sizeof(uint32_t))}; /* all stored */
   walk(&wr, m);
   *n_words = wr.n;
   return wr.w;
@@ -96,7 +107,7 @@ uint64_t k2s_hash_module(k2s_module *m)
 {
   /* FNV-1a over the serialized words, folded while walking: nothing is
    * allocated (hashing is for debug builds only). */
-  writer wr = {.hash = 0xcbf29ce484222325ull};
+  writer wr = {.hashing = true, .hash = 0xcbf29ce484222325ull};
   walk(&wr, m);
   return wr.hash;
 }

@@ -386,6 +386,15 @@ static void ir_def_use_kept_across_changes(void)
   k2s_module_free(m);
 }
 
+/* A module importing every extended instruction set k2s knows, as %1 to %5. */
+static const char ext_sets_text[] = "OpCapability Kernel\nOpCapability Addresses\n"
+                                    "%1 = OpExtInstImport \"OpenCL.std\"\n"
+                                    "%2 = OpExtInstImport \"GLSL.std.450\"\n"
+                                    "%3 = OpExtInstImport \"NonSemantic.ClspvReflection.5\"\n"
+                                    "%4 = OpExtInstImport \"OpenCL.DebugInfo.100\"\n"
+                                    "%5 = OpExtInstImport \"NonSemantic.Shader.DebugInfo.100\"\n"
+                                    "OpMemoryModel Physical64 OpenCL\n";
+
 /* k2s_foreach_id_operand's per-opcode fast path names exactly the words the grammar
  * walk calls ids: every opcode, 0 to 9 operand words, several word patterns (zero
  * bytes end strings; set bits select enum parameters). */
@@ -412,7 +421,9 @@ static bool collect_walked_id(void *ud, const k2s_instr *in, const k2s_operand *
 
 static void ir_id_operands_fast_path(void)
 {
-  static const uint32_t patterns[] = {0, 1, 0x01010101u, 0xffffffffu, 0x00000004u};
+  /* 27 Decoration UniformId and 46 AlignmentId take an id; 0xffffffff sets every bit of
+   * a mask (MemoryAccess MakePointerAvailable takes a scope id, Aligned a literal). */
+  static const uint32_t patterns[] = {0, 1, 0x01010101u, 0xffffffffu, 0x00000004u, 27, 46, 3, 0x8};
   uint32_t words[9];
   int mismatches = 0;
   for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
@@ -435,13 +446,7 @@ static void ir_id_operands_fast_path(void)
   }
   /* Extended instructions of every set k2s knows (their operands come from the set's
    * grammar, which needs the module's imports). */
-  k2s_module *m = unit_module("OpCapability Kernel\nOpCapability Addresses\n"
-                              "%1 = OpExtInstImport \"OpenCL.std\"\n"
-                              "%2 = OpExtInstImport \"GLSL.std.450\"\n"
-                              "%3 = OpExtInstImport \"NonSemantic.ClspvReflection.5\"\n"
-                              "%4 = OpExtInstImport \"OpenCL.DebugInfo.100\"\n"
-                              "%5 = OpExtInstImport \"NonSemantic.Shader.DebugInfo.100\"\n"
-                              "OpMemoryModel Physical64 OpenCL\n");
+  k2s_module *m = unit_module(ext_sets_text);
   int ext_checked = 0;
   for (uint32_t set = 1; set <= 5; set++) {
     CHECK(m->ext_set[set] != K2S_EXT_UNKNOWN);
@@ -575,6 +580,174 @@ static void ir_grammar_opcode_facts(void)
   CHECK_EQ(k2s_opcode_class(0xfffe), -1);
 }
 
-UNIT_MAIN(T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_def_use_kept_across_changes), T(ir_names_decorations_caps),
-          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
+/* The arena: k2s_alloc zeroes, also memory a reset hands out again (written
+ * before); k2s_realloc_array keeps the old elements and zeroes the new ones
+ * (it zeroes only those, the copied part being overwritten). */
+static void ir_arena_zeroing(void)
+{
+  k2s_arena a = {0};
+  for (int round = 0; round < 2; round++) {
+    uint8_t *p = k2s_alloc(&a, 4000);
+    for (int i = 0; i < 4000; i++)
+      CHECK_EQ(p[i], 0);
+    memset(p, 0xab, 4000);
+    char *s = k2s_strdup(&a, "twelve chars");
+    CHECK(strcmp(s, "twelve chars") == 0);
+    uint32_t *w = k2s_alloc_uninit(&a, 40 * sizeof *w);
+    for (uint32_t i = 0; i < 40; i++)
+      w[i] = 0xdead0000u + i;
+    w = k2s_realloc_array(&a, w, 40, 100, sizeof *w);
+    for (uint32_t i = 0; i < 40; i++)
+      CHECK_EQ(w[i], 0xdead0000u + i);
+    for (uint32_t i = 40; i < 100; i++)
+      CHECK_EQ(w[i], 0);
+    w = k2s_realloc_array(&a, w, 100, 10, sizeof *w); /* shrinking keeps the first 10 */
+    CHECK_EQ(w[9], 0xdead0009u);
+    k2s_arena_reset(&a); /* round 2 gets the written chunk again */
+  }
+  k2s_arena_free(&a);
+}
+
+/* k2s_next_named_enumerant (finalize's and the repair's capability scans) visits what a
+ * scan of the grammar's list in order visits: a value enum's enumerants of the value,
+ * aliases included (BuiltIn FragSizeEXT / FragmentSizeNV differ in capabilities); a bit
+ * enum's of every set bit. Values: each enumerant's, its neighbours, bit mixtures. */
+static void ir_named_enumerants(void)
+{
+  int wrong = 0, visited = 0;
+  for (uint16_t kind = 0; kind < K2S_OK_COUNT; kind++) {
+    const k2s_kind_info *k = &k2s_kinds[kind];
+    bool bits = k->category == K2S_CAT_BIT_ENUM;
+    if (k->category != K2S_CAT_VALUE_ENUM && !bits)
+      continue;
+    for (uint32_t i = 0; i <= k->n_enumerants; i++)
+      for (uint32_t d = 0; d < 4; d++) {
+        uint32_t v = i < k->n_enumerants ? k->enumerants[i].value : 0xffffffffu;
+        v = d == 1 ? v + 1 : d == 2 ? v - 1 : d == 3 ? v * 0x10001u + 0x30u : v;
+        k2s_instr in = {.ops = &v, .n_ops = 1, .cap_ops = 1};
+        k2s_operand op = {.word = 0, .n_words = 1, .kind = kind, .cls = K2S_OPND_ENUM};
+        const k2s_enumerant *want[64], *got;
+        uint32_t n_want = 0, n_got = 0, at = 0;
+        for (uint32_t j = 0; j < k->n_enumerants && n_want < 64; j++) {
+          const k2s_enumerant *e = &k->enumerants[j];
+          if (bits ? e->value && (v & e->value) == e->value : e->value == v)
+            want[n_want++] = e;
+        }
+        while ((got = k2s_next_named_enumerant(&in, &op, &at))) {
+          if (n_got >= n_want || got != want[n_got])
+            wrong++;
+          if (++n_got > 64)
+            break;
+        }
+        wrong += n_got != n_want;
+        visited += n_got;
+      }
+  }
+  CHECK_EQ(wrong, 0);
+  CHECK(visited > 1000);
+}
+
+/* The enum operands the capability scans read (k2s_foreach_enum_operand, decoding by
+ * kind) are the ones the grammar walk reports, for every opcode and set k2s knows,
+ * over word patterns that hit enum values with parameters (Decoration BuiltIn 11 and
+ * LinkageAttributes 41 with a string, MemoryAccess Aligned 2, mask mixtures). */
+typedef struct enum_ops {
+  uint32_t word[16], kind[16], n;
+} enum_ops;
+
+static bool collect_enum(void *ud, const k2s_instr *in, const k2s_operand *op)
+{
+  (void)in;
+  enum_ops *e = ud;
+  if (op->cls == K2S_OPND_ENUM && e->n < 16) {
+    e->word[e->n] = op->word;
+    e->kind[e->n++] = op->kind;
+  }
+  return true;
+}
+
+static int compare_enum_operands(const k2s_module *m, k2s_instr *in)
+{
+  enum_ops fast = {{0}, {0}, 0}, walked = {{0}, {0}, 0};
+  k2s_foreach_enum_operand(m, in, collect_enum, &fast);
+  k2s_walk_operands(m, in, collect_enum, &walked);
+  bool same = fast.n == walked.n && !memcmp(fast.word, walked.word, sizeof fast.word) &&
+              !memcmp(fast.kind, walked.kind, sizeof fast.kind);
+  static int printed;
+  if (!same && printed++ < 10)
+    fprintf(stderr, "%s with %u words: %u enum operands, the grammar walk %u\n",
+            k2s_opcode_name(in->opcode), in->n_ops, fast.n, walked.n);
+  return !same;
+}
+
+static void ir_enum_operands_fast_path(void)
+{
+  static const uint32_t patterns[] = {0, 1, 2, 3, 4, 11, 41, 0x01010101u, 0xffffffffu, 0x2a};
+  uint32_t words[9];
+  int mismatches = 0, checked = 0;
+  k2s_module *m = unit_module(ext_sets_text);
+  for (uint32_t op = 0; op < K2S_OPCODE_LIMIT + 2; op++)
+    for (uint32_t n = 0; n <= 9; n++)
+      for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
+        for (uint32_t shape = 0; shape < 3; shape++) {
+          /* every word the pattern; word i the pattern plus i; the pattern after ids */
+          for (uint32_t i = 0; i < n; i++)
+            words[i] = shape == 0 ? patterns[p] : shape == 1 ? patterns[p] + i : i < 2 ? i + 1 : patterns[p];
+          k2s_instr in = {.ops = words, .n_ops = n, .cap_ops = n, .opcode = (uint16_t)op};
+          if (op == SpvOpExtInst && n >= 2)
+            for (uint32_t set = 1; set <= 6; set++)
+              for (uint32_t x = 0; x < 200; x += 1 + (p > 1) * 13) {
+                words[0] = set;
+                words[1] = x;
+                mismatches += compare_enum_operands(m, &in);
+                checked++;
+              }
+          else {
+            mismatches += compare_enum_operands(m, &in);
+            checked++;
+          }
+        }
+  CHECK(checked > 100000);
+  CHECK_EQ(mismatches, 0);
+  k2s_module_free(m);
+}
+
+/* The parse checks an instruction by its word count alone where the grammar allows
+ * (k2s_operands_well_formed: k2s_operand_shapes); there it must agree with the walk,
+ * for every opcode whose shape is known, over counts and words that make strings end
+ * early, late or never. */
+static void ir_operand_shapes(void)
+{
+  static const uint32_t patterns[] = {0, 1, 0x01010101u, 0x00636261u, 0x61626364u, 0xffffffffu};
+  uint32_t words[12];
+  int wrong = 0, known = 0, formed = 0;
+  for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
+    if (!k2s_opcode((uint16_t)op) || k2s_operand_shapes[op].tail == K2S_SHAPE_WALK)
+      continue;
+    known++;
+    for (uint32_t n = 0; n <= 11; n++)
+      for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
+        for (uint32_t end = 0; end <= n; end++) {
+          /* the pattern, with a zero word (a string's end) at word `end` when end < n */
+          for (uint32_t i = 0; i < n; i++)
+            words[i] = i == end ? 0 : patterns[p] + (p == 1 ? i : 0);
+          k2s_instr in = {.ops = words, .n_ops = n, .cap_ops = n, .opcode = (uint16_t)op};
+          bool fast = k2s_operands_well_formed(&in);
+          bool walked = k2s_walk_operands(NULL, &in, NULL, NULL) == NULL;
+          formed += fast;
+          if (fast != walked && wrong++ < 5)
+            fprintf(stderr, "%s with %u words (pattern %zu, zero at %u): %s, the walk %s\n",
+                    k2s_opcode_name((uint16_t)op), n, p, end, fast ? "well-formed" : "not",
+                    walked ? "well-formed" : "not");
+        }
+  }
+  CHECK_EQ(wrong, 0);
+  CHECK(known > 300 && formed > 1000);
+  CHECK_EQ(k2s_operand_shapes[SpvOpName].tail, K2S_SHAPE_STRING);
+  CHECK_EQ(k2s_operand_shapes[SpvOpConstant].tail, K2S_SHAPE_NUMBER);
+  CHECK_EQ(k2s_operand_shapes[SpvOpDecorate].tail, K2S_SHAPE_WALK); /* Decoration's parameters */
+}
+
+UNIT_MAIN(T(ir_arena_zeroing), T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_def_use_kept_across_changes), T(ir_names_decorations_caps),
+          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_named_enumerants), T(ir_enum_operands_fast_path), T(ir_operand_shapes), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
           T(ir_blocks_functions))

@@ -1,6 +1,8 @@
 /* The public reflection model (k2s_reflection_read): every fact of a module laid out
  * as clspv lays it out (reflection before the functions, any order), the operand
  * checks with their messages, and mutated modules that must never crash the reader. */
+#include <pthread.h>
+
 #include "unit.h"
 
 static const char clspv_style[] =
@@ -190,4 +192,61 @@ static void survives_mutations(void)
   k2s_result_free(res);
 }
 
-UNIT_MAIN(T(reads_every_fact), T(refuses_what_breaks_the_contract), T(survives_mutations))
+/* The JSON and descriptor map are made when first asked for (src/reflection_text.c,
+ * from the module the result keeps): the same text whichever is asked first, one
+ * string per result however many threads ask at once, none for a failed translation. */
+typedef struct text_ask {
+  const k2s_result *r;
+  bool json;
+  const char *got;
+} text_ask;
+
+static void *ask_text(void *ud)
+{
+  text_ask *a = ud;
+  a->got = a->json ? k2s_result_reflection_json(a->r) : k2s_result_descriptor_map(a->r);
+  return NULL;
+}
+
+static void text_on_request(void)
+{
+  size_t n;
+  uint32_t *w = unit_assemble(unit_kernel_text, SPV_ENV_UNIVERSAL_1_0, &n);
+  k2s_options o;
+  k2s_options_init(&o);
+  k2s_result *first = NULL, *second = NULL;
+  REQUIRE(k2s_translate(w, n, &o, &first) == K2S_OK);
+  REQUIRE(k2s_translate(w, n, &o, &second) == K2S_OK);
+  /* first: the map, then the JSON, each from four threads at once */
+  for (int json = 0; json < 2; json++) {
+    pthread_t t[4];
+    text_ask ask[4];
+    for (int k = 0; k < 4; k++) {
+      ask[k] = (text_ask){first, json, NULL};
+      REQUIRE(pthread_create(&t[k], NULL, ask_text, &ask[k]) == 0);
+    }
+    for (int k = 0; k < 4; k++)
+      pthread_join(t[k], NULL);
+    for (int k = 0; k < 4; k++)
+      CHECK(ask[k].got && ask[k].got == ask[0].got);
+  }
+  /* second: the JSON first; the same text as first's, asked again the same string */
+  const char *json = k2s_result_reflection_json(second), *csv = k2s_result_descriptor_map(second);
+  REQUIRE(json && csv);
+  CHECK(strcmp(json, k2s_result_reflection_json(first)) == 0);
+  CHECK(strcmp(csv, k2s_result_descriptor_map(first)) == 0);
+  CHECK(k2s_result_reflection_json(second) == json && k2s_result_descriptor_map(second) == csv);
+  CHECK(strstr(json, "\"kernels\": [") && strstr(json, "\"push_constant_size\""));
+  CHECK(strstr(csv, "kernel_decl,") != NULL);
+  k2s_result_free(first);
+  k2s_result_free(second);
+  /* A translation that fails has neither. */
+  k2s_result *bad = NULL;
+  CHECK(k2s_translate(w, 3, &o, &bad) != K2S_OK);
+  REQUIRE(bad);
+  CHECK(!k2s_result_reflection_json(bad) && !k2s_result_descriptor_map(bad));
+  k2s_result_free(bad);
+  free(w);
+}
+
+UNIT_MAIN(T(reads_every_fact), T(refuses_what_breaks_the_contract), T(survives_mutations), T(text_on_request))
