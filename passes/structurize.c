@@ -49,13 +49,12 @@ typedef struct undef_ctx {
 
 static void undef_dead_operand(void *ud, k2s_instr *in, uint32_t *id)
 {
-  (void)in;
   st *s = ((undef_ctx *)ud)->s;
   k2s_instr *d = k2s_def(s->m, *id);
   if (!d || !d->block || d->opcode == SpvOpLabel || d->block->func != s->f)
     return;
   if (!reachable(s, d->block) && !BI(d->block)->keep)
-    *id = k2s_undef(s->m, d->type);
+    k2s_instr_set_op(s->m, in, (uint32_t)(id - in->ops), k2s_undef(s->m, d->type));
 }
 
 static bool cleanup(st *s)
@@ -109,20 +108,20 @@ static bool cleanup(st *s)
         k2s_error(m, phi, "OpPhi operands do not come in (value, parent) pairs");
         return false;
       }
-      uint32_t w = 0;
+      uint32_t w = 0, *ops = k2s_sz_words(s, NULL, phi->n_ops);
       for (uint32_t k = 0; k + 1 < phi->n_ops; k += 2) {
         k2s_block *p = k2s_sz_block_of(s, phi->ops[k + 1]);
         bool keep = p && reachable(s, p) && has_succ(s, BI(p)->idx, i);
         for (uint32_t j = 0; keep && j < w; j += 2)
-          if (phi->ops[j + 1] == phi->ops[k + 1])
+          if (ops[j + 1] == phi->ops[k + 1])
             keep = false; /* llvm-spirv 15 repeats switch predecessors */
         if (keep) {
-          phi->ops[w++] = phi->ops[k];
-          phi->ops[w++] = phi->ops[k + 1];
+          ops[w++] = phi->ops[k];
+          ops[w++] = phi->ops[k + 1];
         }
       }
       if (w != phi->n_ops) {
-        phi->n_ops = w;
+        k2s_instr_set_ops(m, phi, ops, w);
         s->changed = true;
       }
     }
@@ -342,6 +341,8 @@ static bool structurize_all(st *s)
     k2s_arena_reset(&s->snap);
     s->snap_valid = false;
     k2s_arena_reset(&s->a);
+    s->words = NULL;
+    s->cap_words = 0;
     if (!ok)
       break;
   }
@@ -359,6 +360,7 @@ bool k2s_structurize(k2s_module *m, const k2s_options *o)
     longjmp(*m->arena.oom, 1);
   jmp_buf oom, *const outer = m->arena.oom;
   s->m = m;
+  k2s_keep_uses(m); /* operands change only through the API */
   if (outer && setjmp(oom)) {
     m->arena.oom = outer;
     k2s_arena_free(&s->a);
@@ -373,7 +375,6 @@ bool k2s_structurize(k2s_module *m, const k2s_options *o)
   m->arena.oom = outer;
   k2s_arena_free(&s->a);
   k2s_arena_free(&s->snap);
-  m->uses_valid = false;
   bool changed = s->changed;
   free(s);
   return changed;

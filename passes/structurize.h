@@ -52,6 +52,7 @@ typedef struct st {
   uint32_t *dead; /* ids of deleted blocks and values, module arena */
   uint32_t n_dead, cap_dead;
   uint32_t walk_stamp;
+  uint32_t *words, cap_words; /* k2s_sz_words' buffer, in a */
 
   /* snapshot of the CFG */
   uint32_t n;
@@ -181,10 +182,11 @@ void k2s_sz_attach(st *s, k2s_block *b, uint32_t loop);
 k2s_block *k2s_sz_new_block(st *s, uint32_t loop);
 k2s_instr *k2s_sz_emit_at(st *s, k2s_cursor c, uint16_t op, uint32_t type, const uint32_t *ops,
                           uint32_t n);
+uint32_t *k2s_sz_words(st *s, const uint32_t *from, uint32_t n);
 void k2s_sz_delete_block(st *s, k2s_block *b);
 uint32_t k2s_sz_lit_words(st *s, const k2s_instr *t);
 uint32_t k2s_sz_n_labels(st *s, const k2s_instr *t);
-uint32_t *k2s_sz_label_word(st *s, k2s_instr *t, uint32_t k);
+const uint32_t *k2s_sz_label_word(st *s, const k2s_instr *t, uint32_t k);
 void k2s_sz_retarget(st *s, k2s_instr *t, uint32_t from, uint32_t to);
 k2s_instr *k2s_sz_set_term(st *s, k2s_block *b, uint16_t op, const uint32_t *ops, uint32_t n);
 uint32_t k2s_sz_phi_value(const k2s_instr *phi, uint32_t label);

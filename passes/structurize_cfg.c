@@ -65,6 +65,23 @@ k2s_instr *k2s_sz_emit_at(st *s, k2s_cursor c, uint16_t op, uint32_t type, const
   return k2s_emit_instr(&b, op, type, ops, n);
 }
 
+/* Scratch for an instruction's new operand words (n of them, a copy of from when
+ * given), set afterwards with k2s_instr_set_ops: def-use then records the
+ * instruction once, however many words changed. Valid until the next call. */
+uint32_t *k2s_sz_words(st *s, const uint32_t *from, uint32_t n)
+{
+  if (n > s->cap_words) {
+    uint32_t cap = s->cap_words ? s->cap_words : 16;
+    while (cap < n)
+      cap *= 2;
+    s->words = k2s_alloc(&s->a, cap * sizeof(uint32_t));
+    s->cap_words = cap;
+  }
+  if (from && n)
+    memcpy(s->words, from, n * sizeof(uint32_t));
+  return s->words;
+}
+
 static void note_dead(st *s, uint32_t id)
 {
   if (s->n_dead == s->cap_dead) {
@@ -82,11 +99,15 @@ void k2s_sz_delete_block(st *s, k2s_block *b)
     s->lbl[b->label->result] = NULL;
   note_dead(s, b->label->result);
   k2s_set_def(s->m, b->label->result, NULL);
-  k2s_foreach_instr(i, &b->body)
+  k2s_foreach_instr(i, &b->body) {
     if (i->result) {
       note_dead(s, i->result);
       k2s_set_def(s->m, i->result, NULL);
     }
+    /* Out of the function with its block: no longer a user (def-use drops it
+     * when next read, as a rebuild would not see it). */
+    i->dead = true;
+  }
   k2s_function_remove_block(s->f, b);
   s->changed = true;
 }
@@ -107,7 +128,7 @@ uint32_t k2s_sz_n_labels(st *s, const k2s_instr *t)
   }
 }
 
-uint32_t *k2s_sz_label_word(st *s, k2s_instr *t, uint32_t k)
+const uint32_t *k2s_sz_label_word(st *s, const k2s_instr *t, uint32_t k)
 {
   switch (t->opcode) {
   case SpvOpBranch: return &t->ops[0];
@@ -125,11 +146,18 @@ void k2s_sz_retarget(st *s, k2s_instr *t, uint32_t from, uint32_t to)
 {
   cfg_changed(s);
   uint32_t n = k2s_sz_n_labels(s, t);
+  uint32_t *ops = NULL;
   for (uint32_t k = 0; k < n; k++) {
-    uint32_t *w = k2s_sz_label_word(s, t, k);
-    if (*w == from)
-      *w = to;
+    uint32_t w = (uint32_t)(k2s_sz_label_word(s, t, k) - t->ops);
+    if (t->ops[w] != from)
+      continue;
+    if (!ops)
+      ops = k2s_sz_words(s, t->ops, t->n_ops);
+    ops[w] = to;
   }
+  /* All the words at once: a switch may name `from` in many cases. */
+  if (ops)
+    k2s_instr_set_ops(s->m, t, ops, t->n_ops);
   if (s->live)
     k2s_sz_live_resync(s, t->block);
   s->changed = true;
@@ -159,13 +187,13 @@ uint32_t k2s_sz_phi_value(const k2s_instr *phi, uint32_t label)
 
 void k2s_sz_phi_remove(st *s, k2s_instr *phi, uint32_t label)
 {
-  uint32_t w = 0;
+  uint32_t *ops = k2s_sz_words(s, NULL, phi->n_ops), w = 0;
   for (uint32_t k = 0; k + 1 < phi->n_ops; k += 2)
     if (phi->ops[k + 1] != label) {
-      phi->ops[w++] = phi->ops[k];
-      phi->ops[w++] = phi->ops[k + 1];
+      ops[w++] = phi->ops[k];
+      ops[w++] = phi->ops[k + 1];
     }
-  phi->n_ops = w;
+  k2s_instr_set_ops(s->m, phi, ops, w);
   s->changed = true;
 }
 
@@ -179,7 +207,7 @@ void k2s_sz_phi_add(st *s, k2s_instr *phi, uint32_t value, uint32_t label)
 void k2s_sz_phis_rename_pred(st *s, k2s_block *b, uint32_t from, uint32_t to)
 {
   foreach_phi(p, b) for (uint32_t k = 0; k + 1 < p->n_ops; k += 2) if (p->ops[k + 1] == from)
-      p->ops[k + 1] = to;
+      k2s_instr_set_op(s->m, p, k + 1, to);
   s->changed = true;
 }
 
@@ -609,7 +637,7 @@ k2s_block *k2s_sz_funnel(st *s, edge *E, uint32_t ne, uint32_t loop)
     foreach_phi(phi, t)
     {
       memset(vals, 0, (nq + 1) * sizeof(uint32_t));
-      uint32_t common = 0, w = 0;
+      uint32_t common = 0, w = 0, *ops = k2s_sz_words(s, NULL, phi->n_ops);
       bool same = true, any = false;
       for (uint32_t k = 0; k + 1 < phi->n_ops; k += 2) {
         k2s_block *p = k2s_sz_block_of(s, phi->ops[k + 1]);
@@ -624,10 +652,11 @@ k2s_block *k2s_sz_funnel(st *s, edge *E, uint32_t ne, uint32_t loop)
           }
           continue;
         }
-        phi->ops[w++] = phi->ops[k];
-        phi->ops[w++] = phi->ops[k + 1];
+        ops[w++] = phi->ops[k];
+        ops[w++] = phi->ops[k + 1];
       }
-      phi->n_ops = w;
+      if (w != phi->n_ops)
+        k2s_instr_set_ops(m, phi, ops, w);
       /* Every rerouted edge must have had an entry. */
       for (uint32_t e = 0; e < ne; e++)
         if (E[e].to == t && !vals[BI(E[e].from)->qslot])

@@ -709,7 +709,7 @@ static void order_switch_cases(st *s, k2s_block *A)
       w += stride;
     }
   if (w == t->n_ops)
-    memcpy(t->ops, ops, w * sizeof(uint32_t));
+    k2s_instr_set_ops(s->m, t, ops, w);
 }
 
 void k2s_sz_emit_merges(st *s)

@@ -177,7 +177,6 @@ static uint32_t remat(st *s, ssa *q, uint32_t id, k2s_block *b, k2s_instr *befor
 
 static void remat_operand(void *ud, k2s_instr *in, uint32_t *id)
 {
-  (void)in;
   remat_ctx *c = ud;
   if (c->failed || available(c->s, *id, c->b, c->before))
     return;
@@ -187,7 +186,7 @@ static void remat_operand(void *ud, k2s_instr *in, uint32_t *id)
   }
   uint32_t nid = remat(c->s, c->q, *id, c->b, c->before, c->depth + 1);
   if (nid)
-    *id = nid;
+    k2s_instr_set_op(c->s->m, in, (uint32_t)(id - in->ops), nid);
   else
     c->failed = true;
 }
@@ -202,8 +201,10 @@ static uint32_t remat(st *s, ssa *q, uint32_t id, k2s_block *b, k2s_instr *befor
   k2s_instr *c = k2s_instr_new(s->m, d->opcode, d->type, 0, d->ops, d->n_ops);
   remat_ctx ctx = {s, q, b, before, depth, false};
   k2s_foreach_id_operand(s->m, c, remat_operand, &ctx);
-  if (ctx.failed)
+  if (ctx.failed) {
+    c->dead = true; /* never placed: not a user (def-use drops it when next read) */
     return 0;
+  }
   c->result = k2s_new_id(s->m);
   k2s_set_def(s->m, c->result, c);
   c->block = b;
@@ -232,7 +233,7 @@ static void remat_use(void *ud, k2s_instr *in, uint32_t *id)
     return;
   uint32_t nid = remat(c->s, c->q, *id, c->b, in, 0);
   if (nid)
-    *id = nid;
+    k2s_instr_set_op(c->s->m, in, (uint32_t)(id - in->ops), nid);
   else
     c->failed = true;
 }
@@ -253,7 +254,7 @@ static bool remat_uses(st *s, ssa *q, uint32_t vi)
           continue;
         uint32_t nid = remat(s, q, v, P, NULL, 0);
         if (nid)
-          in->ops[j] = nid;
+          k2s_instr_set_op(s->m, in, j, nid);
         else
           ok = false;
       }
@@ -304,10 +305,9 @@ typedef struct rename_ctx {
 
 static void rename_operand(void *ud, k2s_instr *in, uint32_t *id)
 {
-  (void)in;
   rename_ctx *c = ud;
   if (*id == c->q->v)
-    *id = reaching(c->q, c->U);
+    k2s_instr_set_op(c->q->s->m, in, (uint32_t)(id - in->ops), reaching(c->q, c->U));
 }
 
 /* The index in `made` of the new phi id names, NONE for any other id. */
@@ -485,11 +485,17 @@ void k2s_sz_repair_ssa(st *s)
     for (uint32_t k = 0; k < q.users[vi].n; k++) {
       k2s_instr *in = q.users[vi].in[k];
       if (in->opcode == SpvOpPhi) {
+        uint32_t *ops = NULL; /* set once: a phi may carry v from many predecessors */
         for (uint32_t j = 0; j + 1 < in->n_ops; j += 2) {
           k2s_block *P = k2s_sz_block_of(s, in->ops[j + 1]);
-          if (in->ops[j] == v && P && reachable(s, P))
-            in->ops[j] = reaching(&q, BI(P)->idx);
+          if (in->ops[j] != v || !P || !reachable(s, P))
+            continue;
+          if (!ops)
+            ops = k2s_sz_words(s, in->ops, in->n_ops);
+          ops[j] = reaching(&q, BI(P)->idx);
         }
+        if (ops)
+          k2s_instr_set_ops(s->m, in, ops, in->n_ops);
         continue;
       }
       rename_ctx c = {&q, BI(in->block)->idx};
