@@ -12,6 +12,8 @@ a module that grows with N in one direction, for the resource-budget tests
            block of its own (two exit targets: an exit dispatch per loop)
   switch   one kernel of one OpSwitch with N cases, every third falling
            through into the next
+  switches one kernel of N nested switches, each with a case falling through
+           into the next switch (deep switch nesting)
 
 usage: scale_shapes.py SHAPE N
 """
@@ -143,8 +145,24 @@ def switch(n):
     return one_kernel("".join(out))
 
 
+def switches(n):
+    # switch d: header h{d} on %x + d, case 0 the next switch, case 1 f{d} falling
+    # through into it, the default and case 2 its merge m{d}.
+    out = ["%x = OpLoad %uint %p Aligned 4\nOpBranch %h0\n"]
+    for d in range(n):
+        out.append(f"%h{d} = OpLabel\n%y{d} = OpIAdd %uint %x %z{d}\n"
+                   f"OpSwitch %y{d} %m{d} 0 %h{d + 1} 1 %f{d} 2 %m{d}\n"
+                   f"%f{d} = OpLabel\nOpStore %p %y{d} Aligned 4\nOpBranch %h{d + 1}\n")
+    out.append(f"%h{n} = OpLabel\nOpStore %p %c1 Aligned 4\nOpBranch %m{n - 1}\n")
+    for d in range(n - 1, -1, -1):
+        out.append(f"%m{d} = OpLabel\nOpBranch {f'%m{d - 1}' if d > 0 else '%end'}\n")
+    out.append("%end = OpLabel\n")
+    consts = "".join(f"%z{d} = OpConstant %uint {d}\n" for d in range(n))
+    return one_kernel("".join(out)).replace(TYPES, TYPES + consts)
+
+
 SHAPES = {"kernels": kernels, "nesting": nesting, "loops": loops, "members": members,
-          "seqloops": seqloops, "switch": switch}
+          "seqloops": seqloops, "switch": switch, "switches": switches}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in SHAPES:
