@@ -523,6 +523,29 @@ static k2s_block *merge_by_summary(st *s, k2s_block *A)
 
 /* A's merge from a walk of its construct (walk_construct) and its exit edges;
  * sets *changed when they were funnelled through a new block. */
+/* Would a block put on the one exit edge from → to of A's construct go unseen by
+ * the headers still to process (those after A in reverse post-order)? Each reads
+ * the snapshot within its own dominator subtree only, and `to`'s dominators
+ * dominate `from` (its predecessor) too, so none sees the edge when no unprocessed
+ * selection header (nor a loop header, to stay simple) lies on the dominator path
+ * from `from` up to A, and `to` is none either. A later snapshot then holds the
+ * new block as a rebuild now would have, and the headers between decide alike. */
+static bool split_unseen(st *s, k2s_block *A, k2s_block *from, k2s_block *to)
+{
+  if (term(from)->opcode != SpvOpBranch || is_loop_header(s, to) ||
+      (is_sel_header(s, to) && !BI(to)->processed))
+    return false;
+  uint32_t a = BI(A)->idx;
+  for (uint32_t x = BI(from)->idx; x != a; x = s->idom[x]) {
+    if (x == NONE)
+      return false;
+    k2s_block *xb = s->blocks[x];
+    if (is_loop_header(s, xb) || (is_sel_header(s, xb) && !BI(xb)->processed))
+      return false;
+  }
+  return true;
+}
+
 static k2s_block *merge_by_walk(st *s, k2s_block *A, bool *changed)
 {
   uint32_t R = BI(A)->loop;
@@ -571,8 +594,19 @@ static k2s_block *merge_by_walk(st *s, k2s_block *A, bool *changed)
   k2s_block *merge = merge_for_exits(s, A, ne > 2 ? 2 : ne, one_target, ne ? E[0].to : NULL,
                                      ne ? E[0].from : NULL, y1);
   if (!merge) {
+    bool unseen = ne == 1 && split_unseen(s, A, E[0].from, E[0].to);
     merge = k2s_sz_funnel(s, E, ne, R);
-    *changed = true;
+    /* A split the headers still to come never read: the snapshot stays, and the
+     * scan goes on instead of starting again (a rebuild and a restart per level
+     * made nested switches quadratic). The summaries on the way down to the
+     * source are dropped, as exits_changed drops them for a merge in the snapshot. */
+    *changed = !unseen;
+    if (unseen && s->ex)
+      for (uint32_t x = BI(E[0].from)->idx;; x = s->idom[x]) {
+        s->ex[x].gen = 0;
+        if (x == a)
+          break;
+      }
   }
   return merge;
 }
