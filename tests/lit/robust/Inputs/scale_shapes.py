@@ -70,16 +70,21 @@ def one_kernel(body):
             "OpReturn\nOpFunctionEnd\n")
 
 
+def innermost_and_merges(n):
+    # The innermost block h{n} of n nested constructs, then their merges m{n-1} .. m0.
+    out = [f"%h{n} = OpLabel\nOpStore %p %c1 Aligned 4\nOpBranch %m{n - 1}\n"]
+    for d in range(n - 1, -1, -1):
+        out.append(f"%m{d} = OpLabel\nOpBranch {f'%m{d - 1}' if d > 0 else '%end'}\n")
+    return "".join(out) + "%end = OpLabel\n"
+
+
 def nesting(n):
     out = ["%x = OpLoad %uint %p Aligned 4\nOpBranch %h0\n"]
     for d in range(n):
         out.append(f"%h{d} = OpLabel\n%v{d} = OpIAdd %uint %x %c1\n"
                    f"%b{d} = OpUGreaterThan %bool %v{d} %n\n"
                    f"OpSelectionMerge %m{d} None\nOpBranchConditional %b{d} %h{d + 1} %m{d}\n")
-    out.append(f"%h{n} = OpLabel\nOpStore %p %c1 Aligned 4\nOpBranch %m{n - 1}\n")
-    for d in range(n - 1, -1, -1):
-        out.append(f"%m{d} = OpLabel\nOpBranch {f'%m{d - 1}' if d > 0 else '%end'}\n")
-    out.append("%end = OpLabel\n")
+    out.append(innermost_and_merges(n))
     return one_kernel("".join(out))
 
 
@@ -153,10 +158,7 @@ def switches(n):
         out.append(f"%h{d} = OpLabel\n%y{d} = OpIAdd %uint %x %z{d}\n"
                    f"OpSwitch %y{d} %m{d} 0 %h{d + 1} 1 %f{d} 2 %m{d}\n"
                    f"%f{d} = OpLabel\nOpStore %p %y{d} Aligned 4\nOpBranch %h{d + 1}\n")
-    out.append(f"%h{n} = OpLabel\nOpStore %p %c1 Aligned 4\nOpBranch %m{n - 1}\n")
-    for d in range(n - 1, -1, -1):
-        out.append(f"%m{d} = OpLabel\nOpBranch {f'%m{d - 1}' if d > 0 else '%end'}\n")
-    out.append("%end = OpLabel\n")
+    out.append(innermost_and_merges(n))
     consts = "".join(f"%z{d} = OpConstant %uint {d}\n" for d in range(n))
     return one_kernel("".join(out)).replace(TYPES, TYPES + consts)
 
