@@ -12,6 +12,8 @@ a module that grows with N in one direction, for the resource-budget tests
            block of its own (two exit targets: an exit dispatch per loop)
   switch   one kernel of one OpSwitch with N cases, every third falling
            through into the next
+  irreducible  one kernel of N nested loops, the innermost body a cycle of two
+           blocks entered at either (an irreducible region N loops deep)
   switches one kernel of N nested switches, each with a case falling through
            into the next switch (deep switch nesting)
 
@@ -109,6 +111,21 @@ def loops(n):
     return one_kernel("".join(out))
 
 
+def irreducible(n):
+    # loops(n) whose innermost body enters a two-block cycle (ia <-> ib) at either block.
+    body = ("%v = OpLoad %uint %p Aligned 4\n%q = OpULessThan %bool %v %n\n"
+            "OpBranchConditional %q %ia %ib\n"
+            "%ia = OpLabel\n%wa = OpIAdd %uint %v %c1\nOpStore %p %wa Aligned 4\n"
+            "%qa = OpULessThan %bool %wa %n\nOpBranchConditional %qa %ib %l{last}\n"
+            "%ib = OpLabel\n%wb = OpLoad %uint %p Aligned 4\n"
+            "%qb = OpUGreaterThan %bool %wb %n\nOpBranchConditional %qb %ia %l{last}\n")
+    plain = ("%v = OpLoad %uint %p Aligned 4\n%w = OpIAdd %uint %v %c1\n"
+             "OpStore %p %w Aligned 4\n" + f"OpBranch %l{n - 1}\n")
+    m = loops(n)
+    assert plain in m
+    return m.replace(plain, body.replace("{last}", str(n - 1)))
+
+
 def members(n):
     types = "".join(f"%m{i} = OpConstant %uint {i}\n" for i in range(n))
     st = "%st = OpTypeStruct" + " %uint" * n + "\n%sptr = OpTypePointer CrossWorkgroup %st\n"
@@ -164,7 +181,8 @@ def switches(n):
 
 
 SHAPES = {"kernels": kernels, "nesting": nesting, "loops": loops, "members": members,
-          "seqloops": seqloops, "switch": switch, "switches": switches}
+          "seqloops": seqloops, "switch": switch, "switches": switches,
+          "irreducible": irreducible}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in SHAPES:
