@@ -605,6 +605,9 @@ enum k2s_subgroup_op {
 struct k2s_refl_facts {
   k2s_refl_kernel *kernels;
   uint32_t n_kernels, cap_kernels;
+  /* OpFunction id -> 1 + its index in kernels (0: none), so that finding a
+   * kernel's facts is O(1): a scan per kernel made 4,500 kernels cost 10%. */
+  uint32_t *kernel_index, cap_kernel_index;
   bool has_wg_spec;
   uint32_t wg_spec[3];
   bool has_work_dim;

@@ -13,10 +13,9 @@ k2s_refl_facts *k2s_refl(k2s_module *m)
 k2s_refl_kernel *k2s_refl_kernel_of(k2s_module *m, uint32_t func)
 {
   k2s_refl_facts *r = k2s_refl(m);
-  for (uint32_t k = 0; k < r->n_kernels; k++)
-    if (r->kernels[k].func == func)
-      return &r->kernels[k];
-  return NULL;
+  if (func >= r->cap_kernel_index || !r->kernel_index[func])
+    return NULL;
+  return &r->kernels[r->kernel_index[func] - 1];
 }
 
 /* A kernel's push-constant block grows member by member: the work-item
@@ -77,6 +76,15 @@ k2s_refl_kernel *k2s_refl_add_kernel(k2s_module *m, uint32_t func, const char *n
     r->kernels = k2s_realloc_array(&m->arena, r->kernels, r->n_kernels, cap, sizeof(*r->kernels));
     r->cap_kernels = cap;
   }
+  if (func >= r->cap_kernel_index) {
+    uint32_t cap = r->cap_kernel_index ? r->cap_kernel_index : 64;
+    while (cap <= func)
+      cap *= 2;
+    r->kernel_index = k2s_realloc_array(&m->arena, r->kernel_index, r->cap_kernel_index, cap,
+                                        sizeof(uint32_t));
+    r->cap_kernel_index = cap;
+  }
+  r->kernel_index[func] = r->n_kernels + 1;
   k = &r->kernels[r->n_kernels++];
   k->func = func;
   k->name = k2s_strdup(&m->arena, name);

@@ -12,6 +12,10 @@ a module that grows with N in one direction, for the resource-budget tests
            block of its own (two exit targets: an exit dispatch per loop)
   switch   one kernel of one OpSwitch with N cases, every third falling
            through into the next
+  irreducible  one kernel of N nested loops, the innermost body a cycle of two
+           blocks entered at either (an irreducible region N loops deep)
+  switches one kernel of N nested switches, each with a case falling through
+           into the next switch (deep switch nesting)
 
 usage: scale_shapes.py SHAPE N
 """
@@ -68,16 +72,21 @@ def one_kernel(body):
             "OpReturn\nOpFunctionEnd\n")
 
 
+def innermost_and_merges(n):
+    # The innermost block h{n} of n nested constructs, then their merges m{n-1} .. m0.
+    out = [f"%h{n} = OpLabel\nOpStore %p %c1 Aligned 4\nOpBranch %m{n - 1}\n"]
+    for d in range(n - 1, -1, -1):
+        out.append(f"%m{d} = OpLabel\nOpBranch {f'%m{d - 1}' if d > 0 else '%end'}\n")
+    return "".join(out) + "%end = OpLabel\n"
+
+
 def nesting(n):
     out = ["%x = OpLoad %uint %p Aligned 4\nOpBranch %h0\n"]
     for d in range(n):
         out.append(f"%h{d} = OpLabel\n%v{d} = OpIAdd %uint %x %c1\n"
                    f"%b{d} = OpUGreaterThan %bool %v{d} %n\n"
                    f"OpSelectionMerge %m{d} None\nOpBranchConditional %b{d} %h{d + 1} %m{d}\n")
-    out.append(f"%h{n} = OpLabel\nOpStore %p %c1 Aligned 4\nOpBranch %m{n - 1}\n")
-    for d in range(n - 1, -1, -1):
-        out.append(f"%m{d} = OpLabel\nOpBranch {f'%m{d - 1}' if d > 0 else '%end'}\n")
-    out.append("%end = OpLabel\n")
+    out.append(innermost_and_merges(n))
     return one_kernel("".join(out))
 
 
@@ -100,6 +109,21 @@ def loops(n):
                    f"%x{d} = OpLabel\n")
         out.append(f"OpBranch %l{d - 1}\n" if d > 0 else "")
     return one_kernel("".join(out))
+
+
+def irreducible(n):
+    # loops(n) whose innermost body enters a two-block cycle (ia <-> ib) at either block.
+    body = ("%v = OpLoad %uint %p Aligned 4\n%q = OpULessThan %bool %v %n\n"
+            "OpBranchConditional %q %ia %ib\n"
+            "%ia = OpLabel\n%wa = OpIAdd %uint %v %c1\nOpStore %p %wa Aligned 4\n"
+            "%qa = OpULessThan %bool %wa %n\nOpBranchConditional %qa %ib %l{last}\n"
+            "%ib = OpLabel\n%wb = OpLoad %uint %p Aligned 4\n"
+            "%qb = OpUGreaterThan %bool %wb %n\nOpBranchConditional %qb %ia %l{last}\n")
+    plain = ("%v = OpLoad %uint %p Aligned 4\n%w = OpIAdd %uint %v %c1\n"
+             "OpStore %p %w Aligned 4\n" + f"OpBranch %l{n - 1}\n")
+    m = loops(n)
+    assert plain in m
+    return m.replace(plain, body.replace("{last}", str(n - 1)))
 
 
 def members(n):
@@ -143,8 +167,22 @@ def switch(n):
     return one_kernel("".join(out))
 
 
+def switches(n):
+    # switch d: header h{d} on %x + d, case 0 the next switch, case 1 f{d} falling
+    # through into it, the default and case 2 its merge m{d}.
+    out = ["%x = OpLoad %uint %p Aligned 4\nOpBranch %h0\n"]
+    for d in range(n):
+        out.append(f"%h{d} = OpLabel\n%y{d} = OpIAdd %uint %x %z{d}\n"
+                   f"OpSwitch %y{d} %m{d} 0 %h{d + 1} 1 %f{d} 2 %m{d}\n"
+                   f"%f{d} = OpLabel\nOpStore %p %y{d} Aligned 4\nOpBranch %h{d + 1}\n")
+    out.append(innermost_and_merges(n))
+    consts = "".join(f"%z{d} = OpConstant %uint {d}\n" for d in range(n))
+    return one_kernel("".join(out)).replace(TYPES, TYPES + consts)
+
+
 SHAPES = {"kernels": kernels, "nesting": nesting, "loops": loops, "members": members,
-          "seqloops": seqloops, "switch": switch}
+          "seqloops": seqloops, "switch": switch, "switches": switches,
+          "irreducible": irreducible}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in SHAPES:
