@@ -8,6 +8,7 @@ typedef struct remap {
   k2s_module *m;
   uint32_t *map; /* old id -> new id, 0 = keep */
   uint32_t cap;
+  uint32_t *ops, cap_ops; /* a copy's operands while they are mapped */
 } remap;
 
 static void remap_cb(void *ud, k2s_instr *in, uint32_t *id)
@@ -18,10 +19,29 @@ static void remap_cb(void *ud, k2s_instr *in, uint32_t *id)
     *id = r->map[*id];
 }
 
-static k2s_instr *copy_instr(k2s_module *m, const k2s_instr *i, uint32_t *map, uint32_t cap)
+enum copy_ids { COPY_RESULT, COPY_ALL_IDS, COPY_TARGET };
+
+/* A copy of i with its result mapped and, as `ids` says, none, all or only the
+ * first of its <id> operands (a name's or decoration's target); the result
+ * type is not (it is defined outside the function). The operands are mapped
+ * before the copy is made, so its uses are recorded once, as they end up. */
+static k2s_instr *copy_instr(remap *r, const k2s_instr *i, enum copy_ids ids)
 {
-  uint32_t result = i->result && i->result < cap && map[i->result] ? map[i->result] : 0;
-  k2s_instr *c = k2s_instr_new(m, i->opcode, i->type, result, i->ops, i->n_ops);
+  k2s_module *m = r->m;
+  uint32_t result = i->result && i->result < r->cap && r->map[i->result] ? r->map[i->result] : 0;
+  if (i->n_ops > r->cap_ops) {
+    r->cap_ops = i->n_ops > 2 * r->cap_ops ? i->n_ops : 2 * r->cap_ops;
+    r->ops = k2s_alloc(&m->arena, r->cap_ops * sizeof(uint32_t));
+  }
+  k2s_instr tmp = *i;
+  tmp.ops = r->ops;
+  if (i->n_ops)
+    memcpy(tmp.ops, i->ops, i->n_ops * sizeof(uint32_t));
+  if (ids == COPY_ALL_IDS)
+    k2s_foreach_id_operand(m, &tmp, remap_cb, r);
+  else if (ids == COPY_TARGET)
+    tmp.ops[0] = r->map[i->ops[0]];
+  k2s_instr *c = k2s_instr_new(m, i->opcode, i->type, result, tmp.ops, i->n_ops);
   c->offset = i->offset; /* diagnostics about the copy point at the original */
   return c;
 }
@@ -44,44 +64,35 @@ k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t *id_ma
     k2s_foreach_instr(i, &b->body)
       fresh_id(m, map, cap, i->result);
   }
-  remap r = {m, map, cap};
+  remap r = {m, map, cap, NULL, 0};
   k2s_function *nf = k2s_alloc(&m->arena, sizeof(*nf));
-  nf->def = copy_instr(m, f->def, map, cap);
-  k2s_foreach_instr(i, &f->head) {
-    k2s_instr *c = copy_instr(m, i, map, cap);
-    k2s_foreach_id_operand(m, c, remap_cb, &r);
-    k2s_list_append(&nf->head, c);
-  }
+  nf->def = copy_instr(&r, f->def, COPY_RESULT);
+  k2s_foreach_instr(i, &f->head)
+    k2s_list_append(&nf->head, copy_instr(&r, i, COPY_ALL_IDS));
   k2s_foreach_block(b, f) {
     k2s_block *nb = k2s_alloc(&m->arena, sizeof(*nb));
-    nb->label = copy_instr(m, b->label, map, cap);
+    nb->label = copy_instr(&r, b->label, COPY_RESULT);
     k2s_function_append_block(nf, nb);
     k2s_foreach_instr(i, &b->body) {
-      k2s_instr *c = copy_instr(m, i, map, cap);
-      k2s_foreach_id_operand(m, c, remap_cb, &r);
+      k2s_instr *c = copy_instr(&r, i, COPY_ALL_IDS);
       c->block = nb;
       k2s_list_append(&nb->body, c);
     }
   }
-  nf->end = copy_instr(m, f->end, map, cap);
+  nf->end = copy_instr(&r, f->end, COPY_RESULT);
   /* Names and decorations of the function's ids follow the copy. */
   k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION])
     if ((i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId ||
          i->opcode == SpvOpDecorateString) &&
         i->n_ops >= 1 && i->ops[0] < cap && map[i->ops[0]]) {
-      k2s_instr *c = copy_instr(m, i, map, cap);
-      c->ops[0] = map[i->ops[0]];
-      k2s_list_insert_after(&m->sec[K2S_SEC_ANNOTATION], i, c);
+      k2s_list_insert_after(&m->sec[K2S_SEC_ANNOTATION], i, copy_instr(&r, i, COPY_TARGET));
     }
   k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_DEBUG])
     if (i->opcode == SpvOpName && i->n_ops >= 1 && i->ops[0] < cap && map[i->ops[0]]) {
-      k2s_instr *c = copy_instr(m, i, map, cap);
-      c->ops[0] = map[i->ops[0]];
-      k2s_list_insert_after(&m->sec[K2S_SEC_DEBUG], i, c);
+      k2s_list_insert_after(&m->sec[K2S_SEC_DEBUG], i, copy_instr(&r, i, COPY_TARGET));
     }
   if (id_map_out)
     *id_map_out = map;
-  m->uses_valid = false;
   return nf;
 }
 
