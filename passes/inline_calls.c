@@ -278,7 +278,7 @@ static k2s_block *inline_call(inliner *c, k2s_function *caller, k2s_block *b, k2
                               k2s_function *callee)
 {
   k2s_module *m = c->m;
-  k2s_function *g = k2s_clone_function(m, callee, NULL);
+  k2s_function *g = k2s_clone_function(m, callee);
   /* Parameters → arguments. */
   uint32_t k = 1, n_params = 0;
   k2s_foreach_instr(p, &g->head)

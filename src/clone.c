@@ -6,17 +6,24 @@
 
 typedef struct remap {
   k2s_module *m;
-  uint32_t *map; /* old id -> new id, 0 = keep */
-  uint32_t cap;
+  /* old id - lo -> new id (0 = keep) for the function's own ids, which lie in
+   * [lo, lo + span): a map of the module's id bound per clone made inlining
+   * many calls quadratic */
+  uint32_t *map, lo, span;
   uint32_t *ops, cap_ops; /* a copy's operands while they are mapped */
 } remap;
+
+static uint32_t mapped(const remap *r, uint32_t id)
+{
+  return id >= r->lo && id - r->lo < r->span ? r->map[id - r->lo] : 0;
+}
 
 static void remap_cb(void *ud, k2s_instr *in, uint32_t *id)
 {
   (void)in;
-  remap *r = ud;
-  if (*id < r->cap && r->map[*id])
-    *id = r->map[*id];
+  uint32_t to = mapped(ud, *id);
+  if (to)
+    *id = to;
 }
 
 enum copy_ids { COPY_RESULT, COPY_ALL_IDS, COPY_TARGET };
@@ -28,7 +35,7 @@ enum copy_ids { COPY_RESULT, COPY_ALL_IDS, COPY_TARGET };
 static k2s_instr *copy_instr(remap *r, const k2s_instr *i, enum copy_ids ids)
 {
   k2s_module *m = r->m;
-  uint32_t result = i->result && i->result < r->cap && r->map[i->result] ? r->map[i->result] : 0;
+  uint32_t result = mapped(r, i->result);
   if (i->n_ops > r->cap_ops) {
     r->cap_ops = i->n_ops > 2 * r->cap_ops ? i->n_ops : 2 * r->cap_ops;
     r->ops = k2s_alloc(&m->arena, r->cap_ops * sizeof(uint32_t));
@@ -40,31 +47,65 @@ static k2s_instr *copy_instr(remap *r, const k2s_instr *i, enum copy_ids ids)
   if (ids == COPY_ALL_IDS)
     k2s_foreach_id_operand(m, &tmp, remap_cb, r);
   else if (ids == COPY_TARGET)
-    tmp.ops[0] = r->map[i->ops[0]];
+    tmp.ops[0] = mapped(r, i->ops[0]);
   k2s_instr *c = k2s_instr_new(m, i->opcode, i->type, result, tmp.ops, i->n_ops);
   c->offset = i->offset; /* diagnostics about the copy point at the original */
   return c;
 }
 
-static void fresh_id(k2s_module *m, uint32_t *map, uint32_t cap, uint32_t id)
+static void fresh_id(remap *r, uint32_t id)
 {
-  if (id && id < cap)
-    map[id] = k2s_new_id(m);
+  if (id && id - r->lo < r->span)
+    r->map[id - r->lo] = k2s_new_id(r->m);
 }
 
-k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t *id_map_out[])
+/* The range of ids f defines. */
+static void own_ids(const k2s_function *f, uint32_t *lo, uint32_t *hi)
 {
-  uint32_t cap = m->bound;
-  uint32_t *map = k2s_alloc(&m->arena, cap * sizeof(uint32_t));
-  fresh_id(m, map, cap, f->def->result);
+  *lo = *hi = f->def->result;
+#define SEE(id) (*lo = (id) && (id) < *lo ? (id) : *lo, *hi = (id) > *hi ? (id) : *hi)
   k2s_foreach_instr(i, &f->head)
-    fresh_id(m, map, cap, i->result);
+    SEE(i->result);
   k2s_foreach_block(b, f) {
-    fresh_id(m, map, cap, b->label->result);
+    SEE(b->label->result);
     k2s_foreach_instr(i, &b->body)
-      fresh_id(m, map, cap, i->result);
+      SEE(i->result);
   }
-  remap r = {m, map, cap, NULL, 0};
+#undef SEE
+}
+
+static bool copies_annotation(const k2s_instr *i)
+{
+  return (i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId ||
+          i->opcode == SpvOpDecorateString || i->opcode == SpvOpName) &&
+         i->n_ops >= 1 && !i->block;
+}
+
+/* Names and decorations of id follow its copy, each right after its original. */
+static void copy_annotations_of(remap *r, uint32_t id)
+{
+  k2s_module *m = r->m;
+  for (k2s_use *u = k2s_uses_of(m, id); u; u = u->next)
+    if (u->word == 0 && copies_annotation(u->user)) {
+      k2s_list *l = &m->sec[u->user->opcode == SpvOpName ? K2S_SEC_DEBUG : K2S_SEC_ANNOTATION];
+      k2s_list_insert_after(l, u->user, copy_instr(r, u->user, COPY_TARGET));
+    }
+}
+
+k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f)
+{
+  uint32_t lo, hi;
+  own_ids(f, &lo, &hi);
+  remap r = {m, NULL, lo, hi - lo + 1, NULL, 0};
+  r.map = k2s_alloc(&m->arena, r.span * sizeof(uint32_t));
+  fresh_id(&r, f->def->result);
+  k2s_foreach_instr(i, &f->head)
+    fresh_id(&r, i->result);
+  k2s_foreach_block(b, f) {
+    fresh_id(&r, b->label->result);
+    k2s_foreach_instr(i, &b->body)
+      fresh_id(&r, i->result);
+  }
   k2s_function *nf = k2s_alloc(&m->arena, sizeof(*nf));
   nf->def = copy_instr(&r, f->def, COPY_RESULT);
   k2s_foreach_instr(i, &f->head)
@@ -80,19 +121,26 @@ k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t *id_ma
     }
   }
   nf->end = copy_instr(&r, f->end, COPY_RESULT);
-  /* Names and decorations of the function's ids follow the copy. */
-  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION])
-    if ((i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId ||
-         i->opcode == SpvOpDecorateString) &&
-        i->n_ops >= 1 && i->ops[0] < cap && map[i->ops[0]]) {
-      k2s_list_insert_after(&m->sec[K2S_SEC_ANNOTATION], i, copy_instr(&r, i, COPY_TARGET));
+  /* Names and decorations of the function's ids follow the copy: through the
+   * ids' uses when def-use is valid (a scan of both sections per clone made
+   * inlining many calls quadratic), else one scan. */
+  if (m->uses_valid) {
+    copy_annotations_of(&r, f->def->result);
+    k2s_foreach_instr(i, &f->head)
+      copy_annotations_of(&r, i->result);
+    k2s_foreach_block(b, f) {
+      copy_annotations_of(&r, b->label->result);
+      k2s_foreach_instr(i, &b->body)
+        if (i->result)
+          copy_annotations_of(&r, i->result);
     }
-  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_DEBUG])
-    if (i->opcode == SpvOpName && i->n_ops >= 1 && i->ops[0] < cap && map[i->ops[0]]) {
-      k2s_list_insert_after(&m->sec[K2S_SEC_DEBUG], i, copy_instr(&r, i, COPY_TARGET));
-    }
-  if (id_map_out)
-    *id_map_out = map;
+    return nf;
+  }
+  static const enum k2s_section secs[] = {K2S_SEC_ANNOTATION, K2S_SEC_DEBUG};
+  for (int s = 0; s < 2; s++)
+    k2s_foreach_instr_safe(i, &m->sec[secs[s]])
+      if (copies_annotation(i) && mapped(&r, i->ops[0]))
+        k2s_list_insert_after(&m->sec[secs[s]], i, copy_instr(&r, i, COPY_TARGET));
   return nf;
 }
 

@@ -480,8 +480,8 @@ k2s_instr *k2s_block_merge(k2s_block *b); /* OpSelectionMerge/OpLoopMerge or NUL
  * from the block labelled `label` (m->loop_hints; src/repair.c), or 0. */
 uint32_t k2s_repaired_loop_hint(const k2s_module *m, uint32_t label);
 
-/* Copy f with fresh ids (not inserted in the module); *map gets old->new ids. */
-k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t **map);
+/* Copy f with fresh ids (not inserted in the module), its names and decorations too. */
+k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f);
 k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id);
 /* Sets seen[id] for f and every function reachable from it through calls (seen: bound bytes). */
 void k2s_mark_called(k2s_module *m, k2s_function *f, uint8_t *seen);
