@@ -53,25 +53,35 @@ static k2s_instr *copy_instr(remap *r, const k2s_instr *i, enum copy_ids ids)
   return c;
 }
 
-static void fresh_id(remap *r, uint32_t id)
+/* Calls fn on each id f defines (its own, parameters, labels, values), in
+ * that order. */
+static void foreach_own_id(const k2s_function *f, void (*fn)(remap *, uint32_t), remap *r)
 {
-  if (id && id - r->lo < r->span)
-    r->map[id - r->lo] = k2s_new_id(r->m);
+  fn(r, f->def->result);
+  k2s_foreach_instr(i, &f->head)
+    if (i->result)
+      fn(r, i->result);
+  k2s_foreach_block(b, f) {
+    fn(r, b->label->result);
+    k2s_foreach_instr(i, &b->body)
+      if (i->result)
+        fn(r, i->result);
+  }
 }
 
-/* The range of ids f defines. */
-static void own_ids(const k2s_function *f, uint32_t *lo, uint32_t *hi)
+/* Before the map exists, lo and lo + span - 1 track the range of f's ids. */
+static void widen_range(remap *r, uint32_t id)
 {
-  *lo = *hi = f->def->result;
-#define SEE(id) (*lo = (id) && (id) < *lo ? (id) : *lo, *hi = (id) > *hi ? (id) : *hi)
-  k2s_foreach_instr(i, &f->head)
-    SEE(i->result);
-  k2s_foreach_block(b, f) {
-    SEE(b->label->result);
-    k2s_foreach_instr(i, &b->body)
-      SEE(i->result);
-  }
-#undef SEE
+  uint32_t hi = r->lo + r->span - 1;
+  hi = id > hi ? id : hi;
+  r->lo = id < r->lo ? id : r->lo;
+  r->span = hi - r->lo + 1;
+}
+
+static void fresh_id(remap *r, uint32_t id)
+{
+  if (id - r->lo < r->span)
+    r->map[id - r->lo] = k2s_new_id(r->m);
 }
 
 static bool copies_annotation(const k2s_instr *i)
@@ -94,18 +104,10 @@ static void copy_annotations_of(remap *r, uint32_t id)
 
 k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f)
 {
-  uint32_t lo, hi;
-  own_ids(f, &lo, &hi);
-  remap r = {m, NULL, lo, hi - lo + 1, NULL, 0};
+  remap r = {m, NULL, f->def->result, 1, NULL, 0};
+  foreach_own_id(f, widen_range, &r);
   r.map = k2s_alloc(&m->arena, r.span * sizeof(uint32_t));
-  fresh_id(&r, f->def->result);
-  k2s_foreach_instr(i, &f->head)
-    fresh_id(&r, i->result);
-  k2s_foreach_block(b, f) {
-    fresh_id(&r, b->label->result);
-    k2s_foreach_instr(i, &b->body)
-      fresh_id(&r, i->result);
-  }
+  foreach_own_id(f, fresh_id, &r);
   k2s_function *nf = k2s_alloc(&m->arena, sizeof(*nf));
   nf->def = copy_instr(&r, f->def, COPY_RESULT);
   k2s_foreach_instr(i, &f->head)
@@ -125,15 +127,7 @@ k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f)
    * ids' uses when def-use is valid (a scan of both sections per clone made
    * inlining many calls quadratic), else one scan. */
   if (m->uses_valid) {
-    copy_annotations_of(&r, f->def->result);
-    k2s_foreach_instr(i, &f->head)
-      copy_annotations_of(&r, i->result);
-    k2s_foreach_block(b, f) {
-      copy_annotations_of(&r, b->label->result);
-      k2s_foreach_instr(i, &b->body)
-        if (i->result)
-          copy_annotations_of(&r, i->result);
-    }
+    foreach_own_id(f, copy_annotations_of, &r);
     return nf;
   }
   static const enum k2s_section secs[] = {K2S_SEC_ANNOTATION, K2S_SEC_DEBUG};
