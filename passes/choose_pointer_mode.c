@@ -257,6 +257,7 @@ static bool physical_for_printf(k2s_module *m, const k2s_options *o, bool no_phy
 
 bool k2s_choose_pointer_mode(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   if (o->pointers != K2S_POINTERS_AUTO)
     return false;
   bool no_physical =

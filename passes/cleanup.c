@@ -93,19 +93,13 @@ static bool decorated(k2s_module *m, uint32_t id)
   return false;
 }
 
-/* An OpName lives in the debug section: removed from it directly, because
- * k2s_instr_delete finds a module-level instruction's list by walking its
- * section (one walk per name made big4500's cleanup take 8-13 s, 0.2 s at
- * big1000). OpName has no result and is never interned, so nothing else of
- * k2s_instr_delete applies. */
+/* The OpNames of i's result, found through its uses. */
 static void drop_names(k2s_module *m, k2s_instr *i)
 {
   if (i->result)
     k2s_foreach_use(u, m, i->result)
-      if (!u->user->dead && u->user->opcode == SpvOpName && !u->user->block) {
-        k2s_list_remove(&m->sec[K2S_SEC_DEBUG], u->user);
-        u->user->dead = true;
-      }
+      if (!u->user->dead && u->user->opcode == SpvOpName && !u->user->block)
+        k2s_instr_delete(m, u->user);
 }
 
 /* Deletes i, the names of its result with it. */

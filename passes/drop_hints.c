@@ -12,6 +12,7 @@
 
 bool k2s_drop_hints(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   (void)o;
   bool changed = false;
   k2s_foreach_function(f, m)

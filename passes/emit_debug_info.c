@@ -61,8 +61,7 @@ static uint32_t string_id(emit_ctx *c, uint32_t id, const char *text)
     return id;
   if (!text)
     return 0;
-  k2s_instr *s = k2s_instr_new(m, SpvOpString, 0, k2s_new_id(m), NULL, 0);
-  k2s_instr_push_string(m, s, text);
+  k2s_instr *s = k2s_string_new(m, text);
   k2s_list *l = &m->sec[K2S_SEC_DEBUG];
   if (l->first)
     k2s_list_insert_before(l, l->first, s); /* OpString comes first in its section */
@@ -113,7 +112,11 @@ static bool missing(emit_ctx *c, const k2s_debug_operand *o)
 static void emit_decl(emit_ctx *c, const k2s_debug_decl *d)
 {
   k2s_module *m = c->m;
-  uint32_t *args = k2s_alloc(&m->arena, (d->n_ops + 1) * sizeof(uint32_t)), n = 0;
+  /* The set and the instruction first: the OpExtInst is made whole. */
+  uint32_t *ops = k2s_alloc(&m->arena, (d->n_ops + 3) * sizeof(uint32_t)), n = 0;
+  uint32_t *args = ops + 2;
+  ops[0] = c->set;
+  ops[1] = d->op;
   for (uint32_t w = 0; w < d->n_ops; w++) {
     const k2s_debug_operand *o = &d->ops[w];
     if (missing(c, o) && w >= list_start(d->op))
@@ -121,11 +124,7 @@ static void emit_decl(emit_ctx *c, const k2s_debug_decl *d)
     args[n++] = missing(c, o) && o->kind == K2S_DBG_DECL ? none(c) : operand_id(c, o);
   }
   uint32_t id = c->new_id[d->id];
-  k2s_instr *i = k2s_instr_new(m, SpvOpExtInst, c->void_t, id, NULL, 0);
-  k2s_instr_push_op(m, i, c->set);
-  k2s_instr_push_op(m, i, d->op);
-  for (uint32_t w = 0; w < n; w++)
-    k2s_instr_push_op(m, i, args[w]);
+  k2s_instr *i = k2s_instr_new(m, SpvOpExtInst, c->void_t, id, ops, n + 2);
   k2s_list_append(&m->sec[K2S_SEC_GLOBAL], i);
   if (d->op == DBG(DebugSource) && n >= 1) {
     c->source_file[c->n_sources] = args[0];

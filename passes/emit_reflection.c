@@ -21,8 +21,7 @@ typedef struct refl_ctx {
 
 static uint32_t str(k2s_module *m, const char *s)
 {
-  k2s_instr *i = k2s_instr_new(m, SpvOpString, 0, k2s_new_id(m), NULL, 0);
-  k2s_instr_push_string(m, i, s);
+  k2s_instr *i = k2s_string_new(m, s);
   /* OpString belongs to the debug section, before names. */
   k2s_list_insert_after(&m->sec[K2S_SEC_DEBUG], NULL, i);
   return i->result;

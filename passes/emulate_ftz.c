@@ -98,6 +98,7 @@ bool k2s_emulate_ftz(k2s_module *m, const k2s_options *o)
 {
   if (!o->emulate_ftz)
     return false;
+  k2s_keep_uses(m); /* operands change only through the API */
   ftz_ctx c = {m, {m, {0}}};
   /* flushed[id]: the flushed copy of a flushing instruction's result */
   uint32_t old_bound = m->bound, n_flushed = 0;
@@ -108,9 +109,8 @@ bool k2s_emulate_ftz(k2s_module *m, const k2s_options *o)
         if (!flushes(m, i))
           continue;
         uint32_t bound = m->bound;
-        k2s_foreach_id_operand(m, i, flush_operand, &c);
+        k2s_instr_rewrite_ids(m, i, flush_operand, &c);
         n_flushed += m->bound != bound;
-        m->uses_valid = false;
         if (!i->result || !flushable(m, i->type))
           continue;
         c.b.cursor = k2s_after(i);
@@ -121,7 +121,7 @@ bool k2s_emulate_ftz(k2s_module *m, const k2s_options *o)
           if (x < old_bound && flushed[x])
             x = flushed[x];
           uint32_t one = k2s_const_float(m, k2s_scalar_type(m, i->type), 1.0);
-          i->ops[0] = k2s_const_splat(m, i->type, one);
+          k2s_instr_set_op(m, i, 0, k2s_const_splat(m, i->type, one));
           uint32_t mul[2] = {x, flush(&c, i->result)};
           flushed[i->result] = flush(&c, k2s_emit(&c.b, SpvOpFMul, i->type, mul, 2));
         } else {
@@ -137,7 +137,6 @@ bool k2s_emulate_ftz(k2s_module *m, const k2s_options *o)
     k2s_foreach_block(b, f)
       k2s_foreach_instr(i, &b->body)
         if (i->result < old_bound)
-          k2s_foreach_id_operand(m, i, use_flushed, map);
-  k2s_invalidate_uses(m);
+          k2s_instr_rewrite_ids(m, i, use_flushed, map);
   return n_flushed > 0;
 }

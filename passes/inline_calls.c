@@ -251,16 +251,15 @@ static void subst_id(void *ud, k2s_instr *in, uint32_t *id)
     }
 }
 
-/* Replace ids in every instruction of f's blocks. The def-use chains do not
- * cover a clone that is not in the module yet, so this walks the code. */
+/* Replace ids in every instruction of f's blocks (and only there: the names
+ * and decorations of the ids stay as they are). */
 static void substitute(k2s_module *m, k2s_function *f, const uint32_t *from, const uint32_t *to,
                        uint32_t n)
 {
   id_subst s = {from, to, n};
   k2s_foreach_block(b, f)
     k2s_foreach_instr(i, &b->body)
-      k2s_foreach_id_operand(m, i, subst_id, &s);
-  m->uses_valid = false;
+      k2s_instr_rewrite_ids(m, i, subst_id, &s);
 }
 
 static void subst_value(void *ud, k2s_instr *in, uint32_t *id)
@@ -279,7 +278,7 @@ static k2s_block *inline_call(inliner *c, k2s_function *caller, k2s_block *b, k2
                               k2s_function *callee)
 {
   k2s_module *m = c->m;
-  k2s_function *g = k2s_clone_function(m, callee, NULL);
+  k2s_function *g = k2s_clone_function(m, callee);
   /* Parameters → arguments. */
   uint32_t k = 1, n_params = 0;
   k2s_foreach_instr(p, &g->head)
@@ -367,7 +366,6 @@ static k2s_block *inline_call(inliner *c, k2s_function *caller, k2s_block *b, k2
       substitute(m, caller, &call->result, &value, 1);
     }
   }
-  m->uses_valid = false;
   return cont;
 }
 
@@ -414,7 +412,7 @@ static bool inline_into(inliner *c, fn_node *n)
   if (c->any_value) {
     k2s_foreach_block(bb, f)
       k2s_foreach_instr(x, &bb->body)
-        k2s_foreach_id_operand(m, x, subst_value, c);
+        k2s_instr_rewrite_ids(m, x, subst_value, c);
     for (uint32_t k = first_gone; k < c->n_gone; k++)
       if (c->gone[k] < c->bound0)
         c->value_of[c->gone[k]] = 0;
@@ -440,6 +438,7 @@ static void drop_names_of_gone(inliner *c)
 bool k2s_inline_calls(k2s_module *m, const k2s_options *o)
 {
   (void)o;
+  k2s_keep_uses(m); /* operands change only through the API */
   inliner c = {.m = m};
   build_call_graph(&c);
   if (!order_call_graph(&c))

@@ -301,7 +301,7 @@ static bool hint_function(hint_ctx *c, k2s_function *f, bool verbose)
       if (verbose)
         explain(c, mi, &l, unroll);
       if (unroll) {
-        mi->ops[2] |= SpvLoopControlUnrollMask;
+        k2s_instr_set_op(m, mi, 2, mi->ops[2] | SpvLoopControlUnrollMask);
         changed = true;
       }
     }
@@ -317,6 +317,7 @@ bool k2s_loop_hints(k2s_module *m, const k2s_options *o)
 {
   if (o->unroll_hints == K2S_UNROLL_HINTS_NONE)
     return false;
+  k2s_keep_uses(m); /* operands change only through the API */
   /* The label table lives for the pass (hint_function leaves it all zero
    * again); each function's CFG and loop sets go with its scratch. */
   k2s_arena whole = {.oom = m->arena.oom}, scratch = {.oom = m->arena.oom};

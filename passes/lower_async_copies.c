@@ -99,7 +99,7 @@ static bool lower_copy(ac_ctx *c, k2s_instr *i)
   uint32_t lid, n;
   linear_id_and_size(c, &b, &lid, &n);
   k2s_counted_loop l = k2s_build_counted_loop(m, i, lid, num);
-  l.step->ops[1] = n; /* k += the work-group's size */
+  k2s_instr_set_op(m, l.step, 1, n); /* k += the work-group's size */
   b = (k2s_builder){m, k2s_before(l.step)};
   uint32_t far = k2s_b_imul(&b, c->index_type, l.k, stride);
   uint32_t si[2] = {src, dst_local ? far : l.k}, di[2] = {dst, dst_local ? l.k : far};
@@ -237,6 +237,7 @@ static int remove_events(k2s_module *m)
 
 bool k2s_lower_async_copies(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   (void)o;
   ac_ctx c = {m, 0, 0, 0};
   bool changed = false;
@@ -265,7 +266,5 @@ bool k2s_lower_async_copies(k2s_module *m, const k2s_options *o)
   if (r < 0)
     return true;
   changed |= r > 0;
-  if (changed)
-    k2s_invalidate_uses(m);
   return changed;
 }

@@ -173,12 +173,11 @@ static bool lower_block(k2s_module *m, const k2s_options *o, uint32_t emulated,
 
 bool k2s_lower_atomics(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   bool changed = false;
   uint32_t emulated = emulated_widths(m, o);
   k2s_foreach_function(f, m)
     for (k2s_block *blk = f->first; blk; blk = blk->next)
       changed |= lower_block(m, o, emulated, blk);
-  if (changed)
-    k2s_invalidate_uses(m);
   return changed;
 }

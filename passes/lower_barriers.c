@@ -167,7 +167,7 @@ static bool visit(void *ud, const k2s_instr *in, const k2s_operand *op)
     nv = op->kind == K2S_OK_ID_SCOPE ? map_scope((uint32_t)v) : map_semantics((uint32_t)v);
   }
   if (!known || nv != v) {
-    ((k2s_instr *)in)->ops[op->word] = k2s_const_uint32(m, nv);
+    k2s_instr_set_op(m, (k2s_instr *)in, op->word, k2s_const_uint32(m, nv));
     c->changed = true;
   }
   return true;
@@ -192,13 +192,14 @@ static void invocation_fence(bar_ctx *c, k2s_instr *i)
       !k2s_const_value(c->m, i->ops[w], &scope) || scope != SpvScopeInvocation ||
       !k2s_const_value(c->m, i->ops[w + 1], &sem) || sem == 0)
     return;
-  i->ops[w + 1] = k2s_const_uint32(c->m, 0);
+  k2s_instr_set_op(c->m, i, w + 1, k2s_const_uint32(c->m, 0));
   c->changed = true;
 }
 
 bool k2s_lower_barriers(k2s_module *m, const k2s_options *o)
 {
   (void)o;
+  k2s_keep_uses(m); /* operands change only through the API */
   bar_ctx c = {m, false};
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
@@ -208,7 +209,5 @@ bool k2s_lower_barriers(k2s_module *m, const k2s_options *o)
           return true;
         invocation_fence(&c, i);
       }
-  if (c.changed)
-    m->uses_valid = false;
   return c.changed;
 }

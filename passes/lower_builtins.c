@@ -770,7 +770,7 @@ static void split_for_loop(lower *c, loop *l)
       break;
     for (uint32_t k = 1; k < i->n_ops; k += 2)
       if (i->ops[k] == old)
-        i->ops[k] = now;
+        k2s_instr_set_op(m, i, k, now);
   }
   for (k2s_instr *i = c->at, *next; i; i = next) {
     next = i->next;
@@ -781,7 +781,6 @@ static void split_for_loop(lower *c, loop *l)
   uint32_t head = l->head->label->result;
   c->b = (k2s_builder){m, k2s_block_append(b)};
   k2s_emit(&c->b, SpvOpBranch, 0, &head, 1);
-  m->uses_valid = false;
 }
 
 /* |x| rem |y| for finite x, y != 0 with ex >= ey, by long division of the
@@ -857,9 +856,9 @@ static void mantissa_rem(lower *c, fmt f, uint32_t mx, uint32_t my, uint32_t d, 
   uint32_t nd = bin(c, SpvOpISub, pd->result, s);
   uint32_t head = l.head->label->result;
   k2s_emit(&c->b, SpvOpBranch, 0, &head, 1);
-  pr->ops[2] = nr;
-  pq->ops[2] = nq;
-  pd->ops[2] = nd;
+  k2s_instr_set_op(c->m, pr, 2, nr);
+  k2s_instr_set_op(c->m, pq, 2, nq);
+  k2s_instr_set_op(c->m, pd, 2, nd);
   c->b = (k2s_builder){c->m, k2s_before(c->at)};
   *r = pr->result;
   *q = pq->result;
@@ -2178,6 +2177,7 @@ static bool lower_relational(lower *c, k2s_instr *i)
 
 bool k2s_lower_builtins(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   lower c = {.m = m, .o = o};
   bool changed = false;
   k2s_foreach_function(f, m) k2s_foreach_block(b, f) k2s_foreach_instr_safe(i, &b->body)

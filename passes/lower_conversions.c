@@ -633,6 +633,7 @@ static void drop_decorations(conv *c)
 
 bool k2s_lower_conversions(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   conv c = {.m = m, .o = o};
   c.n_flags = m->id_cap;
   c.flags = k2s_alloc(&m->arena, m->id_cap ? m->id_cap : 1);

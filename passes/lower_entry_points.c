@@ -142,7 +142,7 @@ static bool unwrap_entry_points(k2s_module *m)
      * besides this wrapper (its one call) calls the kernel body, or another
      * entry point already uses it. */
     if (calls[cid] > 1 || entry[cid]) {
-      body = k2s_clone_function(m, callee, NULL);
+      body = k2s_clone_function(m, callee);
       k2s_module_append_function(m, body);
     } else {
       entry[cid] = 1;

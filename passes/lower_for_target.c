@@ -178,6 +178,7 @@ static bool takes_image_operands(uint16_t opcode)
 }
 
 typedef struct image_mask_ctx {
+  k2s_module *m;
   k2s_instr *in;
   bool changed;
 } image_mask_ctx;
@@ -188,7 +189,8 @@ static bool clear_nontemporal(void *ud, const k2s_instr *in, const k2s_operand *
   (void)in;
   if (op->kind == K2S_OK_IMAGE_OPERANDS &&
       (c->in->ops[op->word] & SpvImageOperandsNontemporalMask)) {
-    c->in->ops[op->word] &= ~(uint32_t)SpvImageOperandsNontemporalMask;
+    k2s_instr_set_op(c->m, c->in, op->word,
+                     c->in->ops[op->word] & ~(uint32_t)SpvImageOperandsNontemporalMask);
     c->changed = true;
   }
   return true;
@@ -203,6 +205,7 @@ bool k2s_lower_for_target(k2s_module *m, const k2s_options *o)
 {
   if (o->target_env == K2S_ENV_VULKAN_1_3)
     return false; /* SPIR-V 1.6, integer dot products core */
+  k2s_keep_uses(m); /* operands change only through the API */
   bool changed = false;
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
@@ -212,15 +215,13 @@ bool k2s_lower_for_target(k2s_module *m, const k2s_options *o)
         else if (i->opcode == SpvOpCopyLogical && i->result && o->target_env == K2S_ENV_VULKAN_1_1)
           changed |= lower_copy_logical(m, i);
         else if (takes_image_operands(i->opcode)) { /* Nontemporal: SPIR-V 1.6 */
-          image_mask_ctx c = {i, false};
+          image_mask_ctx c = {m, i, false};
           k2s_walk_operands(m, i, clear_nontemporal, &c);
           changed |= c.changed;
         }
         if (m->failed)
           return true;
       }
-  if (changed)
-    k2s_invalidate_uses(m);
   /* vulkan1.2 is SPIR-V 1.5: scalar conditions on vectors are fine there. */
   if (o->target_env == K2S_ENV_VULKAN_1_1)
     changed |= k2s_split_select_conditions(m) > 0;

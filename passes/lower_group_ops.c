@@ -437,7 +437,7 @@ static uint32_t fold_entries(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_s
   uint32_t idx = emit2(&b, SpvOpIAdd, c->u32, from,
                        emit3(&b, SpvOpSelect, c->u32, in, j, k2s_const_uint32(m, 0)));
   uint32_t x = emit3(&b, SpvOpSelect, t, in, load_at(c, &b, var, t, idx), id);
-  phi->ops[2] = combine(c, &b, k, is_signed, t, acc, x);
+  k2s_instr_set_op(m, phi, 2, combine(c, &b, k, is_signed, t, acc, x));
   b = (k2s_builder){m, k2s_before(at)};
   return subgroup_op(c, &b, t, nonuniform_op, SpvGroupOperationReduce, acc);
 }
@@ -755,6 +755,7 @@ static bool is_group_op(uint16_t op)
 
 bool k2s_lower_group_ops(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   bool any = false;
   k2s_foreach_function(f, m)
     k2s_foreach_block(blk, f)
@@ -804,7 +805,5 @@ bool k2s_lower_group_ops(k2s_module *m, const k2s_options *o)
       }
     }
   }
-  if (changed)
-    m->uses_valid = false;
   return changed;
 }

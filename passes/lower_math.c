@@ -469,7 +469,7 @@ static bool lower_one(math *c, k2s_instr *at)
       if (natives[k].op == f->op) {
         if (native)
           warn_native(c, at);
-        at->ops[1] = natives[k].native;
+        k2s_instr_set_op(m, at, 1, natives[k].native);
         return true;
       }
   }
@@ -478,6 +478,9 @@ static bool lower_one(math *c, k2s_instr *at)
 
 bool k2s_lower_math(k2s_module *m, const k2s_options *o)
 {
+  /* Operands change only through the API; linked library functions have
+   * their uses recorded as their instructions are made (src/link.c). */
+  k2s_keep_uses(m);
   math c = {.m = m, .o = o, .b = {.m = m}};
   c.linker = k2s_linker_new(m, o);
   /* Only the module's own functions: linked library code (appended at the

@@ -51,6 +51,7 @@ static bool add_aligned(k2s_module *m, k2s_instr *i, uint32_t mask_word, uint32_
 
 bool k2s_lower_physical_aligned(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   (void)o;
   bool changed = false;
   k2s_foreach_function(f, m) k2s_foreach_block(b, f) k2s_foreach_instr(i, &b->body)

@@ -635,13 +635,20 @@ static bool generic_from_logical(phys_ctx *c, uint32_t id, uint8_t *seen)
   }
 }
 
+/* i's result type becomes t (def-use follows; nothing to do when it is the same). */
+static void retype(k2s_module *m, k2s_instr *i, uint32_t t)
+{
+  if (t != i->type)
+    k2s_instr_set_type(m, i, t);
+}
+
 static bool rewrite(phys_ctx *c, k2s_function *f, k2s_instr *i)
 {
   k2s_module *m = c->m;
   null_fix nf = {c, f};
-  k2s_foreach_id_operand(m, i, fix_null_operand, &nf);
+  k2s_instr_rewrite_ids(m, i, fix_null_operand, &nf);
   if (i->type)
-    i->type = value_type(c, i->result, i->type);
+    retype(m, i, value_type(c, i->result, i->type));
   switch (i->opcode) {
   case SpvOpInBoundsPtrAccessChain:
   case SpvOpPtrAccessChain:
@@ -831,7 +838,7 @@ static void fix_variable(void *ud, k2s_instr *in, uint32_t *id)
   uint32_t t = deep_type(c, v->type);
   if (t == v->type)
     return;
-  v->type = t;
+  k2s_instr_set_type(m, v, t);
   k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v); /* after its new type */
   k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
 }
@@ -895,12 +902,14 @@ static bool lower_function(phys_ctx *c, k2s_function *f)
   }
   if (!check_generic_merges(c, f))
     return false;
-  f->def->ops[1] = deep_type(c, f->def->ops[1]);
-  f->def->type = deep_type(c, f->def->type);
+  uint32_t fn_type = deep_type(c, f->def->ops[1]);
+  if (fn_type != f->def->ops[1])
+    k2s_instr_set_op(m, f->def, 1, fn_type);
+  retype(m, f->def, deep_type(c, f->def->type));
   k2s_foreach_instr(p, &f->head) {
     c->why = p;
     if (p->type)
-      p->type = value_type(c, p->result, p->type);
+      retype(m, p, value_type(c, p->result, p->type));
   }
   k2s_foreach_block(b, f)
     k2s_foreach_instr_safe(i, &b->body) {
@@ -960,6 +969,7 @@ bool k2s_lower_physical_pointers(k2s_module *m, const k2s_options *o)
               "--pointers=physical needs 64-bit integers for addresses (drop --no-int64)");
     return false;
   }
+  k2s_keep_uses(m); /* operands change only through the API */
   bool changed = false;
   /* One context for the module: a struct mapped once is the same type in every function
    * (a call passing it by value type-checks). */

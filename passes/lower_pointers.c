@@ -2119,17 +2119,16 @@ static bool retype_root(ptr_ctx *c, root *r)
                                            (uint32_t)bytes[4 * k + 2] << 16 |
                                            (uint32_t)bytes[4 * k + 3] << 24);
       uint32_t init = k2s_const_composite(m, nt, words, (uint32_t)n);
-      v->ops[1] = init;
+      k2s_instr_set_op(m, v, 1, init);
     }
   }
-  v->type = k2s_type_pointer(m, r->sc, nt);
+  k2s_instr_set_type(m, v, k2s_type_pointer(m, r->sc, nt));
   r->type = nt;
   if (!v->block) {
     /* The new types went to the end of the globals: follow them. */
     k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v);
     k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
   }
-  m->uses_valid = false;
   return true;
 }
 
@@ -2404,8 +2403,7 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
         k2s_builder b = {m, k2s_before(i)};
         uint32_t ptr = emit_chain(c, &b, r, &path);
         if (ptr != i->ops[0]) {
-          i->ops[0] = ptr;
-          m->uses_valid = false;
+          k2s_instr_set_op(m, i, 0, ptr);
           c->changed = true;
         }
         return true;
@@ -2585,8 +2583,7 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
       k2s_builder b = {m, k2s_before(i)};
       uint32_t ptr = emit_chain(c, &b, r, &path);
       if (ptr != i->ops[k]) {
-        i->ops[k] = ptr;
-        m->uses_valid = false;
+        k2s_instr_set_op(m, i, k, ptr);
         c->changed = true;
       }
     }
@@ -2624,8 +2621,7 @@ static bool rewrite_instr(ptr_ctx *c, k2s_instr *i)
       if (!ptr)
         return false;
       if (ptr != i->ops[0]) {
-        i->ops[0] = ptr;
-        m->uses_valid = false;
+        k2s_instr_set_op(m, i, 0, ptr);
         c->changed = true;
       }
       return true;
@@ -2662,8 +2658,8 @@ static bool constant_data_to_private(k2s_module *m, const k2s_options *o)
         !o->module_constants_in_storage_buffer &&
         !is_opaque(k2s_def(m, k2s_def(m, v->type)->ops[1]))) {
       uint32_t pointee = k2s_def(m, v->type)->ops[1];
-      v->type = k2s_type_pointer(m, SpvStorageClassPrivate, pointee);
-      v->ops[0] = SpvStorageClassPrivate;
+      k2s_instr_set_type(m, v, k2s_type_pointer(m, SpvStorageClassPrivate, pointee));
+      k2s_instr_set_op(m, v, 0, SpvStorageClassPrivate);
       /* The new pointer type went to the end of the section: follow it. */
       k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v);
       k2s_list_append(&m->sec[K2S_SEC_GLOBAL], v);
@@ -2709,8 +2705,8 @@ static bool program_scope_to_private(ptr_ctx *c)
                 k2s_name_of(m, ro->var) ? k2s_name_of(m, ro->var) : "(unnamed)");
       return false;
     }
-    v->type = k2s_type_pointer(m, SpvStorageClassPrivate, ro->type);
-    v->ops[0] = SpvStorageClassPrivate;
+    k2s_instr_set_type(m, v, k2s_type_pointer(m, SpvStorageClassPrivate, ro->type));
+    k2s_instr_set_op(m, v, 0, SpvStorageClassPrivate);
     if (v->n_ops < 2) /* OpenCL zero-initialises program-scope variables */
       k2s_instr_push_op(m, v, k2s_const_null(m, ro->type));
     ro->sc = SpvStorageClassPrivate;
@@ -2877,7 +2873,7 @@ static int program_scope_to_buffer(ptr_ctx *c, enum module_buffer which)
       }
     k2s_foreach_block(b, f)
       k2s_foreach_instr(i, &b->body)
-        k2s_foreach_id_operand(m, i, psv_replace, &u);
+        k2s_instr_rewrite_ids(m, i, psv_replace, &u);
   }
   /* The variables go, with their names, decorations and interface entries. */
   enum k2s_section secs[3] = {K2S_SEC_DEBUG, K2S_SEC_ANNOTATION, K2S_SEC_ENTRY_POINT};
@@ -2888,10 +2884,13 @@ static int program_scope_to_buffer(ptr_ctx *c, enum module_buffer which)
         if (!name)
           continue;
         uint32_t w = 2 + k2s_string_words(name), out = w;
+        uint32_t *ops = k2s_alloc(&m->arena, i->n_ops * sizeof(uint32_t));
+        memcpy(ops, i->ops, w * sizeof(uint32_t));
         for (uint32_t j = w; j < i->n_ops; j++)
           if (i->ops[j] >= id_bound || !member_of[i->ops[j]])
-            i->ops[out++] = i->ops[j];
-        i->n_ops = out;
+            ops[out++] = i->ops[j];
+        if (out != i->n_ops)
+          k2s_instr_set_ops(m, i, ops, out);
         continue;
       }
       if ((i->opcode == SpvOpName || i->opcode == SpvOpDecorate || i->opcode == SpvOpDecorateId ||
@@ -2901,7 +2900,6 @@ static int program_scope_to_buffer(ptr_ctx *c, enum module_buffer which)
     }
   for (k = 0; k < n; k++)
     k2s_instr_delete(m, vars[k]);
-  m->uses_valid = false;
 
   k2s_refl_facts *rf = k2s_refl(m);
   if (which == MB_PROGRAM_SCOPE) {
@@ -3024,6 +3022,7 @@ static fn_order order_of(ptr_ctx *c, k2s_function *f)
 
 bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   bool changed = constant_data_to_private(m, o);
   if (m->failed)
     return changed;
@@ -3254,6 +3253,5 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
     }
   /* Names and decorations of the deleted values go with them. */
   k2s_drop_annotations_of(m, gone);
-  m->uses_valid = false;
   return changed || c.changed;
 }

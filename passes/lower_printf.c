@@ -446,6 +446,7 @@ static bool uses_printf(const k2s_module *m, k2s_function *f)
 
 bool k2s_lower_printf(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   printf_ctx c = {m, o, 0, 0, 0, 0, NULL, 0};
   bool changed = false, in_helper = false;
   k2s_foreach_function(f, m) {
@@ -484,7 +485,5 @@ bool k2s_lower_printf(k2s_module *m, const k2s_options *o)
     r->kernels[k].may_use_printf = true;
   if (changed && !m->failed)
     sweep_strings(&c);
-  if (changed)
-    k2s_invalidate_uses(m);
   return changed;
 }

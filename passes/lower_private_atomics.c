@@ -79,6 +79,7 @@ static bool lower(k2s_module *m, k2s_instr *i, const k2s_atomic_operands *a)
 
 bool k2s_lower_private_atomics(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   (void)o;
   bool changed = false;
   k2s_foreach_function(f, m)
@@ -91,7 +92,5 @@ bool k2s_lower_private_atomics(k2s_module *m, const k2s_options *o)
           return changed;
         changed = true;
       }
-  if (changed)
-    k2s_invalidate_uses(m);
   return changed;
 }

@@ -52,6 +52,7 @@ static void lower(k2s_module *m, k2s_instr *i)
 
 bool k2s_lower_signed_rem(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   (void)o;
   bool changed = false;
   k2s_foreach_function(f, m)

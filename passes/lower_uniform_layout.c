@@ -614,6 +614,7 @@ static bool rewrite_variable(k2s_module *m, k2s_instr *var, uint32_t block)
 
 bool k2s_lower_uniform_layout(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   bool changed = false;
   k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL])
   {

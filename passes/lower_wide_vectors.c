@@ -179,6 +179,15 @@ static uint32_t as_array(wide *c, uint32_t v)
   return emit(c, SpvOpCompositeConstruct, w->id, p, w->n / PIECE);
 }
 
+/* Operand o of at, a wide value, becomes its array form. */
+static bool array_operand(wide *c, k2s_instr *at, uint32_t o)
+{
+  uint32_t v = as_array(c, at->ops[o]);
+  if (v)
+    k2s_instr_set_op(c->m, at, o, v);
+  return v != 0;
+}
+
 /* Split the array value v (a load, call result, parameter...) of wide type
  * w into pieces, recorded as the pieces of v. */
 static void split_array_value(wide *c, const wide_type *w, uint32_t v)
@@ -550,7 +559,7 @@ static bool lower_construct(wide *c)
   k2s_instr *at = c->at;
   if (!wide_info(c, at->type)) { /* a struct or array with a wide member */
     for (uint32_t o = 0; o < at->n_ops; o++)
-      if (wide_value(c, at->ops[o]) && !(at->ops[o] = as_array(c, at->ops[o])))
+      if (wide_value(c, at->ops[o]) && !array_operand(c, at, o))
         return false;
     return true;
   }
@@ -696,7 +705,7 @@ static bool lower_insert(wide *c, bool *keep)
     set_pieces(c, at->result, p, w->n / PIECE);
     return true;
   }
-  if (wide_value(c, obj) && !(at->ops[0] = as_array(c, obj)))
+  if (wide_value(c, obj) && !array_operand(c, at, 0))
     return false;
   uint32_t *r, n;
   if (split_path(c, k2s_type_of(c->m, comp), at->ops + 2, at->n_ops - 2, false, &r, &n) && r) {
@@ -951,15 +960,15 @@ static bool rewrite(wide *c, bool *keep)
     *keep = true;
     if (at->opcode == SpvOpFunctionCall)
       for (uint32_t o = 1; o < at->n_ops; o++)
-        if (wide_value(c, at->ops[o]) && !(at->ops[o] = as_array(c, at->ops[o])))
+        if (wide_value(c, at->ops[o]) && !array_operand(c, at, o))
           return false;
     if (w) {
       c->b.cursor = k2s_after(at);
       split_array_value(c, w, at->result);
     }
     return true;
-  case SpvOpStore: *keep = true; return (at->ops[1] = as_array(c, at->ops[1])) != 0;
-  case SpvOpReturnValue: *keep = true; return (at->ops[0] = as_array(c, at->ops[0])) != 0;
+  case SpvOpStore: *keep = true; return array_operand(c, at, 1);
+  case SpvOpReturnValue: *keep = true; return array_operand(c, at, 0);
   case SpvOpPhi: {
     uint32_t k = w->n / PIECE, p[MAX_PIECES];
     for (uint32_t j = 0; j < k; j++) {
@@ -1023,7 +1032,7 @@ static bool fill_phis(wide *c)
       uint32_t p[MAX_PIECES];
       if (!get_pieces(c, pp->orig->ops[o], p))
         return false;
-      pp->phi->ops[o] = p[pp->k];
+      k2s_instr_set_op(c->m, pp->phi, o, p[pp->k]);
     }
   }
   c->n_phis = 0;
@@ -1103,8 +1112,8 @@ static void retype(wide *c)
     uint32_t len = k2s_const_uint32(m, w->n / PIECE);
     k2s_instr *d = k2s_def(m, w->id);
     uint32_t ops[2] = {w->piece, len};
+    d->opcode = SpvOpTypeArray; /* first: its length operand is an <id>, a vector's count is not */
     k2s_instr_set_ops(m, d, ops, 2);
-    d->opcode = SpvOpTypeArray;
     uint32_t stride = piece_bytes(c, w);
     if (stride) /* bool vectors have no layout and never live in memory */
       k2s_decorate(m, w->id, SpvDecorationArrayStride, &stride, 1);
@@ -1194,6 +1203,7 @@ static void drop_debug(wide *c)
 bool k2s_lower_wide_vectors(k2s_module *m, const k2s_options *o)
 {
   (void)o;
+  k2s_keep_uses(m); /* operands change only through the API */
   k2s_arena a = {0};
   a.oom = m->arena.oom;
   wide c = {.m = m, .a = &a, .cap0 = m->id_cap, .bound0 = m->bound};
@@ -1241,7 +1251,6 @@ bool k2s_lower_wide_vectors(k2s_module *m, const k2s_options *o)
   drop_debug(&c);
   order_globals(&c);
   k2s_invalidate_intern(m);
-  k2s_invalidate_uses(m);
   k2s_arena_free(&a);
   return true;
 }

@@ -20,7 +20,6 @@
  * into a buffer's runtime array is below 2^32 too and is narrowed the same way
  * (the global accesses of transpose and of every size_t-indexed kernel).
  */
-#include <string.h>
 
 #include "k2s_internal.h"
 #include "k2s_builder_ops.h"
@@ -101,10 +100,7 @@ static bool narrow_operand(k2s_builder *b, k2s_instr *i, uint32_t n)
   uint32_t idx = i->ops[n];
   if (k2s_type_width(m, k2s_type_of(m, idx)) != 64 || k2s_vector_size(m, k2s_type_of(m, idx)) != 1)
     return false;
-  uint32_t *ops = k2s_alloc(&m->arena, i->n_ops * sizeof(uint32_t));
-  memcpy(ops, i->ops, i->n_ops * sizeof(uint32_t));
-  ops[n] = low32(b, idx, 0);
-  k2s_instr_set_ops(m, i, ops, i->n_ops); /* marks def-use stale */
+  k2s_instr_set_op(m, i, n, low32(b, idx, 0));
   return true;
 }
 
@@ -153,6 +149,7 @@ static bool narrow_chain(k2s_module *m, k2s_instr *i, bool buffers)
 
 bool k2s_narrow_indices(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   bool changed = false;
   k2s_foreach_function(f, m)
     k2s_foreach_block(blk, f)

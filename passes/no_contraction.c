@@ -35,6 +35,7 @@ bool k2s_no_contraction(k2s_module *m, const k2s_options *o)
 {
   if (o->fast_relaxed_math)
     return false;
+  k2s_keep_uses(m); /* only adds decorations */
   bool changed = false;
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)

@@ -287,7 +287,7 @@ static void clean_up(promote *p, k2s_function *f)
         k2s_instr_delete(m, i);
         continue;
       }
-      k2s_foreach_id_operand(m, i, substitute, p);
+      k2s_instr_rewrite_ids(m, i, substitute, p);
     }
   uint32_t n_phis = 0;
   for (uint32_t b = 0; b < p->cfg->n_blocks; b++)
@@ -394,9 +394,7 @@ bool k2s_promote_locals(k2s_module *m, const k2s_options *o)
     p.a = (k2s_arena){.oom = m->arena.oom};
     p.locals = NULL;
   }
-  if (p.changed) {
+  if (p.changed)
     k2s_drop_annotations_of(m, p.dead);
-    k2s_invalidate_uses(m);
-  }
   return p.changed;
 }

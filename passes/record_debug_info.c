@@ -142,6 +142,7 @@ static void record_definition(record_ctx *c, const k2s_instr *i)
 
 bool k2s_record_debug_info(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   (void)o;
   bool present = false;
   k2s_foreach_instr(i, &m->sec[K2S_SEC_EXT_IMPORT])

@@ -135,16 +135,16 @@ static bool rewrite_variable(k2s_module *m, k2s_instr *var)
     }
   }
   for (uint32_t k = 0; k < n_chains; k++)
-    chains[k]->type = ptr_u32;
+    k2s_instr_set_type(m, chains[k], ptr_u32);
   for (uint32_t k = 0; k < n_accesses; k++)
     rewrite_access(m, accesses[k], u32);
   k2s_retype_block_variable(m, var, words);
-  k2s_invalidate_uses(m);
   return true;
 }
 
 bool k2s_word_vectors(k2s_module *m, const k2s_options *o)
 {
+  k2s_keep_uses(m); /* operands change only through the API */
   (void)o;
   bool changed = false;
   k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL])

@@ -128,13 +128,28 @@ static enum k2s_section section_of(uint16_t op)
   }
 }
 
+/* Opcodes whose module-level instructions may sit outside their section's
+ * list: parameters (and debug lines) in function heads, non-semantic
+ * instructions after the functions. */
+static bool may_be_outside_section(uint16_t op)
+{
+  return op == SpvOpFunctionParameter || op == SpvOpExtInst || op == SpvOpLine || op == SpvOpNoLine;
+}
+
 k2s_list *k2s_instr_list(k2s_module *m, k2s_instr *i)
 {
   if (i->block)
     return &i->block->body;
-  /* Module-level instruction: its section list. Function heads are found by
-   * walking, which only the rare caller needs. */
+  /* Module-level instruction: its section list, which its opcode names. A
+   * walk to find it there made deleting many of them quadratic (cleanup's
+   * dead names on big4500: 8-13 s). */
   enum k2s_section s = section_of(i->opcode);
+  if (!may_be_outside_section(i->opcode)) {
+    bool linked = !i->unlinked && (i->prev || i->next || m->sec[s].first == i);
+    return linked ? &m->sec[s] : NULL;
+  }
+  /* Function heads and the tail are found by walking, which only the rare
+   * caller needs. */
   for (k2s_instr *j = m->sec[s].first; j; j = j->next)
     if (j == i)
       return &m->sec[s];
@@ -282,6 +297,29 @@ void k2s_instr_set_type(k2s_module *m, k2s_instr *i, uint32_t type)
   record_uses_again(m, i);
 }
 
+typedef struct rewrite_ctx {
+  k2s_id_fn fn;
+  void *ud;
+  bool changed;
+} rewrite_ctx;
+
+static void rewrite_cb(void *ud, k2s_instr *in, uint32_t *id)
+{
+  rewrite_ctx *c = ud;
+  uint32_t old = *id;
+  c->fn(c->ud, in, id);
+  c->changed |= *id != old;
+}
+
+bool k2s_instr_rewrite_ids(k2s_module *m, k2s_instr *i, k2s_id_fn fn, void *ud)
+{
+  rewrite_ctx c = {fn, ud, false};
+  k2s_foreach_id_operand(m, i, rewrite_cb, &c);
+  if (c.changed)
+    record_uses_again(m, i);
+  return c.changed;
+}
+
 static void push_word(k2s_module *m, k2s_instr *i, uint32_t word)
 {
   if (i->n_ops == i->cap_ops) {
@@ -317,12 +355,16 @@ void k2s_instr_push_op(k2s_module *m, k2s_instr *i, uint32_t word)
 k2s_instr *k2s_ext_inst_new(k2s_module *m, uint32_t type, uint32_t set, uint32_t op,
                             const uint32_t *args, uint32_t n)
 {
-  k2s_instr *i = k2s_instr_new(m, SpvOpExtInst, type, k2s_new_id(m), NULL, 0);
-  k2s_instr_push_op(m, i, set);
-  k2s_instr_push_op(m, i, op);
-  for (uint32_t k = 0; k < n; k++)
-    k2s_instr_push_op(m, i, args[k]);
-  return i;
+  /* Made whole: an empty OpExtInst does not fit the grammar, and recording
+   * its uses (def-use kept valid) would format that complaint each time. */
+  uint32_t small[16];
+  uint32_t *ops = n + 2 <= 16 ? small : k2s_alloc(&m->arena, (n + 2) * sizeof(uint32_t));
+  ops[0] = set;
+  ops[1] = op;
+  if (n)
+    memcpy(ops + 2, args, n * sizeof(uint32_t));
+  uint32_t id = k2s_new_id(m);
+  return k2s_instr_new(m, SpvOpExtInst, type, id, ops, n + 2);
 }
 
 void k2s_instr_push_id(k2s_module *m, k2s_instr *i, uint32_t id)
@@ -399,8 +441,26 @@ void k2s_function_remove_block(k2s_function *f, k2s_block *b)
   b->prev = b->next = NULL;
 }
 
+/* A function's instructions enter or leave the module together: outside it
+ * they are no uses (what a rebuild, which walks the module, would see). */
+static void mark_function_unlinked(k2s_function *f, bool unlinked)
+{
+  if (f->def)
+    f->def->unlinked = unlinked;
+  k2s_foreach_instr(i, &f->head)
+    i->unlinked = unlinked;
+  k2s_foreach_block(b, f) {
+    b->label->unlinked = unlinked;
+    k2s_foreach_instr(i, &b->body)
+      i->unlinked = unlinked;
+  }
+  if (f->end)
+    f->end->unlinked = unlinked;
+}
+
 void k2s_module_append_function(k2s_module *m, k2s_function *f)
 {
+  mark_function_unlinked(f, false);
   f->prev = m->last_func;
   f->next = NULL;
   if (m->last_func)
@@ -423,7 +483,11 @@ void k2s_module_remove_function(k2s_module *m, k2s_function *f)
   f->prev = f->next = NULL;
   if (f->def && f->def->result < m->id_cap && m->func_of[f->def->result] == f)
     m->func_of[f->def->result] = NULL;
-  m->uses_valid = false; /* its instructions still name values; they are no uses now */
+  /* Its instructions still name values; they are no uses now. */
+  if (m->uses_kept)
+    mark_function_unlinked(f, true);
+  else
+    m->uses_valid = false;
 }
 
 /* ---- ids ---- */
@@ -552,6 +616,7 @@ void k2s_build_uses(k2s_module *m)
    * k2s_release_stale_uses); rebuilding is rare compared to queries. */
   m->uses_arena.oom = m->arena.oom;
   m->uses = k2s_alloc(&m->uses_arena, m->id_cap * sizeof(*m->uses));
+  m->uses_builds++;
   for (int s = 0; s < K2S_SEC_COUNT; s++)
     k2s_foreach_instr(i, &m->sec[s])
       uses_of_instr(m, i);
@@ -912,14 +977,30 @@ k2s_instr *k2s_find_member_decoration(const k2s_module *m, uint32_t id, uint32_t
   return find_deco(m, (void **)&m->mdeco_idx, &q);
 }
 
+static bool decorates(const k2s_instr *i, uint32_t id)
+{
+  return i->n_ops >= 1 && i->ops[0] == id && section_of(i->opcode) == K2S_SEC_ANNOTATION &&
+         i->opcode != SpvOpGroupDecorate && i->opcode != SpvOpGroupMemberDecorate;
+}
+
+static void remove_decoration(k2s_module *m, k2s_instr *i)
+{
+  k2s_list_remove(&m->sec[K2S_SEC_ANNOTATION], i);
+  i->dead = true; /* def-use drops it when next read */
+}
+
 void k2s_remove_decorations(k2s_module *m, uint32_t id)
 {
-  k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION])
-    if (i->n_ops >= 1 && i->ops[0] == id && i->opcode != SpvOpGroupDecorate &&
-        i->opcode != SpvOpGroupMemberDecorate) {
-      k2s_list_remove(&m->sec[K2S_SEC_ANNOTATION], i);
-      i->dead = true; /* def-use drops it when next read */
-    }
+  if (m->uses_valid && id && id < m->id_cap) {
+    /* Its uses name its decorations: no scan of the whole section per id. */
+    for (k2s_use *u = k2s_uses_of(m, id); u; u = u->next)
+      if (u->word == 0 && !u->user->block && decorates(u->user, id))
+        remove_decoration(m, u->user);
+  } else {
+    k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_ANNOTATION])
+      if (decorates(i, id))
+        remove_decoration(m, i);
+  }
   if (!m->uses_kept)
     m->uses_valid = false;
 }
@@ -960,6 +1041,16 @@ static uint32_t *ops_with_string(k2s_module *m, const uint32_t *pre, uint32_t n_
   memcpy(ops + n_pre, s, len); /* the rest is zero: the terminator and padding */
   *n = n_pre + n_str;
   return ops;
+}
+
+k2s_instr *k2s_string_new(k2s_module *m, const char *s)
+{
+  /* Made whole, as k2s_ext_inst_new: an OpString without its string does not
+   * fit the grammar. */
+  uint32_t n;
+  uint32_t *ops = ops_with_string(m, NULL, 0, s, &n);
+  uint32_t id = k2s_new_id(m);
+  return k2s_instr_new(m, SpvOpString, 0, id, ops, n);
 }
 
 void k2s_add_extension(k2s_module *m, const char *name)

@@ -172,6 +172,7 @@ struct k2s_module {
    * them between passes, when no one is. */
   k2s_use **uses;
   bool uses_valid;
+  uint32_t uses_builds; /* whole-module builds so far (--time-passes reports them per pass) */
   k2s_arena uses_arena;
   k2s_use *uses_free, *uses_free_end; /* the rest of the current slab of uses */
   /* Instructions whose operands were pushed since def-use was last read: their
@@ -245,6 +246,8 @@ void k2s_instr_set_type(k2s_module *m, k2s_instr *i, uint32_t type);
  * on the n id operands args. */
 k2s_instr *k2s_ext_inst_new(k2s_module *m, uint32_t type, uint32_t set, uint32_t op,
                             const uint32_t *args, uint32_t n);
+/* A new (unlinked) OpString of s with a fresh result id. */
+k2s_instr *k2s_string_new(k2s_module *m, const char *s);
 /* Appends an <id> operand, keeping def-use valid (push_op drops it). */
 void k2s_instr_push_id(k2s_module *m, k2s_instr *i, uint32_t id);
 k2s_block *k2s_block_new(k2s_module *m, k2s_function *f, uint32_t label_id);
@@ -288,6 +291,9 @@ const char *k2s_walk_operands(const k2s_module *m, const k2s_instr *in, k2s_oper
 /* Calls fn(ud, in, &id_word) for every <id> operand word (not result type/result). */
 typedef void (*k2s_id_fn)(void *ud, k2s_instr *in, uint32_t *id);
 void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud);
+/* The same walk for fn to store new ids into the words: def-use follows (the
+ * instruction's uses recorded again) when any word changed. True then. */
+bool k2s_instr_rewrite_ids(k2s_module *m, k2s_instr *i, k2s_id_fn fn, void *ud);
 /* False when no operand of the opcode can be an enum value (by the grammar), so a
  * walk looking for enum operands has nothing to find; true for unknown opcodes. */
 bool k2s_opcode_may_have_enum_operands(uint16_t opcode);
@@ -482,8 +488,8 @@ k2s_instr *k2s_block_merge(k2s_block *b); /* OpSelectionMerge/OpLoopMerge or NUL
  * from the block labelled `label` (m->loop_hints; src/repair.c), or 0. */
 uint32_t k2s_repaired_loop_hint(const k2s_module *m, uint32_t label);
 
-/* Copy f with fresh ids (not inserted in the module); *map gets old->new ids. */
-k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f, uint32_t **map);
+/* Copy f with fresh ids (not inserted in the module), its names and decorations too. */
+k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f);
 k2s_function *k2s_function_of_id(const k2s_module *m, uint32_t id);
 /* Sets seen[id] for f and every function reachable from it through calls (seen: bound bytes). */
 void k2s_mark_called(k2s_module *m, k2s_function *f, uint8_t *seen);

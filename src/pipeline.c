@@ -1,6 +1,7 @@
 /* The pass manager: runs the pipeline (or a sub-pipeline), with
  * --print-after, --time-passes, --validate-after-each and, in debug builds,
  * a check that a pass reporting "no change" changed nothing. */
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -95,6 +96,7 @@ bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **l
     m->pass = p->name;
     m->uses_kept = false; /* until the pass says it keeps def-use (k2s_keep_uses) */
     k2s_release_stale_uses(m);
+    uint32_t builds_before = m->uses_builds;
 #ifndef NDEBUG
     uint64_t before = k2s_hash_module(m);
 #endif
@@ -105,9 +107,14 @@ bool k2s_run_passes(k2s_module *m, const k2s_options *o, const k2s_pass_info **l
     if (o->time_passes) {
       /* The module's arena after the pass: what each pass adds to peak memory. */
       size_t arena = k2s_arena_bytes(&m->arena) + k2s_arena_bytes(&m->uses_arena);
-      k2s_sb_printf(m->log, "time: %-24s %9.3f ms %9.1f MB arena (%+.1f)%s\n", p->name, t1 - t0,
+      /* Def-use built for the whole module: a pass that does not keep it
+       * valid across its changes makes the next query rebuild it (issue 16). */
+      char builds[40] = "";
+      if (m->uses_builds != builds_before)
+        snprintf(builds, sizeof builds, "  def-use built %u×", m->uses_builds - builds_before);
+      k2s_sb_printf(m->log, "time: %-24s %9.3f ms %9.1f MB arena (%+.1f)%s%s\n", p->name, t1 - t0,
                     arena / 1e6, ((double)arena - (double)arena_before) / 1e6,
-                    changed ? "" : "  (no change)");
+                    changed ? "" : "  (no change)", builds);
       arena_before = arena;
     }
     if (m->failed) {

@@ -596,8 +596,7 @@ static uint32_t repair_debug_strings(k2s_module *m)
           }
       }
       if (!empty) {
-        k2s_instr *s = k2s_instr_new(m, SpvOpString, 0, k2s_new_id(m), NULL, 0);
-        k2s_instr_push_string(m, s, "");
+        k2s_instr *s = k2s_string_new(m, "");
         k2s_list *l = &m->sec[K2S_SEC_DEBUG];
         if (l->first)
           k2s_list_insert_before(l, l->first, s);
@@ -865,9 +864,7 @@ uint32_t k2s_split_select_conditions(k2s_module *m)
         }
         n++;
       }
-  if (n)
-    k2s_invalidate_uses(m);
-  return n;
+  return n; /* def-use followed the changes (set_ops, replace_all_uses, delete) */
 }
 
 static bool repair_select_conditions(k2s_module *m)
