@@ -521,8 +521,6 @@ static k2s_block *merge_by_summary(st *s, k2s_block *A)
   return merge_for_exits(s, A, ne > 2 ? 2 : ne, q.nt == 1, to, from, y1);
 }
 
-/* A's merge from a walk of its construct (walk_construct) and its exit edges;
- * sets *changed when they were funnelled through a new block. */
 /* Would a block put on the one exit edge from → to of A's construct go unseen by
  * the headers still to process (those after A in reverse post-order)? Each reads
  * the snapshot within its own dominator subtree only, and `to`'s dominators
@@ -546,6 +544,8 @@ static bool split_unseen(st *s, k2s_block *A, k2s_block *from, k2s_block *to)
   return true;
 }
 
+/* A's merge from a walk of its construct (walk_construct) and its exit edges;
+ * sets *changed when they were funnelled through a new block. */
 static k2s_block *merge_by_walk(st *s, k2s_block *A, bool *changed)
 {
   uint32_t R = BI(A)->loop;

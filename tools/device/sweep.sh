@@ -37,7 +37,7 @@ stub_lib() { # stub_lib SONAME OUTDIR CONSUMER... : a library defining what the 
   local soname=$1 out=$2; shift 2
   local pat
   case $soname in
-  libicuuc*) pat='_72$' ;;
+  libicuuc*) pat="_${soname##*.}\$" ;; # ICU suffixes its symbols with its major version
   libz3*) pat='^Z3_' ;;
   esac
   local c=$out/$soname.c
@@ -72,7 +72,9 @@ toolchain() { # toolchain VERSION : .sweep-device/tc-VERSION.tar.xz
     *) [ -e "$tc/lib/$(basename "$f")" ] || cp -L "$f" "$tc/lib/" ;;
     esac
   done
-  stub_lib libicuuc.so.72 "$tc/lib" "$tc"/lib/libxml2.so.2 || return 1
+  local icu
+  icu=$(ldd "$tc/lib/libxml2.so.2" | awk '$1 ~ /^libicuuc\.so/ {print $1}')
+  stub_lib "$icu" "$tc/lib" "$tc"/lib/libxml2.so.2 || return 1
   stub_lib libz3.so.4 "$tc/lib" "$tc"/lib/libLLVM-$v.so.1 || return 1
   # The stubs must satisfy the loader: every binary starts.
   LD_LIBRARY_PATH=$tc/lib "$tc/bin/clang-$v" --version >/dev/null || return 1
