@@ -3,7 +3,8 @@
  *
  * Logical mode (the pointers pass) is exact and runs everywhere, but some
  * OpenCL code has no logical form: pointers stored in memory, integers turned
- * back into pointers, addresses used as data (OpPtrDiff of two buffers). With --pointers=auto on a target
+ * back into pointers, addresses used as data (OpPtrDiff of two buffers), pointers into two
+ * buffer arguments compared (the host may pass one buffer to both). With --pointers=auto on a target
  * with buffer device address (vulkan1.2+, 64-bit integers), a kernel whose
  * logical translation fails is lowered by physical mode instead
  * (k2s_physical_lower_function, passes/lower_physical_pointers.c); --verbose
@@ -61,7 +62,9 @@ static bool suspicious(k2s_module *m)
     switch (i->opcode) {
     case SpvOpConvertUToPtr:
     case SpvOpConvertPtrToU:
-    case SpvOpPtrDiff: return true; /* of two buffers: an address difference */
+    case SpvOpPtrDiff:      /* of two buffers: an address difference */
+    case SpvOpPtrEqual:     /* of two buffer arguments the host may bind to one buffer */
+    case SpvOpPtrNotEqual: return true;
     case SpvOpLoad:
       if (is_pointer(m, i->type))
         return true;

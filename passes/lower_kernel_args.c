@@ -136,6 +136,7 @@ static bool lower_buffer(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t ele
   if (!ubo)
     memory_hints(c, p, var);
   a->kind = ubo ? K2S_ARG_BUFFER_UBO : K2S_ARG_BUFFER;
+  a->var = var;
   a->elem_size = (uint32_t)es;
   k2s_replace_all_uses(m, p->result, elem_pointer(c, var, sc, elem, true));
   return true;

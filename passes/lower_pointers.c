@@ -61,6 +61,8 @@ typedef struct root {
   const k2s_instr *pun_why, *typed_why, *write_why;
   uint32_t align;   /* what OpenCL guarantees about its address */
   uint32_t view[9]; /* buffers: aliased 8/16/64-bit views of the same binding (by width/8) */
+  bool arg_buffer;  /* a kernel's buffer argument not marked restrict: the host may bind
+                     * one buffer (or overlapping sub-buffers) to several of them */
 } root;
 
 typedef struct alt {
@@ -2267,9 +2269,33 @@ static bool pointer_operand_ok(ptr_ctx *c, k2s_instr *i, pval *p)
   return true;
 }
 
+/* Buffer arguments are separate descriptors here, and a comparison of addresses in
+ * two of them folds to "different objects". OpenCL lets the host pass one buffer
+ * (or overlapping sub-buffers) to both, and then they compare equal (or ordered
+ * by offset): only physical mode has the addresses. An error, so that
+ * --pointers=auto lowers the kernel by physical mode where the target has it
+ * (passes/choose_pointer_mode.c). Restrict arguments promise not to alias. */
+static bool aliasing_args(ptr_ctx *c, k2s_instr *i, uint32_t ra, uint32_t rb)
+{
+  if (ra == rb || !ra || !rb || !c->roots[ra].arg_buffer || !c->roots[rb].arg_buffer)
+    return false;
+  const char *na = k2s_name_of(c->m, c->roots[ra].var), *nb = k2s_name_of(c->m, c->roots[rb].var);
+  k2s_error(c->m, i,
+            "this compares pointers into two buffer arguments ('%s' and '%s'); the host may "
+            "pass one buffer to both, and logical mode cannot tell: it needs physical "
+            "pointers (PhysicalStorageBuffer64, --target-env vulkan1.2 or later), or "
+            "declare one of them restrict",
+            na ? na : "?", nb ? nb : "?");
+  return true;
+}
+
 static bool rewrite_compare(ptr_ctx *c, k2s_instr *i, pval *a, pval *b2)
 {
   k2s_module *m = c->m;
+  for (uint32_t k = 0; k < a->n; k++)
+    for (uint32_t j = 0; j < b2->n; j++)
+      if (aliasing_args(c, i, a->a[k].root, b2->a[j].root))
+        return false;
   k2s_builder b = {m, k2s_before(i)};
   bool eq = i->opcode == SpvOpPtrEqual;
   uint32_t bt = k2s_type_bool(m), v = 0;
@@ -3038,6 +3064,15 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
     else if (v->result && is_pointer_type(m, v->type) &&
              (v->opcode == SpvOpConstantNull || v->opcode == SpvOpUndef))
       analyze_def(&c, v);
+  k2s_refl_facts *rf = k2s_refl(m);
+  for (uint32_t k = 0; k < rf->n_kernels; k++)
+    for (uint32_t a = 0; a < rf->kernels[k].n_args; a++) {
+      const k2s_refl_arg *ra = &rf->kernels[k].args[a];
+      if ((ra->kind == K2S_ARG_BUFFER || ra->kind == K2S_ARG_BUFFER_UBO) && ra->var &&
+          ra->var < c.cap && c.root_of[ra->var] &&
+          !k2s_find_decoration(m, ra->var, SpvDecorationRestrict))
+        c.roots[c.root_of[ra->var]].arg_buffer = true;
+    }
 
   uint32_t n_fn = 0;
   k2s_foreach_function(f, m)
@@ -3134,6 +3169,12 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
                     "pointers, or use --pointers=physical on vulkan1.2+)");
           return true;
         }
+        /* Addresses of two buffer arguments: equal or ordered by offset when the
+         * host binds one buffer to both (a pointer with several roots is judged by
+         * the first; its others are not kept in the taint). */
+        if (ta.k && tb.k && (ta.root != tb.root || ta.multi || tb.multi) &&
+            aliasing_args(&c, i, ta.root, tb.root == ta.root ? 0 : tb.root))
+          return true;
       }
       if (i->opcode == SpvOpConvertPtrToU || is_comparison(i->opcode) ||
           i->opcode == SpvOpConvertUToPtr)

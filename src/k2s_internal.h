@@ -562,7 +562,7 @@ enum k2s_push_constant {
 typedef struct k2s_refl_arg {
   const char *name, *type_name;
   uint32_t ordinal, kind, set, binding, offset, size, spec_id, elem_size;
-  uint32_t var;    /* images and samplers: their UniformConstant variable */
+  uint32_t var;    /* buffers, images and samplers: their variable (kernel-args) */
   bool read_write; /* a read_write image (reflected as a storage image) */
   const char *image_format; /* --image-format's ORDER:TYPE for a storage image, or NULL */
 } k2s_refl_arg;

@@ -44,6 +44,8 @@ struct k2s_arg {
     const char *text;      /* the spec as given, for messages */
     struct k2s_image image;     /* K2S_ARG_IMAGE (bytes: the pixels, type/count: channels) */
     struct k2s_sampler sampler; /* K2S_ARG_SAMPLER */
+    unsigned same_as;           /* buffers: 1 + the ordinal of the earlier buffer argument
+                                 * whose buffer this one is (`same:K`), 0 for its own */
 };
 
 /* Program name used as the prefix of every diagnostic ("k2s-run", "k2s-clref"). */

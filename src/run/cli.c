@@ -82,6 +82,25 @@ bool k2s_parse_cli(int argc, char **argv, const struct k2s_option *opts, size_t 
     return true;
 }
 
+/* `same:K`: argument i is bound to the buffer of the earlier buffer argument K (OpenCL lets
+ * the host pass one buffer to several arguments). It takes K's type and size; its bytes are
+ * K's, so it has none of its own. */
+static bool same_buffer(const char *text, struct k2s_arg *args, size_t i)
+{
+    char *end;
+    errno = 0;
+    unsigned long k = strtoul(text + 5, &end, 10);
+    if (errno || end == text + 5 || *end || k >= i || args[k].kind != K2S_ARG_BUFFER) {
+        k2s_error("argument %zu: '%s': same:K names an earlier buffer argument K", i, text);
+        return false;
+    }
+    const struct k2s_arg *a = &args[k];
+    args[i] = (struct k2s_arg){.kind = K2S_ARG_BUFFER, .type = a->type, .count = a->count,
+                               .size = a->size, .text = text,
+                               .same_as = a->same_as ? a->same_as : (unsigned)k + 1};
+    return true;
+}
+
 bool k2s_parse_args(const char **specs, size_t n, struct k2s_arg **out)
 {
     *out = calloc(n ? n : 1, sizeof **out);
@@ -90,6 +109,13 @@ bool k2s_parse_args(const char **specs, size_t n, struct k2s_arg **out)
         return false;
     }
     for (size_t i = 0; i < n; i++) {
+        if (!strncmp(specs[i], "same:", 5)) {
+            if (same_buffer(specs[i], *out, i))
+                continue;
+            k2s_free_args(*out, i);
+            *out = NULL;
+            return false;
+        }
         if (!k2s_arg_parse(specs[i], &(*out)[i])) {
             k2s_free_args(*out, i);
             *out = NULL;

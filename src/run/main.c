@@ -30,7 +30,7 @@ static const char usage[] =
     "SPEC (in kernel argument order):\n"
     "  buffer:TYPE:COUNT[=INIT]  INIT: zeros, fill:V, iota, rand:SEED[:LO:HI], file:PATH\n"
     "  pod:TYPE=V[,V...]         pod:struct=HEX for raw struct bytes\n"
-    "  local:BYTES\n"
+    "  local:BYTES               same:K  the buffer of earlier buffer argument K again\n"
     "  image2d:ORDER:TYPE:W,H[=INIT] (also image1d, image1d_buffer, image1d_array,\n"
     "  image2d_array, image3d), sampler:normalized|unnormalized,ADDRESS,nearest|linear\n"
     "--png N=FILE writes 2-D image argument N after the run as an RGBA PNG.\n"

@@ -150,8 +150,15 @@ static bool create_arg_buffers(struct run_state *s)
         return false;
     for (size_t i = 0; i < req->nargs; i++) {
         const struct k2s_arg *a = &req->args[i];
+        if (a->kind == K2S_ARG_BUFFER && a->same_as)
+            continue; /* bound below to the earlier argument's buffer */
         if (a->kind == K2S_ARG_BUFFER && !buf_create(s, a->bytes, a->size, &s->arg_bufs[i]))
             return false;
+    }
+    for (size_t i = 0; i < req->nargs; i++) {
+        const struct k2s_arg *a = &req->args[i];
+        if (a->kind == K2S_ARG_BUFFER && a->same_as)
+            s->arg_bufs[i] = s->arg_bufs[a->same_as - 1];
     }
     return vk_images_create(s->h, req->refl, req->kernel, req->args, req->nargs, &s->images);
 }
@@ -1040,7 +1047,8 @@ static void state_destroy(struct run_state *s)
         if (s->layouts[i])
             vkDestroyDescriptorSetLayout(dev, s->layouts[i], NULL);
     for (size_t i = 0; s->arg_bufs && i < s->req->nargs; i++)
-        buf_destroy(s, &s->arg_bufs[i]);
+        if (!s->req->args[i].same_as) /* a shared buffer is its first argument's */
+            buf_destroy(s, &s->arg_bufs[i]);
     for (size_t i = 0; s->data_bufs && i < s->req->refl->ndata; i++)
         buf_destroy(s, &s->data_bufs[i]);
     for (size_t i = 0; i < s->npods; i++) {

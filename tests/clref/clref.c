@@ -284,7 +284,13 @@ static bool set_arg(struct session *s, cl_uint i)
 {
     const struct k2s_arg *a = &s->args[i];
     cl_int e;
-    if (a->kind == K2S_ARG_BUFFER) {
+    if (a->kind == K2S_ARG_BUFFER && a->same_as) {
+        s->mems[i] = s->mems[a->same_as - 1]; /* one buffer passed to both arguments */
+        e = clRetainMemObject(s->mems[i]);
+        if (!cl_ok(s, e, "clRetainMemObject"))
+            return false;
+        e = clSetKernelArg(s->kernel, i, sizeof(cl_mem), &s->mems[i]);
+    } else if (a->kind == K2S_ARG_BUFFER) {
         s->mems[i] = clCreateBuffer(s->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, a->size,
                                     a->bytes, &e);
         if (!cl_ok(s, e, "clCreateBuffer"))
