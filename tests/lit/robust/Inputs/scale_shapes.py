@@ -5,6 +5,9 @@ a module that grows with N in one direction, for the resource-budget tests
 (bench/scale_shapes.py):
 
   kernels  N kernels, each a loop over a buffer (many entry points and functions)
+  wrapped  the kernels of `kernels` as llvm-spirv 15 emits them: each an exported
+           function (LinkageAttributes), called by an entry-point wrapper that
+           carries an execution mode (ContractionOff)
   nesting  one kernel of N nested ifs (deep selection nesting)
   loops    one kernel of N nested loops (deep loop nesting)
   members  one kernel copying a struct of N int members through a buffer
@@ -36,12 +39,8 @@ TYPES = """%uint = OpTypeInt 32 0
 """
 
 
-def kernels(n):
-    out = [HEAD]
-    out += [f'OpEntryPoint Kernel %k{i} "k{i}"\n' for i in range(n)]
-    out.append(TYPES)
-    for i in range(n):
-        out.append(f"""%k{i} = OpFunction %void None %fn
+def kernel_body(i, fid):
+    return f"""%{fid} = OpFunction %void None %fn
 %p{i} = OpFunctionParameter %ptr
 %n{i} = OpFunctionParameter %uint
 %e{i} = OpLabel
@@ -59,6 +58,32 @@ OpStore %a{i} %w{i} Aligned 4
 %jn{i} = OpIAdd %uint %j{i} %c1
 OpBranch %h{i}
 %x{i} = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+
+
+def kernels(n):
+    out = [HEAD]
+    out += [f'OpEntryPoint Kernel %k{i} "k{i}"\n' for i in range(n)]
+    out.append(TYPES)
+    out += [kernel_body(i, f"k{i}") for i in range(n)]
+    return "".join(out)
+
+
+def wrapped(n):
+    out = [HEAD.replace("OpCapability Kernel\n", "OpCapability Kernel\nOpCapability Linkage\n")]
+    out += [f'OpEntryPoint Kernel %wk{i} "k{i}"\n' for i in range(n)]
+    out += [f"OpExecutionMode %wk{i} ContractionOff\n" for i in range(n)]
+    out += [f'OpDecorate %k{i} LinkageAttributes "k{i}" Export\n' for i in range(n)]
+    out.append(TYPES)
+    for i in range(n):
+        out.append(kernel_body(i, f"k{i}"))
+        out.append(f"""%wk{i} = OpFunction %void None %fn
+%wp{i} = OpFunctionParameter %ptr
+%wn{i} = OpFunctionParameter %uint
+%we{i} = OpLabel
+%wc{i} = OpFunctionCall %void %k{i} %wp{i} %wn{i}
 OpReturn
 OpFunctionEnd
 """)
@@ -180,7 +205,7 @@ def switches(n):
     return one_kernel("".join(out)).replace(TYPES, TYPES + consts)
 
 
-SHAPES = {"kernels": kernels, "nesting": nesting, "loops": loops, "members": members,
+SHAPES = {"kernels": kernels, "wrapped": wrapped, "nesting": nesting, "loops": loops, "members": members,
           "seqloops": seqloops, "switch": switch, "switches": switches,
           "irreducible": irreducible}
 
