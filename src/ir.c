@@ -400,6 +400,7 @@ k2s_block *k2s_block_new(k2s_module *m, k2s_function *f, uint32_t label_id)
   k2s_block *b = k2s_alloc(&m->arena, sizeof(*b));
   b->func = f;
   b->label = k2s_instr_new(m, SpvOpLabel, 0, label_id, NULL, 0);
+  k2s_index_block(m, b);
   return b;
 }
 
@@ -501,6 +502,9 @@ static void grow_ids(k2s_module *m, uint32_t need)
     cap *= 2;
   m->def = k2s_realloc_array(&m->arena, m->def, m->id_cap, cap, sizeof(*m->def));
   m->func_of = k2s_realloc_array(&m->arena, m->func_of, m->id_cap, cap, sizeof(*m->func_of));
+  if (m->block_of)
+    m->block_of =
+        k2s_realloc_array(&m->arena, m->block_of, m->id_cap, cap, sizeof(*m->block_of));
   m->ext_set = k2s_realloc_array(&m->arena, m->ext_set, m->id_cap, cap, 1);
   memset(m->ext_set + m->id_cap, K2S_EXT_UNKNOWN, cap - m->id_cap);
   if (m->uses) {
