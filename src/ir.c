@@ -503,8 +503,7 @@ static void grow_ids(k2s_module *m, uint32_t need)
   m->def = k2s_realloc_array(&m->arena, m->def, m->id_cap, cap, sizeof(*m->def));
   m->func_of = k2s_realloc_array(&m->arena, m->func_of, m->id_cap, cap, sizeof(*m->func_of));
   if (m->block_of)
-    m->block_of =
-        k2s_realloc_array(&m->arena, m->block_of, m->id_cap, cap, sizeof(*m->block_of));
+    m->block_of = k2s_realloc_array(&m->arena, m->block_of, m->id_cap, cap, sizeof(*m->block_of));
   m->ext_set = k2s_realloc_array(&m->arena, m->ext_set, m->id_cap, cap, 1);
   memset(m->ext_set + m->id_cap, K2S_EXT_UNKNOWN, cap - m->id_cap);
   if (m->uses) {
