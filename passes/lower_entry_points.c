@@ -41,39 +41,14 @@ static k2s_function *wrapped_callee(k2s_module *m, k2s_function *w)
   return callee;
 }
 
-/* The execution modes of each function id, in section order: one scan of the
- * section for all kernels (a scan per kernel made unwrapping N kernels
- * quadratic: big4500, 1,840 modes, 120 M of the pass's 160 M instructions). */
-typedef struct modes_by_function {
-  uint32_t *first; /* by id: 1 + index into mode, 0 for none */
-  uint32_t *next;  /* by index: 1 + the next of the same id, 0 at the end */
-  k2s_instr **mode;
-} modes_by_function;
-
-static modes_by_function index_execution_modes(k2s_module *m, uint32_t bound)
+/* Through the index of the modes by function: a scan of the section per kernel
+ * made unwrapping N kernels quadratic (big4500, 1,840 modes: 120 M of the
+ * pass's 160 M instructions). */
+static void retarget_execution_modes(k2s_module *m, k2s_mode_index *x, uint32_t from, uint32_t to)
 {
-  modes_by_function x = {k2s_alloc(&m->arena, bound * sizeof(uint32_t)), NULL, NULL};
-  uint32_t n = 0;
-  k2s_foreach_instr(e, &m->sec[K2S_SEC_EXECUTION_MODE])
-    n++;
-  x.next = k2s_alloc(&m->arena, (n + 1) * sizeof(uint32_t));
-  x.mode = k2s_alloc(&m->arena, (n + 1) * sizeof(k2s_instr *));
-  n = 0;
-  for (k2s_instr *e = m->sec[K2S_SEC_EXECUTION_MODE].last; e; e = e->prev)
-    if (e->n_ops >= 1 && e->ops[0] < bound) {
-      x.mode[n] = e;
-      x.next[n] = x.first[e->ops[0]];
-      x.first[e->ops[0]] = ++n;
-    }
-  return x;
-}
-
-static void retarget_execution_modes(k2s_module *m, modes_by_function *x, uint32_t from,
-                                     uint32_t to)
-{
-  for (uint32_t k = x->first[from]; k; k = x->next[k - 1])
-    k2s_instr_set_op(m, x->mode[k - 1], 0, to);
-  x->first[from] = 0; /* they name `to` now: none is left naming `from` */
+  k2s_foreach_mode_of(x, from, e) k2s_instr_set_op(m, e, 0, to);
+  if (from < x->bound)
+    x->first[from] = 0; /* they name `to` now: none is left naming `from` */
 }
 
 /* Calls to each function id from the whole module (the wrapper loop keeps
@@ -151,7 +126,7 @@ static bool unwrap_entry_points(k2s_module *m)
 {
   uint32_t bound = m->bound; /* clones get ids past it: they are never callees here */
   uint32_t *calls = count_all_calls(m);
-  modes_by_function modes = index_execution_modes(m, bound);
+  k2s_mode_index modes = k2s_index_execution_modes(m);
   uint8_t *entry = k2s_alloc(&m->arena, bound);
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
     if (e->n_ops >= 2 && e->ops[1] < bound)

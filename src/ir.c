@@ -1008,6 +1008,33 @@ void k2s_remove_decorations(k2s_module *m, uint32_t id)
     m->uses_valid = false;
 }
 
+/* ---- execution modes by function ---- */
+
+void k2s_mode_index_add(k2s_module *m, k2s_mode_index *x, k2s_instr *mode)
+{
+  if (mode->n_ops < 1 || mode->ops[0] >= x->bound)
+    return;
+  if (x->n == x->cap) {
+    uint32_t cap = x->cap ? 2 * x->cap : 16;
+    x->next = k2s_realloc_array(&m->arena, x->next, x->n, cap, sizeof(uint32_t));
+    x->mode = k2s_realloc_array(&m->arena, x->mode, x->n, cap, sizeof(k2s_instr *));
+    x->cap = cap;
+  }
+  x->mode[x->n] = mode;
+  x->next[x->n] = x->first[mode->ops[0]];
+  x->first[mode->ops[0]] = ++x->n;
+}
+
+k2s_mode_index k2s_index_execution_modes(k2s_module *m)
+{
+  k2s_mode_index x = {m->bound, k2s_alloc(&m->arena, m->bound * sizeof(uint32_t)), NULL, NULL, 0,
+                      0};
+  /* Backwards: each added mode goes first, so the lists come out in section order. */
+  for (k2s_instr *e = m->sec[K2S_SEC_EXECUTION_MODE].last; e; e = e->prev)
+    k2s_mode_index_add(m, &x, e);
+  return x;
+}
+
 /* ---- capabilities and extensions ---- */
 
 bool k2s_has_capability(const k2s_module *m, uint32_t cap)

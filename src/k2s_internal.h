@@ -364,6 +364,22 @@ k2s_instr *k2s_find_decoration_value(const k2s_module *m, uint32_t id, uint32_t 
 k2s_instr *k2s_find_member_decoration(const k2s_module *m, uint32_t id, uint32_t member,
                                       uint32_t decoration);
 void k2s_remove_decorations(k2s_module *m, uint32_t id);
+/* The execution modes of each function id, built in one walk of their section
+ * (a walk per entry point made many-kernel modules quadratic). A list is in
+ * section order; modes added later (k2s_mode_index_add) come first. */
+typedef struct k2s_mode_index {
+  uint32_t bound;   /* ids indexed: 1 .. bound-1 */
+  uint32_t *first;  /* by id: 1 + index into mode, 0 for none */
+  uint32_t *next;   /* by index: 1 + the next of the same id, 0 at the end */
+  k2s_instr **mode;
+  uint32_t n, cap;
+} k2s_mode_index;
+k2s_mode_index k2s_index_execution_modes(k2s_module *m);
+void k2s_mode_index_add(k2s_module *m, k2s_mode_index *x, k2s_instr *mode);
+#define k2s_foreach_mode_of(x, id, e)                                                         \
+  for (uint32_t e##_k = (id) < (x)->bound ? (x)->first[id] : 0; e##_k;                       \
+       e##_k = (x)->next[e##_k - 1])                                                          \
+    for (k2s_instr *e = (x)->mode[e##_k - 1]; e; e = NULL)
 
 /* ---- diagnostics ---------------------------------------------------------- */
 

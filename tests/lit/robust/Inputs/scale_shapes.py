@@ -7,7 +7,8 @@ a module that grows with N in one direction, for the resource-budget tests
   kernels  N kernels, each a loop over a buffer (many entry points and functions)
   wrapped  the kernels of `kernels` as llvm-spirv 15 emits them: each an exported
            function (LinkageAttributes), called by an entry-point wrapper that
-           carries an execution mode (ContractionOff)
+           carries an execution mode (ContractionOff); the value goes through a
+           float (finalize gives each kernel float-controls modes)
   nesting  one kernel of N nested ifs (deep selection nesting)
   loops    one kernel of N nested loops (deep loop nesting)
   members  one kernel copying a struct of N int members through a buffer
@@ -76,9 +77,12 @@ def wrapped(n):
     out += [f'OpEntryPoint Kernel %wk{i} "k{i}"\n' for i in range(n)]
     out += [f"OpExecutionMode %wk{i} ContractionOff\n" for i in range(n)]
     out += [f'OpDecorate %k{i} LinkageAttributes "k{i}" Export\n' for i in range(n)]
-    out.append(TYPES)
+    out.append(TYPES + "%float = OpTypeFloat 32\n")
     for i in range(n):
-        out.append(kernel_body(i, f"k{i}"))
+        out.append(kernel_body(i, f"k{i}").replace(
+            f"%w{i} = OpIAdd %uint %v{i}",
+            f"%f{i} = OpConvertUToF %float %v{i}\n%u{i} = OpConvertFToU %uint %f{i}\n"
+            f"%w{i} = OpIAdd %uint %u{i}"))
         out.append(f"""%wk{i} = OpFunction %void None %fn
 %wp{i} = OpFunctionParameter %ptr
 %wn{i} = OpFunctionParameter %uint
