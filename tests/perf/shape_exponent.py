@@ -19,6 +19,9 @@ or module turns it to about 2. Every shape's limit but one is issue 16's 1.15 (b
             finalize, each on its own (was 1.39 and 1.43: each scanned the execution
             modes per kernel, a few percent of the whole translation, which stays
             near 1.0 and would not show it)
+  reductions  N work_group_reduce_add in one kernel, counted inside group-ops (was
+            1.73: the pass restarted its walk of the function after each one, and
+            each block split walked the function for phis)
   nesting   N nested ifs                                 (was 1.66: each header walked
             its whole dominator subtree; 4N stays under the 1,023-level limit)
   loops     N nested loops                               (was 1.87: Tarjan per nesting
@@ -52,6 +55,7 @@ SHAPES = {
     "seqloops": (500, 1.15),
     "kernels": (250, 1.15),
     "wrapped": (250, 1.15, "k2s_lower_entry_points", "k2s_finalize"),
+    "reductions": (100, 1.15, "k2s_lower_group_ops"),
     "nesting": (200, 1.15),
     "loops": (100, 1.15),
     # Not linear yet (bench/RESULTS.md, session 9): each switch walks the switches

@@ -18,6 +18,8 @@ a module that grows with N in one direction, for the resource-budget tests
            through into the next
   irreducible  one kernel of N nested loops, the innermost body a cycle of two
            blocks entered at either (an irreducible region N loops deep)
+  reductions  one kernel of N work_group_reduce_add in a row (OpGroupIAdd
+           Workgroup Reduce), each lowered into new blocks by splitting its block
   switches one kernel of N nested switches, each with a case falling through
            into the next switch (deep switch nesting)
 
@@ -209,9 +211,17 @@ def switches(n):
     return one_kernel("".join(out)).replace(TYPES, TYPES + consts)
 
 
+def reductions(n):
+    body = ["%r0 = OpLoad %uint %p Aligned 4\n"]
+    body += [f"%r{i + 1} = OpGroupIAdd %uint %c2 Reduce %r{i}\n" for i in range(n)]
+    body.append(f"OpStore %p %r{n} Aligned 4\n")
+    return (one_kernel("".join(body)).replace(TYPES, TYPES + "%c2 = OpConstant %uint 2\n")
+            .replace("OpCapability Kernel\n", "OpCapability Kernel\nOpCapability Groups\n"))
+
+
 SHAPES = {"kernels": kernels, "wrapped": wrapped, "nesting": nesting, "loops": loops, "members": members,
           "seqloops": seqloops, "switch": switch, "switches": switches,
-          "irreducible": irreducible}
+          "irreducible": irreducible, "reductions": reductions}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in SHAPES:
