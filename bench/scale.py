@@ -9,8 +9,15 @@ the input and spirv-opt -O (and -O without inlining) on k2s's output; then
 scaling exponents log(t2/t1)/log(n2/n1) between consecutive sizes. Prints
 Markdown; bench/RESULTS.md records runs.
 
+--per-pass adds, for the many-kernel modules, each pass's instructions (valgrind
+--tool=callgrind, inclusive count of the pass's k2s_ function: exact, unlike
+times on a shared machine) and the arena it adds (--time-passes), with their
+exponents between consecutive sizes, the largest first; a pass whose exponent
+passes 1.15 (issue 16's bound) is flagged.
+
 usage: bench/scale.py [--build DIR] [--kernels 10,100,1000,4500]
                       [--deep 100,300,1000] [--repeats N] [--no-val] [--no-opt]
+                      [--per-pass]
 """
 import argparse
 import math
@@ -91,6 +98,68 @@ def n_instructions(path):
     return n
 
 
+def pass_functions():
+    """{pass name: its k2s_ function}, from the pipeline list (src/k2s_passes.h)."""
+    text = open(os.path.join(ROOT, "src", "k2s_passes.h"), encoding="utf-8").read()
+    return {name: "k2s_" + fn for fn, name in re.findall(r'X\((\w+),\s*"([^"]+)"', text)}
+
+
+def pass_costs(k2s, spv, out, functions):
+    """{pass: (instructions, arena MB the pass added)} for one translation."""
+    cg = out + ".callgrind"
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}", k2s, spv, "-o",
+                    out, "--no-validate-input", "--no-validate-output"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", cg],
+                         stdout=subprocess.PIPE, check=True).stdout.decode()
+    os.unlink(cg)
+    counts = {}
+    for line in ann.splitlines():
+        m = re.match(r"\s*([\d,]+) \(.*?\)\s+\S*?:(k2s_\w+) ", line)
+        if m:
+            counts.setdefault(m.group(2), int(m.group(1).replace(",", "")))
+    p = subprocess.run([k2s, spv, "-o", out, "--no-validate-input", "--no-validate-output",
+                        "--time-passes"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    added = {}
+    for line in p.stderr.decode().splitlines():
+        m = re.match(r"time: (\S+)\s+[\d.]+ ms\s+[\d.]+ MB arena \(\+([\d.]+)\)", line)
+        if m:
+            added[m.group(1)] = float(m.group(2))
+    return {name: (counts.get(fn, 0), added.get(name, 0.0)) for name, fn in functions.items()}
+
+
+def exponent(v1, v2, n1, n2):
+    return math.log(v2 / v1) / math.log(n2 / n1) if v1 > 0 and v2 > 0 else float("nan")
+
+
+def print_per_pass(points):
+    """points: [(n, {pass: (instructions, MB)})], sizes ascending."""
+    sizes = [n for n, _ in points]
+    print("\nPer pass, many-kernel modules (instructions in M, arena added in MB, exponents "
+          "between consecutive sizes; passes under 1 M instructions at the largest size "
+          "left out):\n")
+    head = " | ".join(f"big{n}" for n in sizes)
+    steps = " | ".join(f"{a}→{b}" for a, b in zip(sizes, sizes[1:]))
+    print(f"| pass | instr {head} | exp {steps} | MB {head} | MB exp {steps} |")
+    print("|---" * (4 * len(sizes) - 1) + "|")
+    last = points[-1][1]
+    rows = []
+    for name in last:
+        if last[name][0] < 1e6:
+            continue
+        ins = [c[name][0] for _, c in points]
+        mb = [c[name][1] for _, c in points]
+        ei = [exponent(ins[k], ins[k + 1], sizes[k], sizes[k + 1]) for k in range(len(sizes) - 1)]
+        em = [exponent(mb[k], mb[k + 1], sizes[k], sizes[k + 1]) if mb[k] >= 0.5 else float("nan")
+              for k in range(len(sizes) - 1)]
+        rows.append((max(ei), name, ins, ei, mb, em))
+    for worst, name, ins, ei, mb, em in sorted(rows, reverse=True):
+        flag = " **> 1.15**" if worst > 1.15 else ""
+        print(f"| {name}{flag} | " + " | ".join(f"{v / 1e6:.2f}" for v in ins) + " | " +
+              " | ".join(f"{e:.2f}" for e in ei) + " | " + " | ".join(f"{v:.1f}" for v in mb) +
+              " | " + " | ".join("—" if math.isnan(e) else f"{e:.2f}" for e in em) + " |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -99,6 +168,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-val", action="store_true", help="skip spirv-val on the input")
     ap.add_argument("--no-opt", action="store_true", help="skip spirv-opt on the output")
+    ap.add_argument("--per-pass", action="store_true",
+                    help="instructions (callgrind) and arena per pass for the many-kernel modules")
     a = ap.parse_args()
     k2s = os.path.join(a.build, "passes", "k2s")
     out_dir = os.path.join(a.build, "bench")
@@ -118,6 +189,8 @@ def main():
           "slowest passes (ms) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     series = {}
+    per_pass = []
+    functions = pass_functions() if a.per_pass else {}
     for gen, sizes in (("big", a.kernels), ("deep", a.deep)):
         for n in [int(x) for x in sizes.split(",") if x]:
             spv, fe = build_module(out_dir, gen, n)
@@ -163,12 +236,16 @@ def main():
                   f"{best:.3f} | {mb:.0f} | {size_out / size_in:.2f} | {val} | {ratio} | {opt} | "
                   f"{optr} | {removed} | {slow} |", flush=True)
             series.setdefault(gen, []).append((n, best, mb))
+            if a.per_pass and gen == "big":
+                per_pass.append((n, pass_costs(k2s, spv, out, functions)))
     print("\nScaling exponents (log t2/t1 / log n2/n1) in CPU time and peak RSS:\n")
     for gen, pts in series.items():
         for (n1, t1, m1), (n2, t2, m2) in zip(pts, pts[1:]):
             et = math.log(t2 / t1) / math.log(n2 / n1) if t1 > 0 and t2 > 0 else float("nan")
             em = math.log(m2 / m1) / math.log(n2 / n1)
             print(f"- {gen} {n1} → {n2}: time {et:.2f}, memory {em:.2f}")
+    if len(per_pass) > 1:
+        print_per_pass(per_pass)
 
 
 if __name__ == "__main__":

@@ -704,12 +704,13 @@ static void remove_dead_globals(k2s_module *m)
   m->intern_valid = false;
 }
 
-static bool has_mode(k2s_module *m, uint32_t ep, uint32_t mode, uint32_t width)
+/* Through the index of the modes by function: a scan of the section (which the
+ * modes added here lengthen) per entry point made many-kernel modules quadratic
+ * (big4500: 134 M instructions). */
+static bool has_mode(const k2s_mode_index *modes, uint32_t ep, uint32_t mode, uint32_t width)
 {
-  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
-    if (x->opcode == SpvOpExecutionMode && x->n_ops >= 3 && x->ops[0] == ep && x->ops[1] == mode &&
-        x->ops[2] == width)
-      return true;
+  k2s_foreach_mode_of(modes, ep, x) if (x->opcode == SpvOpExecutionMode && x->n_ops >= 3 &&
+                                        x->ops[1] == mode && x->ops[2] == width) return true;
   return false;
 }
 
@@ -722,6 +723,7 @@ static void add_float_controls(k2s_module *m, const k2s_options *o)
       widths[t->ops[0] == 16 ? 0 : t->ops[0] == 32 ? 1 : 2] = true;
   bool nan_preserve = !o->fast_relaxed_math && !(o->missing_features & K2S_FEATURE_FLOAT_CONTROLS);
   bool denorms = o->denorm_preserve && !(o->missing_features & K2S_FEATURE_FLOAT_CONTROLS);
+  k2s_mode_index modes = k2s_index_execution_modes(m);
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
     if (e->n_ops < 2 || e->ops[0] != SpvExecutionModelGLCompute)
       continue;
@@ -729,17 +731,18 @@ static void add_float_controls(k2s_module *m, const k2s_options *o)
       uint32_t w = 16u << k;
       if (!widths[k])
         continue;
-      uint32_t modes[2], n = 0;
+      uint32_t add[2], n = 0;
       if (nan_preserve)
-        modes[n++] = SpvExecutionModeSignedZeroInfNanPreserve;
+        add[n++] = SpvExecutionModeSignedZeroInfNanPreserve;
       if (denorms && !(w == 32 && o->denorms_are_zero))
-        modes[n++] = SpvExecutionModeDenormPreserve;
+        add[n++] = SpvExecutionModeDenormPreserve;
       for (uint32_t j = 0; j < n; j++) {
-        if (has_mode(m, e->ops[1], modes[j], w))
+        if (has_mode(&modes, e->ops[1], add[j], w))
           continue;
-        uint32_t ops[3] = {e->ops[1], modes[j], w};
-        k2s_list_append(&m->sec[K2S_SEC_EXECUTION_MODE],
-                        k2s_instr_new(m, SpvOpExecutionMode, 0, 0, ops, 3));
+        uint32_t ops[3] = {e->ops[1], add[j], w};
+        k2s_instr *x = k2s_instr_new(m, SpvOpExecutionMode, 0, 0, ops, 3);
+        k2s_list_append(&m->sec[K2S_SEC_EXECUTION_MODE], x);
+        k2s_mode_index_add(m, &modes, x);
       }
     }
   }

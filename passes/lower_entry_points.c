@@ -41,11 +41,14 @@ static k2s_function *wrapped_callee(k2s_module *m, k2s_function *w)
   return callee;
 }
 
-static void retarget_execution_modes(k2s_module *m, uint32_t from, uint32_t to)
+/* Through the index of the modes by function: a scan of the section per kernel
+ * made unwrapping N kernels quadratic (big4500, 1,840 modes: 120 M of the
+ * pass's 160 M instructions). */
+static void retarget_execution_modes(k2s_module *m, k2s_mode_index *x, uint32_t from, uint32_t to)
 {
-  k2s_foreach_instr(x, &m->sec[K2S_SEC_EXECUTION_MODE])
-    if (x->n_ops >= 1 && x->ops[0] == from)
-      k2s_instr_set_op(m, x, 0, to);
+  k2s_foreach_mode_of(x, from, e) k2s_instr_set_op(m, e, 0, to);
+  if (from < x->bound)
+    x->first[from] = 0; /* they name `to` now: none is left naming `from` */
 }
 
 /* Calls to each function id from the whole module (the wrapper loop keeps
@@ -123,6 +126,7 @@ static bool unwrap_entry_points(k2s_module *m)
 {
   uint32_t bound = m->bound; /* clones get ids past it: they are never callees here */
   uint32_t *calls = count_all_calls(m);
+  k2s_mode_index modes = k2s_index_execution_modes(m);
   uint8_t *entry = k2s_alloc(&m->arena, bound);
   k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT])
     if (e->n_ops >= 2 && e->ops[1] < bound)
@@ -149,7 +153,7 @@ static bool unwrap_entry_points(k2s_module *m)
     }
     calls[cid]--; /* the wrapper's call goes with the wrapper */
     pairs = pair_parameters(m, w, body, pairs, &n_pairs, &cap_pairs);
-    retarget_execution_modes(m, w->def->result, body->def->result);
+    retarget_execution_modes(m, &modes, w->def->result, body->def->result);
     k2s_instr_set_op(m, e, 1, body->def->result);
     if (n_dead == cap_dead) {
       uint32_t cap = cap_dead ? cap_dead * 2 : 16;

@@ -473,9 +473,8 @@ static uint32_t subgroup_reduce(go_ctx *c, k2s_instr *at, enum op_kind k, bool i
  * other half; the sub-group folds the totals of the sub-groups before it,
  * writes its results back at the same entries; each work-item reads its own.
  * Three barriers, against two per step of the scratch-memory scan. */
-static uint32_t subgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed,
-                              uint32_t t, uint32_t nonuniform_op, uint32_t v, enum form form,
-                              uint32_t base)
+static uint32_t subgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_signed, uint32_t t,
+                              uint32_t nonuniform_op, uint32_t v, enum form form, uint32_t base)
 {
   k2s_module *m = c->m;
   uint32_t var = scratch_of(c, t, at);
@@ -488,8 +487,9 @@ static uint32_t subgroup_scan(go_ctx *c, k2s_instr *at, enum op_kind k, bool is_
   uint32_t sgid = load_builtin(c, &b, SpvBuiltInSubgroupId);
   uint32_t size = load_builtin(c, &b, SpvBuiltInSubgroupSize);
   uint32_t lane = load_builtin(c, &b, SpvBuiltInSubgroupLocalInvocationId);
-  uint32_t own = emit2(&b, SpvOpIAdd, c->u32, base,
-                       emit2(&b, SpvOpIAdd, c->u32, emit2(&b, SpvOpIMul, c->u32, sgid, size), lane));
+  uint32_t own =
+      emit2(&b, SpvOpIAdd, c->u32, base,
+            emit2(&b, SpvOpIAdd, c->u32, emit2(&b, SpvOpIMul, c->u32, sgid, size), lane));
   uint32_t w = load_at(c, &b, var, t, own);
   uint32_t s, total;
   if (form == FORM_INCLUSIVE) {
@@ -768,41 +768,48 @@ bool k2s_lower_group_ops(k2s_module *m, const k2s_options *o)
   c.boolean = k2s_type_bool(m);
   c.wg_size = find_workgroup_size(m);
   bool changed = false;
+  k2s_instr **ops = NULL;
+  uint32_t cap = 0;
   k2s_foreach_function(f, m) {
-    /* Lowering splits blocks; restart the walk of f after each instruction. */
-    for (bool again = true; again;) {
-      again = false;
-      k2s_foreach_block(blk, f) {
-        k2s_foreach_instr(i, &blk->body) {
-          if (!is_group_op(i->opcode))
-            continue;
-          uint64_t scope;
-          if (!k2s_const_value(m, i->ops[0], &scope)) {
-            k2s_error(m, i, "the execution scope of a group instruction is not a constant");
-            return true;
-          }
-          if (scope == SpvScopeSubgroup) {
-            if (!lower_subgroup(&c, i))
-              return true;
-          } else if (scope == SpvScopeWorkgroup) {
-            uint32_t r = lower_workgroup(&c, i);
-            if (!r)
-              return true;
-            k2s_replace_all_uses(m, i->result, r);
-            k2s_instr_delete(m, i);
-          } else {
-            k2s_error(m, i,
-                      "a group instruction with %s scope; OpenCL has only work-group and "
-                      "sub-group functions",
-                      k2s_enumerant_name(K2S_OK_SCOPE, (uint32_t)scope));
-            return true;
-          }
-          changed = again = true;
-          break;
+    /* Lowering splits blocks and makes new ones, but never makes a group
+     * instruction: take f's in order first, then lower each (a restart of the
+     * walk of f after each made N of them in one function quadratic). */
+    uint32_t n = 0;
+    k2s_foreach_block(blk, f)
+      k2s_foreach_instr(i, &blk->body) {
+        if (!is_group_op(i->opcode))
+          continue;
+        if (n == cap) {
+          uint32_t c2 = cap ? 2 * cap : 16;
+          ops = k2s_realloc_array(&m->arena, ops, cap, c2, sizeof(*ops));
+          cap = c2;
         }
-        if (again)
-          break;
+        ops[n++] = i;
       }
+    for (uint32_t k = 0; k < n; k++) {
+      k2s_instr *i = ops[k];
+      uint64_t scope;
+      if (!k2s_const_value(m, i->ops[0], &scope)) {
+        k2s_error(m, i, "the execution scope of a group instruction is not a constant");
+        return true;
+      }
+      if (scope == SpvScopeSubgroup) {
+        if (!lower_subgroup(&c, i))
+          return true;
+      } else if (scope == SpvScopeWorkgroup) {
+        uint32_t r = lower_workgroup(&c, i);
+        if (!r)
+          return true;
+        k2s_replace_all_uses(m, i->result, r);
+        k2s_instr_delete(m, i);
+      } else {
+        k2s_error(m, i,
+                  "a group instruction with %s scope; OpenCL has only work-group and "
+                  "sub-group functions",
+                  k2s_enumerant_name(K2S_OK_SCOPE, (uint32_t)scope));
+        return true;
+      }
+      changed = true;
     }
   }
   return changed;

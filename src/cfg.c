@@ -6,17 +6,88 @@
 
 #define NONE UINT32_MAX
 
+/* b is in a function's block list, and that function in the module's list. */
+static bool block_in_module(const k2s_module *m, const k2s_block *b)
+{
+  const k2s_function *f = b->func;
+  if (!f || (b->prev ? b->prev->next != b : f->first != b))
+    return false;
+  return f->prev ? f->prev->next == f : m->first_func == f;
+}
+
+void k2s_index_block(k2s_module *m, k2s_block *b)
+{
+  uint32_t id = b->label->result;
+  if (m->block_of && id < m->id_cap)
+    m->block_of[id] = b;
+}
+
+/* The index is a cache, checked on every hit: blocks made by k2s_block_new and
+ * k2s_clone_function enter it as they are made, the parser's on the first miss,
+ * which walks the module once and records every block. A label whose block has
+ * left the module misses again (and walks again): rare, and never worse than
+ * the walk per call this replaced (lower_pointers and k2s_split_block call it
+ * per split, which made splitting N blocks O(N x module)). */
 k2s_block *k2s_block_of_label(k2s_module *m, uint32_t label_id)
 {
   k2s_instr *l = k2s_def(m, label_id);
   if (!l || l->opcode != SpvOpLabel)
     return NULL;
-  /* Labels are not in a block's body; find the block through the function. */
+  if (!m->block_of)
+    m->block_of = k2s_alloc(&m->arena, m->id_cap * sizeof(*m->block_of));
+  k2s_block *b = m->block_of[label_id];
+  if (b && b->label == l && block_in_module(m, b))
+    return b;
+  b = NULL;
   k2s_foreach_function(f, m)
-    k2s_foreach_block(b, f)
-      if (b->label == l)
-        return b;
-  return NULL;
+    k2s_foreach_block(x, f) {
+      k2s_index_block(m, x);
+      if (x->label == l && !b)
+        b = x;
+    }
+  if (b)
+    m->block_of[label_id] = b; /* the first, as the walk before the index found */
+  return b;
+}
+
+/* Calls fn for each label terminator t branches to, in operand order (an
+ * OpSwitch's default first). */
+static void foreach_branch_target(k2s_module *m, const k2s_instr *t,
+                                  void (*fn)(uint32_t label, void *ctx), void *ctx)
+{
+  if (t->opcode == SpvOpBranch && t->n_ops >= 1) {
+    fn(t->ops[0], ctx);
+  } else if (t->opcode == SpvOpBranchConditional && t->n_ops >= 3) {
+    fn(t->ops[1], ctx);
+    fn(t->ops[2], ctx);
+  } else if (t->opcode == SpvOpSwitch && t->n_ops >= 2) {
+    uint32_t lit = k2s_type_width(m, k2s_type_of(m, t->ops[0])) == 64 ? 2 : 1;
+    fn(t->ops[1], ctx);
+    for (uint32_t k = 2 + lit; k < t->n_ops; k += lit + 1)
+      fn(t->ops[k], ctx);
+  }
+}
+
+typedef struct phi_rename {
+  k2s_module *m;
+  uint32_t from, to;
+} phi_rename;
+
+/* The phis of the block `label` opens name rename->to where they named `from`
+ * as a predecessor. */
+static void rename_phi_predecessor(uint32_t label, void *ctx)
+{
+  phi_rename *r = ctx;
+  k2s_block *s = k2s_block_of_label(r->m, label);
+  if (!s)
+    return;
+  k2s_foreach_instr(p, &s->body) {
+    if (p->opcode != SpvOpPhi)
+      break;
+    for (uint32_t k = 1; k < p->n_ops; k += 2)
+      if (p->ops[k] == r->from)
+        k2s_instr_set_op(r->m, p, k, r->to);
+  }
 }
 
 k2s_block *k2s_split_block(k2s_module *m, k2s_instr *first, uint32_t label_id)
@@ -29,16 +100,13 @@ k2s_block *k2s_split_block(k2s_module *m, k2s_instr *first, uint32_t label_id)
     i->block = rest;
     k2s_list_append(&rest->body, i);
   }
-  /* Only the moved terminator's targets can have phis naming b. */
-  uint32_t from = b->label->result;
-  k2s_foreach_block(s, b->func)
-    k2s_foreach_instr(p, &s->body) {
-      if (p->opcode != SpvOpPhi)
-        break;
-      for (uint32_t k = 1; k < p->n_ops; k += 2)
-        if (p->ops[k] == from)
-          k2s_instr_set_op(m, p, k, label_id);
-    }
+  /* Only the moved terminator's targets can have phis naming b: those, not
+   * the whole function (a walk per split made N splits O(N x function)). A
+   * target named twice finds nothing left to rename the second time. */
+  k2s_instr *t = k2s_block_terminator(rest);
+  phi_rename r = {m, b->label->result, label_id};
+  if (t)
+    foreach_branch_target(m, t, rename_phi_predecessor, &r);
   k2s_function_insert_block_after(b->func, b, rest);
   if (!m->uses_kept) /* the moves and phi edits above kept it valid otherwise */
     m->uses_valid = false;
@@ -143,6 +211,22 @@ static uint32_t label_index(const label_map *lm, uint32_t label)
   return lm->key[h] ? lm->index[h] : NONE;
 }
 
+typedef struct edge_sink {
+  k2s_cfg *c;
+  k2s_arena *a;
+  const label_map *lm;
+  uint32_t from;
+  uint32_t *cap_s, *cap_p, *last_from;
+} edge_sink;
+
+static void add_edge_to_label(uint32_t label, void *ctx)
+{
+  edge_sink *e = ctx;
+  uint32_t to = label_index(e->lm, label);
+  if (to != NONE)
+    add_edge(e->c, e->a, e->from, to, e->cap_s, e->cap_p, e->last_from);
+}
+
 k2s_cfg *k2s_cfg_build(k2s_module *m, k2s_arena *a, k2s_function *f)
 {
   k2s_cfg *c = k2s_alloc(a, sizeof(*c));
@@ -165,33 +249,12 @@ k2s_cfg *k2s_cfg_build(k2s_module *m, k2s_arena *a, k2s_function *f)
   uint32_t *cap_s = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *cap_p = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *last_from = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  edge_sink e = {c, a, &lm, 0, cap_s, cap_p, last_from};
   k2s_foreach_block(b, f) {
     k2s_instr *t = k2s_block_terminator(b);
-    if (!t)
-      continue;
-    uint32_t targets[2];
-    uint32_t nt = 0;
-    if (t->opcode == SpvOpBranch && t->n_ops >= 1) {
-      targets[nt++] = t->ops[0];
-    } else if (t->opcode == SpvOpBranchConditional && t->n_ops >= 3) {
-      targets[nt++] = t->ops[1];
-      targets[nt++] = t->ops[2];
-    } else if (t->opcode == SpvOpSwitch && t->n_ops >= 2) {
-      uint32_t lit = k2s_type_width(m, k2s_type_of(m, t->ops[0])) == 64 ? 2 : 1;
-      uint32_t to = label_index(&lm, t->ops[1]);
-      if (to != NONE)
-        add_edge(c, a, b->index, to, cap_s, cap_p, last_from);
-      for (uint32_t k = 2 + lit; k < t->n_ops; k += lit + 1) {
-        to = label_index(&lm, t->ops[k]);
-        if (to != NONE)
-          add_edge(c, a, b->index, to, cap_s, cap_p, last_from);
-      }
-    }
-    for (uint32_t k = 0; k < nt; k++) {
-      uint32_t to = label_index(&lm, targets[k]);
-      if (to != NONE)
-        add_edge(c, a, b->index, to, cap_s, cap_p, last_from);
-    }
+    e.from = b->index;
+    if (t)
+      foreach_branch_target(m, t, add_edge_to_label, &e);
   }
   c->rpo = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   if (n)

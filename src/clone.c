@@ -115,6 +115,7 @@ k2s_function *k2s_clone_function(k2s_module *m, k2s_function *f)
   k2s_foreach_block(b, f) {
     k2s_block *nb = k2s_alloc(&m->arena, sizeof(*nb));
     nb->label = copy_instr(&r, b->label, COPY_RESULT);
+    k2s_index_block(m, nb);
     k2s_function_append_block(nf, nb);
     k2s_foreach_instr(i, &b->body) {
       k2s_instr *c = copy_instr(&r, i, COPY_ALL_IDS);

@@ -400,6 +400,7 @@ k2s_block *k2s_block_new(k2s_module *m, k2s_function *f, uint32_t label_id)
   k2s_block *b = k2s_alloc(&m->arena, sizeof(*b));
   b->func = f;
   b->label = k2s_instr_new(m, SpvOpLabel, 0, label_id, NULL, 0);
+  k2s_index_block(m, b);
   return b;
 }
 
@@ -501,6 +502,8 @@ static void grow_ids(k2s_module *m, uint32_t need)
     cap *= 2;
   m->def = k2s_realloc_array(&m->arena, m->def, m->id_cap, cap, sizeof(*m->def));
   m->func_of = k2s_realloc_array(&m->arena, m->func_of, m->id_cap, cap, sizeof(*m->func_of));
+  if (m->block_of)
+    m->block_of = k2s_realloc_array(&m->arena, m->block_of, m->id_cap, cap, sizeof(*m->block_of));
   m->ext_set = k2s_realloc_array(&m->arena, m->ext_set, m->id_cap, cap, 1);
   memset(m->ext_set + m->id_cap, K2S_EXT_UNKNOWN, cap - m->id_cap);
   if (m->uses) {
@@ -1003,6 +1006,33 @@ void k2s_remove_decorations(k2s_module *m, uint32_t id)
   }
   if (!m->uses_kept)
     m->uses_valid = false;
+}
+
+/* ---- execution modes by function ---- */
+
+void k2s_mode_index_add(k2s_module *m, k2s_mode_index *x, k2s_instr *mode)
+{
+  if (mode->n_ops < 1 || mode->ops[0] >= x->bound)
+    return;
+  if (x->n == x->cap) {
+    uint32_t cap = x->cap ? 2 * x->cap : 16;
+    x->next = k2s_realloc_array(&m->arena, x->next, x->n, cap, sizeof(uint32_t));
+    x->mode = k2s_realloc_array(&m->arena, x->mode, x->n, cap, sizeof(k2s_instr *));
+    x->cap = cap;
+  }
+  x->mode[x->n] = mode;
+  x->next[x->n] = x->first[mode->ops[0]];
+  x->first[mode->ops[0]] = ++x->n;
+}
+
+k2s_mode_index k2s_index_execution_modes(k2s_module *m)
+{
+  k2s_mode_index x = {m->bound, k2s_alloc(&m->arena, m->bound * sizeof(uint32_t)), NULL, NULL, 0,
+                      0};
+  /* Backwards: each added mode goes first, so the lists come out in section order. */
+  for (k2s_instr *e = m->sec[K2S_SEC_EXECUTION_MODE].last; e; e = e->prev)
+    k2s_mode_index_add(m, &x, e);
+  return x;
 }
 
 /* ---- capabilities and extensions ---- */

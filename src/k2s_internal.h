@@ -160,6 +160,8 @@ struct k2s_module {
 
   k2s_instr **def;     /* id -> defining instruction (dense, bounds-checked) */
   k2s_function **func_of; /* OpFunction id -> function (a cache: see k2s_function_of_id) */
+  k2s_block **block_of;   /* OpLabel id -> block (a cache: see k2s_block_of_label); NULL
+                             until the first lookup */
   /* OpName / OpDecorate lookup by target id, rebuilt when their section
    * changed other than through k2s_set_name/k2s_decorate (src/ir.c). */
   struct k2s_target_index *name_idx, *deco_idx;
@@ -362,6 +364,22 @@ k2s_instr *k2s_find_decoration_value(const k2s_module *m, uint32_t id, uint32_t 
 k2s_instr *k2s_find_member_decoration(const k2s_module *m, uint32_t id, uint32_t member,
                                       uint32_t decoration);
 void k2s_remove_decorations(k2s_module *m, uint32_t id);
+/* The execution modes of each function id, built in one walk of their section
+ * (a walk per entry point made many-kernel modules quadratic). A list is in
+ * section order; modes added later (k2s_mode_index_add) come first. */
+typedef struct k2s_mode_index {
+  uint32_t bound;   /* ids indexed: 1 .. bound-1 */
+  uint32_t *first;  /* by id: 1 + index into mode, 0 for none */
+  uint32_t *next;   /* by index: 1 + the next of the same id, 0 at the end */
+  k2s_instr **mode;
+  uint32_t n, cap;
+} k2s_mode_index;
+k2s_mode_index k2s_index_execution_modes(k2s_module *m);
+void k2s_mode_index_add(k2s_module *m, k2s_mode_index *x, k2s_instr *mode);
+#define k2s_foreach_mode_of(x, id, e)                                                         \
+  for (uint32_t e##_k = (id) < (x)->bound ? (x)->first[id] : 0; e##_k;                       \
+       e##_k = (x)->next[e##_k - 1])                                                          \
+    for (k2s_instr *e = (x)->mode[e##_k - 1]; e; e = NULL)
 
 /* ---- diagnostics ---------------------------------------------------------- */
 
@@ -721,7 +739,10 @@ k2s_cfg *k2s_cfg_build(k2s_module *m, k2s_arena *a, k2s_function *f);
 void k2s_cfg_dominators(k2s_cfg *c, k2s_arena *a);
 void k2s_cfg_post_dominators(k2s_cfg *c, k2s_arena *a);
 bool k2s_cfg_dominates(const k2s_cfg *c, uint32_t a, uint32_t b);
+/* The block label_id opens, if it is in a function of the module; O(1) through an
+ * index that k2s_block_new and k2s_clone_function keep (src/cfg.c). */
 k2s_block *k2s_block_of_label(k2s_module *m, uint32_t label_id);
+void k2s_index_block(k2s_module *m, k2s_block *b);
 /* Move `first` and every instruction after it in its block into a new block
  * labelled label_id, placed right after; the phis of the function that name the
  * old block as a predecessor (those of the moved terminator's targets) name the

@@ -286,6 +286,72 @@ static void ir_blocks_functions(void)
   k2s_module_free(m);
 }
 
+/* k2s_block_of_label's index follows splits, removals and clones, and
+ * k2s_split_block renames the predecessor in the moved terminator's targets. */
+static void ir_block_index(void)
+{
+  k2s_module *m = unit_module("OpCapability Addresses\n"
+                              "OpCapability Kernel\n"
+                              "OpMemoryModel Physical64 OpenCL\n"
+                              "OpEntryPoint Kernel %k \"k\"\n"
+                              "%uint = OpTypeInt 32 0\n"
+                              "%bool = OpTypeBool\n"
+                              "%void = OpTypeVoid\n"
+                              "%ptr = OpTypePointer CrossWorkgroup %uint\n"
+                              "%fn = OpTypeFunction %void %ptr\n"
+                              "%one = OpConstant %uint 1\n"
+                              "%k = OpFunction %void None %fn\n"
+                              "%p = OpFunctionParameter %ptr\n"
+                              "%entry = OpLabel\n"
+                              "%v = OpLoad %uint %p Aligned 4\n"
+                              "OpBranch %h\n"
+                              "%h = OpLabel\n"
+                              "%j = OpPhi %uint %v %entry %jn %b\n"
+                              "%t = OpULessThan %bool %j %one\n"
+                              "OpBranchConditional %t %b %x\n"
+                              "%b = OpLabel\n"
+                              "%jn = OpIAdd %uint %j %one\n"
+                              "OpBranch %h\n"
+                              "%x = OpLabel\n"
+                              "OpStore %p %j Aligned 4\n"
+                              "OpReturn\n"
+                              "OpFunctionEnd\n");
+  k2s_function *f = m->first_func;
+  k2s_block *entry = f->first, *h = entry->next, *b = h->next, *x = b->next;
+  CHECK(k2s_block_of_label(m, h->label->result) == h); /* the parsed blocks: one walk */
+  CHECK(k2s_block_of_label(m, x->label->result) == x);
+  CHECK(k2s_block_of_label(m, entry->body.first->result) == NULL); /* not a label */
+  k2s_instr *phi = h->body.first;
+  /* entry's branch moves: h's phi names the new block instead of entry. */
+  k2s_block *r1 = k2s_split_block(m, entry->body.last, k2s_new_id(m));
+  uint32_t to_r1 = r1->label->result;
+  k2s_emit(&(k2s_builder){m, k2s_block_append(entry)}, SpvOpBranch, 0, &to_r1, 1);
+  CHECK(entry->next == r1 && r1->next == h);
+  CHECK_EQ(phi->ops[1], to_r1);
+  CHECK(k2s_block_of_label(m, to_r1) == r1);
+  /* All of b moves (its back edge with it): the phi's second edge follows. */
+  k2s_block *r2 = k2s_split_block(m, b->body.first, k2s_new_id(m));
+  uint32_t to_r2 = r2->label->result;
+  k2s_emit(&(k2s_builder){m, k2s_block_append(b)}, SpvOpBranch, 0, &to_r2, 1);
+  CHECK_EQ(phi->ops[3], to_r2);
+  CHECK_EQ(phi->ops[1], to_r1);
+  CHECK(unit_validate(m, SPV_ENV_OPENCL_2_2) == NULL);
+  /* A block out of its function, or a function out of the module: no block. */
+  k2s_function_remove_block(f, x);
+  CHECK(k2s_block_of_label(m, x->label->result) == NULL);
+  k2s_function_append_block(f, x);
+  CHECK(k2s_block_of_label(m, x->label->result) == x);
+  k2s_function *g = k2s_clone_function(m, f);
+  CHECK(k2s_block_of_label(m, g->last->label->result) == NULL);
+  k2s_module_append_function(m, g);
+  CHECK(k2s_block_of_label(m, g->last->label->result) == g->last);
+  CHECK(k2s_block_of_label(m, g->first->next->label->result) == g->first->next);
+  k2s_module_remove_function(m, g);
+  CHECK(k2s_block_of_label(m, g->last->label->result) == NULL);
+  CHECK(k2s_block_of_label(m, x->label->result) == x);
+  k2s_module_free(m);
+}
+
 static int count_uses(k2s_module *m, uint32_t id)
 {
   int n = 0;
@@ -750,4 +816,4 @@ static void ir_operand_shapes(void)
 
 UNIT_MAIN(T(ir_arena_zeroing), T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_def_use_kept_across_changes), T(ir_names_decorations_caps),
           T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_named_enumerants), T(ir_enum_operands_fast_path), T(ir_operand_shapes), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
-          T(ir_blocks_functions))
+          T(ir_blocks_functions), T(ir_block_index))

@@ -5,6 +5,10 @@ a module that grows with N in one direction, for the resource-budget tests
 (bench/scale_shapes.py):
 
   kernels  N kernels, each a loop over a buffer (many entry points and functions)
+  wrapped  the kernels of `kernels` as llvm-spirv 15 emits them: each an exported
+           function (LinkageAttributes), called by an entry-point wrapper that
+           carries an execution mode (ContractionOff); the value goes through a
+           float (finalize gives each kernel float-controls modes)
   nesting  one kernel of N nested ifs (deep selection nesting)
   loops    one kernel of N nested loops (deep loop nesting)
   members  one kernel copying a struct of N int members through a buffer
@@ -14,6 +18,8 @@ a module that grows with N in one direction, for the resource-budget tests
            through into the next
   irreducible  one kernel of N nested loops, the innermost body a cycle of two
            blocks entered at either (an irreducible region N loops deep)
+  reductions  one kernel of N work_group_reduce_add in a row (OpGroupIAdd
+           Workgroup Reduce), each lowered into new blocks by splitting its block
   switches one kernel of N nested switches, each with a case falling through
            into the next switch (deep switch nesting)
 
@@ -36,12 +42,8 @@ TYPES = """%uint = OpTypeInt 32 0
 """
 
 
-def kernels(n):
-    out = [HEAD]
-    out += [f'OpEntryPoint Kernel %k{i} "k{i}"\n' for i in range(n)]
-    out.append(TYPES)
-    for i in range(n):
-        out.append(f"""%k{i} = OpFunction %void None %fn
+def kernel_body(i, fid):
+    return f"""%{fid} = OpFunction %void None %fn
 %p{i} = OpFunctionParameter %ptr
 %n{i} = OpFunctionParameter %uint
 %e{i} = OpLabel
@@ -59,6 +61,35 @@ OpStore %a{i} %w{i} Aligned 4
 %jn{i} = OpIAdd %uint %j{i} %c1
 OpBranch %h{i}
 %x{i} = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+
+
+def kernels(n):
+    out = [HEAD]
+    out += [f'OpEntryPoint Kernel %k{i} "k{i}"\n' for i in range(n)]
+    out.append(TYPES)
+    out += [kernel_body(i, f"k{i}") for i in range(n)]
+    return "".join(out)
+
+
+def wrapped(n):
+    out = [HEAD.replace("OpCapability Kernel\n", "OpCapability Kernel\nOpCapability Linkage\n")]
+    out += [f'OpEntryPoint Kernel %wk{i} "k{i}"\n' for i in range(n)]
+    out += [f"OpExecutionMode %wk{i} ContractionOff\n" for i in range(n)]
+    out += [f'OpDecorate %k{i} LinkageAttributes "k{i}" Export\n' for i in range(n)]
+    out.append(TYPES + "%float = OpTypeFloat 32\n")
+    for i in range(n):
+        out.append(kernel_body(i, f"k{i}").replace(
+            f"%w{i} = OpIAdd %uint %v{i}",
+            f"%f{i} = OpConvertUToF %float %v{i}\n%u{i} = OpConvertFToU %uint %f{i}\n"
+            f"%w{i} = OpIAdd %uint %u{i}"))
+        out.append(f"""%wk{i} = OpFunction %void None %fn
+%wp{i} = OpFunctionParameter %ptr
+%wn{i} = OpFunctionParameter %uint
+%we{i} = OpLabel
+%wc{i} = OpFunctionCall %void %k{i} %wp{i} %wn{i}
 OpReturn
 OpFunctionEnd
 """)
@@ -180,9 +211,17 @@ def switches(n):
     return one_kernel("".join(out)).replace(TYPES, TYPES + consts)
 
 
-SHAPES = {"kernels": kernels, "nesting": nesting, "loops": loops, "members": members,
+def reductions(n):
+    body = ["%r0 = OpLoad %uint %p Aligned 4\n"]
+    body += [f"%r{i + 1} = OpGroupIAdd %uint %c2 Reduce %r{i}\n" for i in range(n)]
+    body.append(f"OpStore %p %r{n} Aligned 4\n")
+    return (one_kernel("".join(body)).replace(TYPES, TYPES + "%c2 = OpConstant %uint 2\n")
+            .replace("OpCapability Kernel\n", "OpCapability Kernel\nOpCapability Groups\n"))
+
+
+SHAPES = {"kernels": kernels, "wrapped": wrapped, "nesting": nesting, "loops": loops, "members": members,
           "seqloops": seqloops, "switch": switch, "switches": switches,
-          "irreducible": irreducible}
+          "irreducible": irreducible, "reductions": reductions}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in SHAPES:
