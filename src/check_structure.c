@@ -287,14 +287,14 @@ static bool check_opencl_std(k2s_module *m, const k2s_instr *i)
   if (i->n_ops < 2 || i->ops[0] >= m->id_cap || !m->ext_set ||
       m->ext_set[i->ops[0]] != K2S_EXT_OPENCL_STD)
     return true;
-  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_STD];
-  if (i->ops[1] >= set->n_opcodes || !set->insts[i->ops[1]].name)
+  const k2s_extinst_info *x = k2s_extinst_set_inst(&k2s_extinst_sets[K2S_EXT_OPENCL_STD], i->ops[1]);
+  if (!x)
     return true; /* spirv-val names an unknown instruction */
-  const k2s_extinst_info *x = &set->insts[i->ops[1]];
+  const k2s_operand_desc *d = k2s_extinst_info_operands(x);
   for (uint32_t k = 0; k + 2 < i->n_ops && k < x->n_operands; k++) {
-    if (x->operands[k].quantifier == K2S_Q_MANY)
+    if (d[k].quantifier == K2S_Q_MANY)
       break;
-    if (x->operands[k].kind != K2S_OK_ID_REF)
+    if (d[k].kind != K2S_OK_ID_REF)
       continue;
     const k2s_instr *v = def_of(m, i->ops[k + 2]);
     uint16_t t = v && v->type ? opcode_of(m, v->type) : 0;
@@ -304,7 +304,7 @@ static bool check_opencl_std(k2s_module *m, const k2s_instr *i)
                              t == SpvOpTypeVector;
     if (!ok) {
       k2s_error(m, i,
-                "malformed input module: operand %u of OpenCL.std %s must be %s", k + 1, x->name,
+                "malformed input module: operand %u of OpenCL.std %s must be %s", k + 1, k2s_extinst_info_name(x),
                 want_ptr ? "a pointer" : "a scalar or vector value");
       return false;
     }

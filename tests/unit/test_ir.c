@@ -523,18 +523,18 @@ static void ir_enumerant_lookup(void)
   for (uint16_t kind = 0; kind < K2S_OK_COUNT; kind++) {
     const k2s_kind_info *k = &k2s_kinds[kind];
     for (uint32_t i = 0; i < k->n_enumerants; i++) {
-      uint32_t v = k->enumerants[i].value;
+      uint32_t v = k2s_kind_info_enumerants(k)[i].value;
       const char *first = NULL;
       for (uint32_t j = 0; j < k->n_enumerants && !first; j++)
-        if (k->enumerants[j].value == v)
-          first = k->enumerants[j].name;
+        if (k2s_kind_info_enumerants(k)[j].value == v)
+          first = k2s_enumerant_spelling(&k2s_kind_info_enumerants(k)[j]);
       const char *found = k2s_enumerant_name(kind, v);
       if (!found || strcmp(found, first) != 0)
         wrong++;
       if (v + 1 != 0) {
         bool exists = false;
         for (uint32_t j = 0; j < k->n_enumerants; j++)
-          exists |= k->enumerants[j].value == v + 1;
+          exists |= k2s_kind_info_enumerants(k)[j].value == v + 1;
         if (!exists && k2s_enumerant_name(kind, v + 1))
           wrong++;
       }
@@ -622,14 +622,14 @@ static void ir_named_enumerants(void)
       continue;
     for (uint32_t i = 0; i <= k->n_enumerants; i++)
       for (uint32_t d = 0; d < 4; d++) {
-        uint32_t v = i < k->n_enumerants ? k->enumerants[i].value : 0xffffffffu;
+        uint32_t v = i < k->n_enumerants ? k2s_kind_info_enumerants(k)[i].value : 0xffffffffu;
         v = d == 1 ? v + 1 : d == 2 ? v - 1 : d == 3 ? v * 0x10001u + 0x30u : v;
         k2s_instr in = {.ops = &v, .n_ops = 1, .cap_ops = 1};
         k2s_operand op = {.word = 0, .n_words = 1, .kind = kind, .cls = K2S_OPND_ENUM};
         const k2s_enumerant *want[64], *got;
         uint32_t n_want = 0, n_got = 0, at = 0;
         for (uint32_t j = 0; j < k->n_enumerants && n_want < 64; j++) {
-          const k2s_enumerant *e = &k->enumerants[j];
+          const k2s_enumerant *e = &k2s_kind_info_enumerants(k)[j];
           if (bits ? e->value && (v & e->value) == e->value : e->value == v)
             want[n_want++] = e;
         }
