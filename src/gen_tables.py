@@ -170,6 +170,24 @@ def may_hold_ids(kinds, kind_index, kind):
     return False
 
 
+SYNC_KINDS = ("IdScope", "IdMemorySemantics")
+
+
+def may_hold_sync(kinds, kind_index, kind):
+    """Whether an operand of this kind is, or may hold in its parts or parameters, a
+    scope or memory-semantics <id>, or leads the operand walk to another instruction's
+    operands (OpSpecConstantOp's)."""
+    k = kinds[kind]
+    if k["kind"] in SYNC_KINDS or k["kind"] == "LiteralSpecConstantOpInteger":
+        return True
+    if k["category"] == "Composite":
+        return any(may_hold_sync(kinds, kind_index, kind_index[b]) for b in k["bases"])
+    if k["category"] in ("ValueEnum", "BitEnum"):
+        return any(may_hold_sync(kinds, kind_index, kind_index[p["kind"]])
+                   for e in k["enumerants"] for p in e.get("parameters", []))
+    return False
+
+
 def layout_row(l):
     return "{0x%xull, %d, %d, %s, %d}" % (l[0], l[1], l[2], "true" if l[3] else "false",
                                          l[4] if len(l) > 4 else 0)
@@ -611,12 +629,14 @@ enum k2s_kind_class {
             pool.u16_list([cap_value[x] for x in caps]), maj, mnr,
             classes.index(i["class"]), pointer_operands(i, ops), i["opname"]))
     c.append("const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(rows))
-    layouts, enum_ops, shapes = [], [], []
+    layouts, enum_ops, shapes, sync_ops = [], [], [], []
     for op, i in sorted(by_op.items()):
         descs = [(kind_index[o["kind"]], o.get("quantifier")) for o in i.get("operands", [])
                  if o["kind"] not in ("IdResultType", "IdResult")]
         if any(may_hold_enum(kinds, kind_index, kd) for kd, _ in descs):
             enum_ops.append("[%d] = true" % op)
+        if any(may_hold_sync(kinds, kind_index, kd) for kd, _ in descs):
+            sync_ops.append("[%d] = true /* %s */" % (op, i["opname"]))
         if i["opname"] not in ("OpSwitch", "OpExtInst"):  # their ids need the full decoding
             layouts.append("  [%d] = %s, /* %s */" % (op, layout_row(id_layout(descs, kinds, kclass, kind_index)),
                                                      i["opname"]))
@@ -647,6 +667,7 @@ static inline const char *k2s_extinst_op_name(uint32_t set, uint32_t ext_op)
   return x ? k2s_extinst_info_name(x) : 0;
 }""")
     set_rows, ext_layouts, ext_rows = [], [], []
+    ext_sync = False
     for import_name, fname, cid in EXT_SETS:
         path = os.path.join(gdir, fname)
         g = json.load(open(path))
@@ -689,6 +710,7 @@ static inline const char *k2s_extinst_op_name(uint32_t set, uint32_t ext_op)
                     if n in OPENCL_STD_POINTER_NAMES or (n == "p" and i["opname"].startswith(("vload", "vstore"))):
                         ptrs |= 1 << k
             enums = any(may_hold_enum(kinds, kind_index, kd) for kd, _ in raw)
+            ext_sync = ext_sync or any(may_hold_sync(kinds, kind_index, kd) for kd, _ in raw)
             rows[i["opcode"]] = "  {%d, %d, %d, 0x%x, %s}, /* %s %s */" % (
                 pool.string(i["opname"]), len(descs), pool.operand_list(descs), ptrs,
                 "true" if enums else "false", import_name, i["opname"])
@@ -696,6 +718,12 @@ static inline const char *k2s_extinst_op_name(uint32_t set, uint32_t ext_op)
                                                            len(ext_layouts), import_name))
         ext_rows += [r or "  {0, 0, 0, 0, false}," for r in rows]
         ext_layouts += set_layouts
+    if ext_sync:
+        sync_ops.append("[%d] = true /* OpExtInst */" % next(op for op, i in by_op.items() if i["opname"] == "OpExtInst"))
+    h.append("/* Whether an opcode's operands may hold an IdScope or IdMemorySemantics <id> (or lead\n"
+             " * the walk to another instruction's operands): false, and the walk finds none. */")
+    h.append("extern const bool k2s_opcode_sync_operands[K2S_OPCODE_LIMIT];")
+    c.append("const bool k2s_opcode_sync_operands[K2S_OPCODE_LIMIT] = {%s};" % ", ".join(sync_ops))
     c.append("const k2s_extinst_info k2s_table_extinsts[%d] = {\n%s\n};" % (len(ext_rows), "\n".join(ext_rows)))
     c.append("const k2s_extinst_set k2s_extinst_sets[K2S_N_EXTINST_SETS] = {\n%s\n};" % "\n".join(set_rows))
     pool.emit(c)

@@ -389,12 +389,48 @@ bool k2s_opcode_may_have_enum_operands(uint16_t opcode)
   return opcode >= K2S_OPCODE_LIMIT || !k2s_opcode(opcode) || k2s_opcode_enum_operands[opcode];
 }
 
+/* The words after an enum operand of kind `kind` holding v that its value's parameters
+ * take (of each set bit, for a bit enum), where every parameter is one word (an id, or a
+ * literal or enum that takes one); -1 where only the walk can tell. */
+static int enum_param_words(uint16_t kind, uint32_t v)
+{
+  bool bits = k2s_kinds[kind].category == K2S_CAT_BIT_ENUM;
+  int words = 0;
+  for (uint32_t rest = bits ? v : 1; rest; rest &= rest - 1) {
+    const k2s_enumerant *e = find_enumerant(kind, bits ? rest & -rest : v);
+    for (uint32_t p = 0; e && p < e->n_params; p++) {
+      uint8_t c = k2s_kind_class[k2s_enumerant_params(e)[p]];
+      if (c != K2S_KIND_ID && c != K2S_KIND_LITERAL)
+        return -1;
+      words++;
+    }
+  }
+  return words;
+}
+
+/* One-word operands, then an enum whose value's parameters follow (the id layout's
+ * K2S_TAIL_ENUM): OpDecorate, OpLoad and OpStore with memory operands, loop merges.
+ * Most of the grammar walks of a parse were these. */
+static bool enum_tail_well_formed(const k2s_instr *in)
+{
+  const k2s_id_layout *l = &k2s_id_layouts[in->opcode];
+  uint32_t n = in->n_ops;
+  if (l->tail != K2S_TAIL_ENUM || n < l->n_fixed)
+    return false;
+  if (n == l->n_fixed)
+    return l->tail_optional;
+  int p = enum_param_words(l->enum_kind, in->ops[l->n_fixed]);
+  return p >= 0 && n == l->n_fixed + 1u + (uint32_t)p;
+}
+
 bool k2s_operands_well_formed(const k2s_instr *in)
 {
   if (in->opcode >= K2S_OPCODE_LIMIT)
     return false;
   const k2s_operand_shape *sh = &k2s_operand_shapes[in->opcode];
   uint32_t n = in->n_ops;
+  if (sh->tail == K2S_SHAPE_WALK)
+    return enum_tail_well_formed(in);
   if (n < sh->n_fixed)
     return false;
   switch (sh->tail) {

@@ -285,8 +285,10 @@ static void note_first(dbg_ctx *c, const k2s_instr *i, const char *why)
 {
   if (c->first)
     return;
-  c->first = k2s_sprintf(&c->m->arena, "%s: %s",
-                         k2s_extinst_op_name(K2S_EXT_OPENCL_DEBUGINFO_100, i->ops[1]), why);
+  /* An instruction number the set does not have (read past the table before). */
+  const char *name = k2s_extinst_op_name(K2S_EXT_OPENCL_DEBUGINFO_100, i->ops[1]);
+  c->first = name ? k2s_sprintf(&c->m->arena, "%s: %s", name, why)
+                  : k2s_sprintf(&c->m->arena, "instruction %u: %s", i->ops[1], why);
   c->first_at = i;
 }
 
