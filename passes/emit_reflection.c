@@ -249,7 +249,7 @@ static void record_subgroups(k2s_module *m, k2s_refl_facts *r)
         const k2s_opcode_info *info = k2s_opcode(i->opcode);
         for (uint32_t k = 0; info && k < K2S_SUBGROUP_OP_COUNT; k++)
           for (uint32_t c = 0; c < info->n_caps; c++)
-            if (info->caps[c] == caps[k]) {
+            if (k2s_opcode_info_caps(info)[c] == caps[k]) {
               used |= 1u << k;
               any = true;
             }

@@ -52,7 +52,7 @@ static bool kernel_only_decoration(uint32_t d, uint32_t version)
   if (!e->n_caps)
     return false;
   for (uint32_t k = 0; k < e->n_caps; k++)
-    if (!kernel_only_capability(e->caps[k]))
+    if (!kernel_only_capability(k2s_enumerant_caps(e)[k]))
       return false;
   return true;
 }
@@ -132,8 +132,8 @@ static bool operand_caps(void *ud, const k2s_instr *in, const k2s_operand *op)
     return true;
   const k2s_enumerant *en;
   for (uint32_t at = 0; (en = k2s_next_named_enumerant(in, op, &at));)
-    if (en->n_caps && !satisfied(c, en->caps, en->n_caps) && op->kind != K2S_OK_CAPABILITY)
-      need(c, enabling_cap(en->caps, en->n_caps), in);
+    if (en->n_caps && !satisfied(c, k2s_enumerant_caps(en), en->n_caps) && op->kind != K2S_OK_CAPABILITY)
+      need(c, enabling_cap(k2s_enumerant_caps(en), en->n_caps), in);
   return true;
 }
 
@@ -208,10 +208,10 @@ static void instr_caps(caps *c, const k2s_instr *i)
     return;
   /* Float atomics: atomic_caps picks the capability of the width (the grammar's first,
    * AtomicFloat16*EXT, would ask a 32-bit add for VK_EXT_shader_atomic_float2). */
-  if (info && info->n_caps && !satisfied(c, info->caps, info->n_caps) &&
+  if (info && info->n_caps && !satisfied(c, k2s_opcode_info_caps(info), info->n_caps) &&
       i->opcode != SpvOpAtomicFAddEXT && i->opcode != SpvOpAtomicFMinEXT &&
       i->opcode != SpvOpAtomicFMaxEXT)
-    need(c, first_shader_capability(info->caps, info->n_caps), i);
+    need(c, first_shader_capability(k2s_opcode_info_caps(info), info->n_caps), i);
   image_caps(c, i);
   if (i->opcode == SpvOpTypeInt && i->n_ops >= 1) {
     if (i->ops[0] == 8)
@@ -314,8 +314,8 @@ static const k2s_enumerant *enumerant(uint16_t kind, uint32_t value)
 {
   const k2s_kind_info *k = &k2s_kinds[kind];
   for (uint32_t e = 0; e < k->n_enumerants; e++)
-    if (k->enumerants[e].value == value)
-      return &k->enumerants[e];
+    if (k2s_kind_info_enumerants(k)[e].value == value)
+      return &k2s_kind_info_enumerants(k)[e];
   return NULL;
 }
 
@@ -333,7 +333,7 @@ static bool kernel_only_capability(uint32_t cap)
   }
   const k2s_enumerant *e = enumerant(K2S_OK_CAPABILITY, cap);
   for (uint32_t k = 0; e && k < e->n_caps; k++)
-    if (e->caps[k] != cap && kernel_only_capability(e->caps[k]))
+    if (k2s_enumerant_caps(e)[k] != cap && kernel_only_capability(k2s_enumerant_caps(e)[k]))
       return true;
   return false;
 }
@@ -351,7 +351,7 @@ static const char *cap_extension(uint32_t cap, uint32_t version)
   const k2s_enumerant *e = enumerant(K2S_OK_CAPABILITY, cap);
   if (!e || (e->version && version >= e->version))
     return NULL;
-  return e->extension;
+  return k2s_enumerant_extension(e);
 }
 
 static bool uses_non_semantic(k2s_module *m)
@@ -516,7 +516,7 @@ static bool check_ext_inst_sets(k2s_module *m, const k2s_options *o)
           k2s_diag(m, sev, i,
                    "the OpenCL builtin %s was not lowered by any pass; k2s cannot "
                    "translate it yet",
-                   k2s_extinst_sets[id].insts[op].name);
+                   k2s_extinst_op_name(id, op));
         else
           k2s_diag(m, sev, i,
                    "extended instruction %u of the set '%s' is not valid in a Vulkan "

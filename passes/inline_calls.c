@@ -41,7 +41,7 @@ static bool is_workgroup_function(k2s_module *m, k2s_instr *i)
   const k2s_opcode_info *info = k2s_opcode(i->opcode);
   uint64_t scope;
   return info && info->op_class == K2S_CLASS_GROUP && info->n_operands &&
-         info->operands[0].kind == K2S_OK_ID_SCOPE && i->n_ops &&
+         k2s_opcode_info_operands(info)[0].kind == K2S_OK_ID_SCOPE && i->n_ops &&
          k2s_const_value(m, i->ops[0], &scope) && scope == SpvScopeWorkgroup;
 }
 

@@ -204,7 +204,9 @@ bool k2s_lower_barriers(k2s_module *m, const k2s_options *o)
   k2s_foreach_function(f, m)
     k2s_foreach_block(b, f)
       k2s_foreach_instr_safe(i, &b->body) {
-        k2s_walk_operands(m, i, visit, &c);
+        /* The grammar walk only where a scope or semantics operand may be. */
+        if (i->opcode < K2S_OPCODE_LIMIT && k2s_opcode_sync_operands[i->opcode])
+          k2s_walk_operands(m, i, visit, &c);
         if (m->failed)
           return true;
         invocation_fence(&c, i);

@@ -1739,7 +1739,7 @@ static bool scalar_is(lower *c, uint32_t t, uint16_t opcode)
 /* The operands' types fit what the expansion of op assumes (see wants_float). */
 static bool operand_types_fit(lower *c, k2s_instr *i, uint32_t op)
 {
-  const char *name = k2s_extinst_sets[K2S_EXT_OPENCL_STD].insts[op].name;
+  const char *name = k2s_extinst_op_name(K2S_EXT_OPENCL_STD, op);
   for (uint32_t k = 0; k + 2 < i->n_ops; k++) {
     int f = wants_float(op, k);
     if (f < 0)
@@ -1768,7 +1768,7 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
     k2s_error(c->m, at,
               "the OpenCL builtin %s on double works on 64-bit integers, which the target "
               "lacks (--no-int64)",
-              k2s_extinst_sets[K2S_EXT_OPENCL_STD].insts[op].name);
+              k2s_extinst_op_name(K2S_EXT_OPENCL_STD, op));
     return 0;
   }
   uint32_t y = at->n_ops > 3 ? arg_as(c, 1, t) : 0;
@@ -1951,7 +1951,7 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
     bool aligned = op == K2S_OPENCL_STD_vstorea_halfn || op == K2S_OPENCL_STD_vstorea_halfn_r;
     uint32_t stride = single ? 1 : aligned && n == 3 ? 4 : n;
     return lower_vstore_half(c, x, arg(c, 1), arg(c, 2), stride, rounding_mode(c, 3),
-                             k2s_extinst_sets[K2S_EXT_OPENCL_STD].insts[op].name);
+                             k2s_extinst_op_name(K2S_EXT_OPENCL_STD, op));
   }
   case K2S_OPENCL_STD_prefetch: return NO_VALUE; /* a hint with no effect on results */
   case K2S_OPENCL_STD_printf:
@@ -1961,7 +1961,7 @@ static uint32_t lower_opencl(lower *c, uint32_t op)
     return 0;
   default: break;
   }
-  const char *name = k2s_extinst_sets[K2S_EXT_OPENCL_STD].insts[op].name;
+  const char *name = k2s_extinst_op_name(K2S_EXT_OPENCL_STD, op);
   if (precision_gap(op))
     k2s_error(c->m, at,
               "the OpenCL builtin %s is not supported yet: Vulkan's precision for it is "
@@ -2000,16 +2000,16 @@ static bool lower_instr(lower *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
   uint32_t op = i->ops[1];
-  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_STD];
-  if (op >= set->n_opcodes || !set->insts[op].name) {
+  const k2s_extinst_info *x = k2s_extinst_set_inst(&k2s_extinst_sets[K2S_EXT_OPENCL_STD], op);
+  if (!x) {
     k2s_error(m, i, "unknown OpenCL.std instruction %u", op);
     return false;
   }
   uint32_t required = 0; /* optional ('?') and variadic ('*') operands may be absent */
-  for (uint32_t k = 0; k < set->insts[op].n_operands; k++)
-    required += set->insts[op].operands[k].quantifier == K2S_Q_ONE;
+  for (uint32_t k = 0; k < x->n_operands; k++)
+    required += k2s_extinst_info_operands(x)[k].quantifier == K2S_Q_ONE;
   if (i->n_ops - 2 < required) {
-    k2s_error(m, i, "the OpenCL builtin %s has too few operands", set->insts[op].name);
+    k2s_error(m, i, "the OpenCL builtin %s has too few operands", k2s_extinst_info_name(x));
     return false;
   }
   if (!operand_types_fit(c, i, op))

@@ -172,7 +172,7 @@ static bool takes_image_operands(uint16_t opcode)
 {
   const k2s_opcode_info *info = k2s_opcode(opcode);
   for (uint32_t k = 0; info && k < info->n_operands; k++)
-    if (info->operands[k].kind == K2S_OK_IMAGE_OPERANDS)
+    if (k2s_opcode_info_operands(info)[k].kind == K2S_OK_IMAGE_OPERANDS)
       return true;
   return false;
 }

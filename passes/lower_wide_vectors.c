@@ -871,9 +871,7 @@ static bool lower_cl_shuffle(wide *c, bool two)
 static bool lower_opencl(wide *c)
 {
   k2s_instr *at = c->at;
-  const char *name = at->ops[1] < k2s_extinst_sets[K2S_EXT_OPENCL_STD].n_opcodes
-                         ? k2s_extinst_sets[K2S_EXT_OPENCL_STD].insts[at->ops[1]].name
-                         : NULL;
+  const char *name = k2s_extinst_op_name(K2S_EXT_OPENCL_STD, at->ops[1]);
   switch (at->ops[1]) {
   case K2S_OPENCL_STD_vloadn:
   case K2S_OPENCL_STD_vload_halfn:

@@ -84,8 +84,8 @@ static bool record_decl(record_ctx *c, const k2s_instr *i, uint8_t set)
 {
   k2s_module *m = c->m;
   uint32_t op = i->ops[1];
-  const k2s_extinst_set *gs = &k2s_extinst_sets[set];
-  if (op >= gs->n_opcodes || !gs->insts[op].name)
+  const k2s_extinst_info *info = k2s_extinst_set_inst(&k2s_extinst_sets[set], op);
+  if (!info)
     return false;
   bool opencl = set == K2S_EXT_OPENCL_DEBUGINFO_100;
   /* Positions and value bindings are not declarations (DebugLine & co. have
@@ -94,17 +94,16 @@ static bool record_decl(record_ctx *c, const k2s_instr *i, uint8_t set)
       op == DBG(DebugDeclare) || op == DBG(DebugValue) || op == DBG(DebugFunctionDefinition) ||
       op == DBG(DebugLine) || op == DBG(DebugNoLine))
     return false;
-  const k2s_extinst_info *info = &gs->insts[op];
   uint32_t n = i->n_ops - 2;
   k2s_debug_decl d = {i->result, op, 0, 0,
                       k2s_alloc(&m->arena, (n + 1) * sizeof(k2s_debug_operand))};
   for (uint32_t w = 0; w < n; w++) {
     uint32_t k = info->n_operands ? (w < info->n_operands ? w : info->n_operands - 1u) : 0;
     /* An enumerator's (Value, Name) pair is two <id>s. */
-    const k2s_kind_info *kind = info->n_operands ? &k2s_kinds[info->operands[k].kind] : NULL;
+    const k2s_kind_info *kind = info->n_operands ? &k2s_kinds[k2s_extinst_info_operands(info)[k].kind] : NULL;
     bool is_id = kind && (kind->category == K2S_CAT_ID ||
-                          (kind->category == K2S_CAT_COMPOSITE && kind->name &&
-                           strcmp(kind->name, "PairIdRefIdRef") == 0));
+                          (kind->category == K2S_CAT_COMPOSITE && kind->name_at &&
+                           strcmp(k2s_kind_info_name(kind), "PairIdRefIdRef") == 0));
     uint32_t v = i->ops[2 + w];
     if (opencl) {
       /* The NonSemantic layout drops a few OpenCL operands: a member's

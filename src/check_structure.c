@@ -238,12 +238,32 @@ static bool value_operand(void *ud, const k2s_instr *in, const k2s_operand *op)
   return true;
 }
 
+typedef struct value_quick {
+  const check *c;
+  bool unsure;
+} value_quick;
+
+static void quick_operand(void *ud, k2s_instr *in, uint32_t *id)
+{
+  (void)in;
+  value_quick *q = ud;
+  const k2s_instr *d = def_of(q->c->m, *id);
+  q->unsure |= !d || !d->type || foreign_value(q->c, *id);
+}
+
 static bool check_values(const check *c, k2s_instr *i)
 {
   k2s_module *m = c->m;
   value_scan s = {c, NULL};
+  /* Only an id naming no typed value of this function can be wrong, and only then
+   * does it matter whether the grammar takes a value there: the fast id decoding
+   * first, the grammar walk (which knows) only for an instruction with such an id
+   * (the walk of every instruction was two thirds of this check). */
+  value_quick q = {c, false};
+  k2s_foreach_id_operand(m, i, quick_operand, &q);
   /* A walk that fails (words that do not fit the grammar) is the parser's to report. */
-  k2s_walk_operands(m, i, value_operand, &s);
+  if (q.unsure)
+    k2s_walk_operands(m, i, value_operand, &s);
   if (!s.bad) {
     /* Memory operands (the grammar's, k2s_pointer_operands) are pointers:
      * the passes take their pointee and storage class from the pointer type
@@ -287,14 +307,14 @@ static bool check_opencl_std(k2s_module *m, const k2s_instr *i)
   if (i->n_ops < 2 || i->ops[0] >= m->id_cap || !m->ext_set ||
       m->ext_set[i->ops[0]] != K2S_EXT_OPENCL_STD)
     return true;
-  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_STD];
-  if (i->ops[1] >= set->n_opcodes || !set->insts[i->ops[1]].name)
+  const k2s_extinst_info *x = k2s_extinst_set_inst(&k2s_extinst_sets[K2S_EXT_OPENCL_STD], i->ops[1]);
+  if (!x)
     return true; /* spirv-val names an unknown instruction */
-  const k2s_extinst_info *x = &set->insts[i->ops[1]];
+  const k2s_operand_desc *d = k2s_extinst_info_operands(x);
   for (uint32_t k = 0; k + 2 < i->n_ops && k < x->n_operands; k++) {
-    if (x->operands[k].quantifier == K2S_Q_MANY)
+    if (d[k].quantifier == K2S_Q_MANY)
       break;
-    if (x->operands[k].kind != K2S_OK_ID_REF)
+    if (d[k].kind != K2S_OK_ID_REF)
       continue;
     const k2s_instr *v = def_of(m, i->ops[k + 2]);
     uint16_t t = v && v->type ? opcode_of(m, v->type) : 0;
@@ -304,7 +324,7 @@ static bool check_opencl_std(k2s_module *m, const k2s_instr *i)
                              t == SpvOpTypeVector;
     if (!ok) {
       k2s_error(m, i,
-                "malformed input module: operand %u of OpenCL.std %s must be %s", k + 1, x->name,
+                "malformed input module: operand %u of OpenCL.std %s must be %s", k + 1, k2s_extinst_info_name(x),
                 want_ptr ? "a pointer" : "a scalar or vector value");
       return false;
     }

@@ -170,6 +170,24 @@ def may_hold_ids(kinds, kind_index, kind):
     return False
 
 
+SYNC_KINDS = ("IdScope", "IdMemorySemantics")
+
+
+def may_hold_sync(kinds, kind_index, kind):
+    """Whether an operand of this kind is, or may hold in its parts or parameters, a
+    scope or memory-semantics <id>, or leads the operand walk to another instruction's
+    operands (OpSpecConstantOp's)."""
+    k = kinds[kind]
+    if k["kind"] in SYNC_KINDS or k["kind"] == "LiteralSpecConstantOpInteger":
+        return True
+    if k["category"] == "Composite":
+        return any(may_hold_sync(kinds, kind_index, kind_index[b]) for b in k["bases"])
+    if k["category"] in ("ValueEnum", "BitEnum"):
+        return any(may_hold_sync(kinds, kind_index, kind_index[p["kind"]])
+                   for e in k["enumerants"] for p in e.get("parameters", []))
+    return False
+
+
 def layout_row(l):
     return "{0x%xull, %d, %d, %s, %d}" % (l[0], l[1], l[2], "true" if l[3] else "false",
                                          l[4] if len(l) > 4 else 0)
@@ -305,6 +323,52 @@ def access_chains(by_op, h, c):
              "  default: return false;\n  }\n}" % "\n".join(cases))
 
 
+class Pool:
+    """What the pointer-free tables index into: one blob of NUL-terminated names
+    (offset 0: none), one array of uint16 lists (capabilities, operand kinds), one of
+    operand descriptions."""
+
+    def __init__(self):
+        self.strings, self.string_at, self.size = [], {}, 1
+        self.u16 = [0]
+        self.operands = []
+
+    def string(self, text):
+        if text is None:
+            return 0
+        if text not in self.string_at:
+            self.string_at[text] = self.size
+            self.strings.append(text)
+            self.size += len(text.encode()) + 1
+        return self.string_at[text]
+
+    def u16_list(self, values):
+        if not values:
+            return 0
+        at = len(self.u16)
+        self.u16 += values
+        return fits(at, 16, "uint16 lists")
+
+    def operand_list(self, descs):
+        at = len(self.operands)
+        self.operands += descs
+        return fits(at, 16, "operand descriptions")
+
+    def emit(self, c):
+        # One literal per name, each with its NUL: offset 0 is the empty name.
+        c.append("const char k2s_table_strings[%d] =\n  \"\\0\"\n%s;" % (
+            self.size, "\n".join("  %s \"\\0\"" % cstr(t) for t in self.strings)))
+        c.append("const uint16_t k2s_table_u16[%d] = {%s};" % (len(self.u16), ",".join(map(str, self.u16))))
+        c.append("const k2s_operand_desc k2s_table_operands[%d] = {\n  %s\n};" % (
+            max(1, len(self.operands)), ",\n  ".join(self.operands) or "{0, 0, 0}"))
+
+
+def fits(value, bits, what):
+    if value >= 1 << bits:
+        raise SystemExit("gen_tables.py: %s outgrow a %d-bit index; widen the field" % (what, bits))
+    return value
+
+
 def main():
     gdir, out_h, out_c = sys.argv[1:4]
     out_b = sys.argv[4] if len(sys.argv) > 4 else None
@@ -336,54 +400,130 @@ typedef struct k2s_operand_desc {
   uint8_t not_value;
 } k2s_operand_desc;
 
+/* The tables hold no pointers: names are offsets into k2s_table_strings (one blob,
+ * offset 0 meaning none), lists indexes into one array per element type, so that
+ * they are read-only data the dynamic loader never relocates (the ~4,700 pointers
+ * they held cost every start of k2s 0.07 M instructions and 590 KB of copy-on-write
+ * pages: bench/RESULTS.md, session 10). Read them through the accessors below. */
 typedef struct k2s_enumerant {
-  const char *name;
+  uint32_t name_at; /* k2s_enumerant_spelling() */
   uint32_t value;
   uint8_t n_caps, n_params;
-  const uint16_t *caps;
-  const uint16_t *params; /* operand kinds of the enumerant's extra operands */
-  uint32_t version;       /* SPIR-V version that made it core (0x00MMmm00), 0: never */
-  const char *extension;  /* an extension that enables it before then, or NULL */
-  bool param_ids;         /* whether a parameter is, or may hold, an <id> */
+  uint16_t caps_at;   /* k2s_enumerant_caps() */
+  uint16_t params_at; /* k2s_enumerant_params(): operand kinds of its extra operands */
+  bool param_ids;     /* whether a parameter is, or may hold, an <id> */
+  uint32_t version;   /* SPIR-V version that made it core (0x00MMmm00), 0: never */
+  uint32_t extension_at; /* k2s_enumerant_extension() */
 } k2s_enumerant;
 
 typedef struct k2s_kind_info {
-  const char *name;
+  uint32_t name_at; /* k2s_kind_info_name() */
   uint8_t category; /* enum k2s_kind_category */
   uint16_t n_enumerants;
-  const k2s_enumerant *enumerants;
+  uint16_t enumerants_at; /* k2s_kind_info_enumerants() */
   uint16_t bases[2]; /* composite kinds: the two parts */
   /* Enumerants by value: k2s_enumerants_by_value[by_value .. by_value + n_by_value)
-   * index enumerants[] in increasing value, equal values (aliases) in grammar order. */
+   * index k2s_kind_info_enumerants() in increasing value, equal values (aliases) in
+   * grammar order. */
   uint16_t n_by_value;
   uint32_t by_value;
 } k2s_kind_info;
 
 typedef struct k2s_opcode_info {
-  const char *name; /* NULL where the opcode is unassigned */
+  uint32_t name_at; /* k2s_opcode_info_name(); 0 where the opcode is unassigned */
   bool has_type, has_result;
   uint8_t n_operands, n_caps;
-  const k2s_operand_desc *operands; /* excluding result type and result id */
-  const uint16_t *caps;
+  uint16_t operands_at; /* k2s_opcode_info_operands(): excluding result type and id */
+  uint16_t caps_at;     /* k2s_opcode_info_caps() */
   uint32_t version; /* SPIR-V version that introduced it, 0x00MMmm00 */
   uint8_t op_class; /* enum k2s_op_class: the grammar's instruction class */
   uint8_t pointers; /* bit k set when operand word k is a memory operand (a pointer) */
 } k2s_opcode_info;
 
 typedef struct k2s_extinst_info {
-  const char *name;
+  uint32_t name_at; /* k2s_extinst_info_name(); 0 where the opcode is unassigned */
   uint8_t n_operands;
-  const k2s_operand_desc *operands; /* ext-local kinds: only the category matters */
+  uint16_t operands_at; /* k2s_extinst_info_operands(): ext-local kinds, only the category matters */
   uint8_t pointers; /* OpenCL.std: bit k set when operand k is a pointer (by its name) */
   bool enum_operands; /* whether an operand may hold a (core) enum value */
 } k2s_extinst_info;
 
 typedef struct k2s_extinst_set {
-  const char *import_name; /* prefix matched against OpExtInstImport */
+  uint32_t import_name_at; /* k2s_extinst_set_import_name(): prefix matched against OpExtInstImport */
   uint32_t n_opcodes;
-  const k2s_extinst_info *insts; /* indexed by ext opcode */
+  uint32_t insts_at; /* k2s_extinst_set_inst() */
   uint32_t layouts; /* k2s_ext_id_layouts[layouts + ext opcode] */
 } k2s_extinst_set;
+
+/* What the tables point into. */
+extern const char k2s_table_strings[];
+extern const uint16_t k2s_table_u16[]; /* capability and operand-kind lists */
+extern const k2s_operand_desc k2s_table_operands[];
+extern const k2s_enumerant k2s_table_enumerants[];
+extern const k2s_extinst_info k2s_table_extinsts[];
+
+static inline const char *k2s_table_string(uint32_t at)
+{
+  return at ? &k2s_table_strings[at] : 0;
+}
+/* The enumerant's name (k2s_enumerant_name() finds one by kind and value). */
+static inline const char *k2s_enumerant_spelling(const k2s_enumerant *e)
+{
+  return k2s_table_string(e->name_at);
+}
+static inline const uint16_t *k2s_enumerant_caps(const k2s_enumerant *e)
+{
+  return &k2s_table_u16[e->caps_at];
+}
+static inline const uint16_t *k2s_enumerant_params(const k2s_enumerant *e)
+{
+  return &k2s_table_u16[e->params_at];
+}
+/* An extension that enables the enumerant before it became core, or NULL. */
+static inline const char *k2s_enumerant_extension(const k2s_enumerant *e)
+{
+  return k2s_table_string(e->extension_at);
+}
+static inline const char *k2s_kind_info_name(const k2s_kind_info *k)
+{
+  return k2s_table_string(k->name_at);
+}
+/* The kind's n_enumerants enumerants, in grammar order. */
+static inline const k2s_enumerant *k2s_kind_info_enumerants(const k2s_kind_info *k)
+{
+  return &k2s_table_enumerants[k->enumerants_at];
+}
+static inline const char *k2s_opcode_info_name(const k2s_opcode_info *o)
+{
+  return k2s_table_string(o->name_at);
+}
+static inline const k2s_operand_desc *k2s_opcode_info_operands(const k2s_opcode_info *o)
+{
+  return &k2s_table_operands[o->operands_at];
+}
+static inline const uint16_t *k2s_opcode_info_caps(const k2s_opcode_info *o)
+{
+  return &k2s_table_u16[o->caps_at];
+}
+static inline const char *k2s_extinst_info_name(const k2s_extinst_info *x)
+{
+  return k2s_table_string(x->name_at);
+}
+static inline const k2s_operand_desc *k2s_extinst_info_operands(const k2s_extinst_info *x)
+{
+  return &k2s_table_operands[x->operands_at];
+}
+static inline const char *k2s_extinst_set_import_name(const k2s_extinst_set *s)
+{
+  return k2s_table_string(s->import_name_at);
+}
+/* The set's instruction ext_op, NULL where the set has none of that number. */
+static inline const k2s_extinst_info *k2s_extinst_set_inst(const k2s_extinst_set *s, uint32_t ext_op)
+{
+  if (ext_op >= s->n_opcodes || !k2s_table_extinsts[s->insts_at + ext_op].name_at)
+    return 0;
+  return &k2s_table_extinsts[s->insts_at + ext_op];
+}
 
 /* Where an instruction's <id>s are when its grammar fixes that without looking at
  * operand values (src/operands.c, k2s_foreach_id_operand): a prefix of n_fixed one-word
@@ -419,40 +559,35 @@ enum k2s_kind_class {
   K2S_KIND_ENUM,    /* an enum some of whose values take parameters */
 };
 """)
-    # enumerants
+    # enumerants, all kinds' in one array
+    pool = Pool()
+    enum_rows, enum_at = [], {}
     for i, k in enumerate(kinds):
         if k["category"] not in ("ValueEnum", "BitEnum"):
             continue
-        name = ident(k["kind"]).lower()
-        seen = {}
-        rows = []
+        enum_at[i] = fits(len(enum_rows), 16, "enumerants")
         for j, e in enumerate(k["enumerants"]):
             v = e["value"]
             v = int(v, 16) if isinstance(v, str) else int(v)
             caps = [cap_value[x] for x in e.get("capabilities", []) if x in cap_value]
             params = [kind_index[p["kind"]] for p in e.get("parameters", [])]
-            if caps:
-                c.append("static const uint16_t en_%s_%d_caps[] = {%s};" % (name, j, ",".join(map(str, caps))))
-            if params:
-                c.append("static const uint16_t en_%s_%d_params[] = {%s};" % (name, j, ",".join(map(str, params))))
-            rows.append("  {%s, %du, %d, %d, %s, %s, 0x%06x, %s, %s}," % (
-                cstr(e["enumerant"]), v, len(caps), len(params),
-                "en_%s_%d_caps" % (name, j) if caps else "0",
-                "en_%s_%d_params" % (name, j) if params else "0",
-                enumerant_version(e), cstr(enumerant_extension(e)) if enumerant_extension(e) else "0",
-                "true" if any(may_hold_ids(kinds, kind_index, x) for x in params) else "false"))
-        c.append("static const k2s_enumerant enumerants_%s[] = {\n%s\n};" % (name, "\n".join(rows)))
+            enum_rows.append("  {%d, %du, %d, %d, %d, %d, %s, 0x%06x, %d}, /* %s */" % (
+                pool.string(e["enumerant"]), v, len(caps), len(params), pool.u16_list(caps),
+                pool.u16_list(params),
+                "true" if any(may_hold_ids(kinds, kind_index, x) for x in params) else "false",
+                enumerant_version(e), pool.string(enumerant_extension(e)), e["enumerant"]))
+    c.append("const k2s_enumerant k2s_table_enumerants[%d] = {\n%s\n};" % (len(enum_rows), "\n".join(enum_rows)))
     cat = {"Id": "K2S_CAT_ID", "Literal": "K2S_CAT_LITERAL", "ValueEnum": "K2S_CAT_VALUE_ENUM",
            "BitEnum": "K2S_CAT_BIT_ENUM", "Composite": "K2S_CAT_COMPOSITE"}
     rows, by_value = [], []
     for k in kinds:
-        name = ident(k["kind"]).lower()
-        en = "enumerants_%s" % name if k["category"] in ("ValueEnum", "BitEnum") else "0"
-        n = len(k.get("enumerants", [])) if en != "0" else 0
+        i = kind_index[k["kind"]]
+        n = len(k["enumerants"]) if i in enum_at else 0
         bases = [kind_index[b] for b in k.get("bases", [])] + [0, 0]
-        order = sorted_enumerants(k) if en != "0" else []
-        rows.append("  {%s, %s, %d, %s, {%d, %d}, %d, %d}," % (cstr(k["kind"]), cat[k["category"]], n, en,
-                                                          bases[0], bases[1], len(order), len(by_value)))
+        order = sorted_enumerants(k) if i in enum_at else []
+        rows.append("  {%d, %s, %d, %d, {%d, %d}, %d, %d}, /* %s */" % (
+            pool.string(k["kind"]), cat[k["category"]], n, enum_at.get(i, 0), bases[0], bases[1],
+            len(order), len(by_value), k["kind"]))
         by_value += order
     c.append("const k2s_kind_info k2s_kinds[K2S_OK_COUNT] = {\n%s\n};" % "\n".join(rows))
     h.append("extern const k2s_kind_info k2s_kinds[K2S_OK_COUNT];")
@@ -478,14 +613,6 @@ enum k2s_kind_class {
     for i in insts:
         # Aliases share an opcode; keep the first (the canonical name).
         by_op.setdefault(i["opcode"], i)
-    for op, i in sorted(by_op.items()):
-        ops = [o for o in i.get("operands", []) if o["kind"] not in ("IdResultType", "IdResult")]
-        if ops:
-            c.append("static const k2s_operand_desc op_%d_operands[] = {%s};" % (
-                op, ",".join(operand_desc(kind_index, o) for o in ops)))
-        caps = [cap_value[x] for x in i.get("capabilities", []) if x in cap_value]
-        if caps:
-            c.append("static const uint16_t op_%d_caps[] = {%s};" % (op, ",".join(map(str, caps))))
     rows = []
     for op, i in sorted(by_op.items()):
         kinds_of = [o["kind"] for o in i.get("operands", [])]
@@ -495,18 +622,21 @@ enum k2s_kind_class {
         if ver == "None":
             ver = "1.0"
         maj, mnr = (int(x) for x in ver.split(".")[:2])
-        rows.append("  [%d] = {%s, %s, %s, %d, %d, %s, %s, 0x%02x%02x00, %d, 0x%x}," % (
-            op, cstr(i["opname"]), "true" if "IdResultType" in kinds_of else "false",
+        rows.append("  [%d] = {%d, %s, %s, %d, %d, %d, %d, 0x%02x%02x00, %d, 0x%x}, /* %s */" % (
+            op, pool.string(i["opname"]), "true" if "IdResultType" in kinds_of else "false",
             "true" if "IdResult" in kinds_of else "false", len(ops), len(caps),
-            "op_%d_operands" % op if ops else "0", "op_%d_caps" % op if caps else "0", maj, mnr,
-            classes.index(i["class"]), pointer_operands(i, ops)))
+            pool.operand_list([operand_desc(kind_index, o) for o in ops]),
+            pool.u16_list([cap_value[x] for x in caps]), maj, mnr,
+            classes.index(i["class"]), pointer_operands(i, ops), i["opname"]))
     c.append("const k2s_opcode_info k2s_opcodes[K2S_OPCODE_LIMIT] = {\n%s\n};" % "\n".join(rows))
-    layouts, enum_ops, shapes = [], [], []
+    layouts, enum_ops, shapes, sync_ops = [], [], [], []
     for op, i in sorted(by_op.items()):
         descs = [(kind_index[o["kind"]], o.get("quantifier")) for o in i.get("operands", [])
                  if o["kind"] not in ("IdResultType", "IdResult")]
         if any(may_hold_enum(kinds, kind_index, kd) for kd, _ in descs):
             enum_ops.append("[%d] = true" % op)
+        if any(may_hold_sync(kinds, kind_index, kd) for kd, _ in descs):
+            sync_ops.append("[%d] = true /* %s */" % (op, i["opname"]))
         if i["opname"] not in ("OpSwitch", "OpExtInst"):  # their ids need the full decoding
             layouts.append("  [%d] = %s, /* %s */" % (op, layout_row(id_layout(descs, kinds, kclass, kind_index)),
                                                      i["opname"]))
@@ -530,7 +660,14 @@ enum k2s_kind_class {
         h.append("  K2S_EXT_%s," % cid.upper())
     h.append("  K2S_EXT_UNKNOWN = 255\n};")
     h.append("extern const k2s_extinst_set k2s_extinst_sets[K2S_N_EXTINST_SETS];")
-    set_rows, ext_layouts = [], []
+    h.append("""/* The name of instruction ext_op of set (enum k2s_extinst_set_id), NULL where it has none. */
+static inline const char *k2s_extinst_op_name(uint32_t set, uint32_t ext_op)
+{
+  const k2s_extinst_info *x = set < K2S_N_EXTINST_SETS ? k2s_extinst_set_inst(&k2s_extinst_sets[set], ext_op) : 0;
+  return x ? k2s_extinst_info_name(x) : 0;
+}""")
+    set_rows, ext_layouts, ext_rows = [], [], []
+    ext_sync = False
     for import_name, fname, cid in EXT_SETS:
         path = os.path.join(gdir, fname)
         g = json.load(open(path))
@@ -549,7 +686,7 @@ enum k2s_kind_class {
         for i in g["instructions"]:
             h.append("  K2S_%s_%s = %d," % (cid.upper(), i["opname"], i["opcode"]))
         h.append("};")
-        rows = []
+        rows = [None] * (maxo + 1)
         set_layouts = ["{0, 0, 0, false, 0}"] * (maxo + 1)
         for i in g["instructions"]:
             ops = i.get("operands", [])
@@ -564,8 +701,6 @@ enum k2s_kind_class {
                 descs.append(operand_desc(kind_index, o, kd))
                 raw.append((kind_index[kd], o.get("quantifier")))
             set_layouts[i["opcode"]] = layout_row(id_layout(raw, kinds, kclass, kind_index))
-            if descs:
-                c.append("static const k2s_operand_desc ext_%s_%d[] = {%s};" % (cid, i["opcode"], ",".join(descs)))
             ptrs = 0
             if cid == "opencl_std":
                 # The grammar names pointer operands; 'p' is a pointer only in the
@@ -575,13 +710,23 @@ enum k2s_kind_class {
                     if n in OPENCL_STD_POINTER_NAMES or (n == "p" and i["opname"].startswith(("vload", "vstore"))):
                         ptrs |= 1 << k
             enums = any(may_hold_enum(kinds, kind_index, kd) for kd, _ in raw)
-            rows.append("  [%d] = {%s, %d, %s, 0x%x, %s}," % (
-                i["opcode"], cstr(i["opname"]), len(descs), "ext_%s_%d" % (cid, i["opcode"]) if descs else "0",
-                ptrs, "true" if enums else "false"))
-        c.append("static const k2s_extinst_info ext_%s[%d] = {\n%s\n};" % (cid, maxo + 1, "\n".join(rows)))
-        set_rows.append("  {%s, %d, ext_%s, %d}," % (cstr(import_name), maxo + 1, cid, len(ext_layouts)))
+            ext_sync = ext_sync or any(may_hold_sync(kinds, kind_index, kd) for kd, _ in raw)
+            rows[i["opcode"]] = "  {%d, %d, %d, 0x%x, %s}, /* %s %s */" % (
+                pool.string(i["opname"]), len(descs), pool.operand_list(descs), ptrs,
+                "true" if enums else "false", import_name, i["opname"])
+        set_rows.append("  {%d, %d, %d, %d}, /* %s */" % (pool.string(import_name), maxo + 1, len(ext_rows),
+                                                           len(ext_layouts), import_name))
+        ext_rows += [r or "  {0, 0, 0, 0, false}," for r in rows]
         ext_layouts += set_layouts
+    if ext_sync:
+        sync_ops.append("[%d] = true /* OpExtInst */" % next(op for op, i in by_op.items() if i["opname"] == "OpExtInst"))
+    h.append("/* Whether an opcode's operands may hold an IdScope or IdMemorySemantics <id> (or lead\n"
+             " * the walk to another instruction's operands): false, and the walk finds none. */")
+    h.append("extern const bool k2s_opcode_sync_operands[K2S_OPCODE_LIMIT];")
+    c.append("const bool k2s_opcode_sync_operands[K2S_OPCODE_LIMIT] = {%s};" % ", ".join(sync_ops))
+    c.append("const k2s_extinst_info k2s_table_extinsts[%d] = {\n%s\n};" % (len(ext_rows), "\n".join(ext_rows)))
     c.append("const k2s_extinst_set k2s_extinst_sets[K2S_N_EXTINST_SETS] = {\n%s\n};" % "\n".join(set_rows))
+    pool.emit(c)
     h.append("extern const k2s_id_layout k2s_ext_id_layouts[];")
     c.append("const k2s_id_layout k2s_ext_id_layouts[%d] = {\n  %s\n};" % (len(ext_layouts),
                                                                           ",\n  ".join(ext_layouts)))

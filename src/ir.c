@@ -177,7 +177,7 @@ static bool maybe_interned(const k2s_instr *i)
 static bool targets_first_operand(uint16_t op)
 {
   const k2s_opcode_info *info = k2s_opcode(op);
-  return info && !info->has_result && info->n_operands && info->operands[0].kind == K2S_OK_ID_REF;
+  return info && !info->has_result && info->n_operands && k2s_opcode_info_operands(info)[0].kind == K2S_OK_ID_REF;
 }
 
 void k2s_drop_annotations_of(k2s_module *m, const uint8_t *dead)
@@ -1098,9 +1098,9 @@ void k2s_add_extension(k2s_module *m, const char *name)
 static uint8_t ext_set_of_name(const char *name)
 {
   for (uint8_t s = 0; s < K2S_N_EXTINST_SETS; s++) {
-    size_t n = strlen(k2s_extinst_sets[s].import_name);
+    size_t n = strlen(k2s_extinst_set_import_name(&k2s_extinst_sets[s]));
     /* NonSemantic.ClspvReflection carries its revision as a suffix (".5"). */
-    if (strncmp(name, k2s_extinst_sets[s].import_name, n) == 0 && (name[n] == 0 || name[n] == '.'))
+    if (strncmp(name, k2s_extinst_set_import_name(&k2s_extinst_sets[s]), n) == 0 && (name[n] == 0 || name[n] == '.'))
       return s;
   }
   return K2S_EXT_UNKNOWN;

@@ -300,7 +300,8 @@ bool k2s_instr_rewrite_ids(k2s_module *m, k2s_instr *i, k2s_id_fn fn, void *ud);
  * walk looking for enum operands has nothing to find; true for unknown opcodes. */
 bool k2s_opcode_may_have_enum_operands(uint16_t opcode);
 /* True when the grammar alone says that in's operand words are well-formed (the walk
- * would find no fault: k2s_operand_shapes); false where they are not, or only the walk
+ * would find no fault: k2s_operand_shapes, or one-word operands then an enum whose
+ * value's parameters are one word each); false where they are not, or only the walk
  * can tell. */
 bool k2s_operands_well_formed(const k2s_instr *in);
 /* Calls fn for each enum operand of in, as k2s_walk_operands reports them (fn returning

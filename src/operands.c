@@ -23,7 +23,7 @@ typedef struct walker {
 
 const k2s_opcode_info *k2s_opcode(uint16_t opcode)
 {
-  if (opcode >= K2S_OPCODE_LIMIT || !k2s_opcodes[opcode].name)
+  if (opcode >= K2S_OPCODE_LIMIT || !k2s_opcodes[opcode].name_at)
     return NULL;
   return &k2s_opcodes[opcode];
 }
@@ -45,7 +45,7 @@ const char *k2s_opcode_name(uint16_t opcode)
   static _Thread_local char buf[24];
   const k2s_opcode_info *info = k2s_opcode(opcode);
   if (info)
-    return info->name;
+    return k2s_opcode_info_name(info);
   snprintf(buf, sizeof(buf), "Op<%u>", opcode);
   return buf;
 }
@@ -60,7 +60,7 @@ static uint32_t lower_bound(const k2s_kind_info *k, uint64_t value)
   uint32_t lo = 0, hi = k->n_by_value;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    if (k->enumerants[e[mid]].value < value)
+    if (k2s_kind_info_enumerants(k)[e[mid]].value < value)
       lo = mid + 1;
     else
       hi = mid;
@@ -70,7 +70,7 @@ static uint32_t lower_bound(const k2s_kind_info *k, uint64_t value)
 
 static const k2s_enumerant *by_value_at(const k2s_kind_info *k, uint32_t pos)
 {
-  return pos < k->n_by_value ? &k->enumerants[k2s_enumerants_by_value[k->by_value + pos]] : NULL;
+  return pos < k->n_by_value ? &k2s_kind_info_enumerants(k)[k2s_enumerants_by_value[k->by_value + pos]] : NULL;
 }
 
 /* The first enumerant listed with the value, as a scan in grammar order finds it. */
@@ -129,7 +129,7 @@ const k2s_enumerant *k2s_next_named_enumerant(const k2s_instr *in, const k2s_ope
 const char *k2s_enumerant_name(uint16_t kind, uint32_t value)
 {
   const k2s_enumerant *e = find_enumerant(kind, value);
-  return e ? e->name : NULL;
+  return e ? k2s_enumerant_spelling(e) : NULL;
 }
 
 const char *k2s_string_operand(const k2s_instr *in, uint32_t word)
@@ -176,7 +176,7 @@ static void walk_desc(walker *w, const k2s_operand_desc *d, uint32_t n)
     case K2S_Q_ONE:
       if (w->pos >= w->in->n_ops) {
         snprintf(w->buf, sizeof(w->buf), "missing operand %u (%s)", i + 1,
-                 k2s_kinds[d[i].kind].name);
+                 k2s_kind_info_name(&k2s_kinds[d[i].kind]));
         fail(w, w->buf);
         return;
       }
@@ -203,7 +203,7 @@ static void walk_enum_params(walker *w, const k2s_enumerant *e)
       fail(w, "an enumerant's parameter is missing");
       return;
     }
-    walk_kind(w, e->params[p]);
+    walk_kind(w, k2s_enumerant_params(e)[p]);
   }
   w->not_value = outer;
 }
@@ -228,7 +228,7 @@ static void walk_spec_constant_op(walker *w)
     fail(w, "OpSpecConstantOp names an unknown opcode");
     return;
   }
-  walk_desc(w, info->operands, info->n_operands);
+  walk_desc(w, k2s_opcode_info_operands(info), info->n_operands);
 }
 
 static void walk_ext_inst(walker *w)
@@ -240,15 +240,16 @@ static void walk_ext_inst(walker *w)
     set = w->m->ext_set[set_id];
   if (set != K2S_EXT_UNKNOWN && set < K2S_N_EXTINST_SETS) {
     const k2s_extinst_set *s = &k2s_extinst_sets[set];
-    if (ext_op < s->n_opcodes && s->insts[ext_op].name) {
-      walk_desc(w, s->insts[ext_op].operands, s->insts[ext_op].n_operands);
+    const k2s_extinst_info *x = k2s_extinst_set_inst(s, ext_op);
+    if (x) {
+      walk_desc(w, k2s_extinst_info_operands(x), x->n_operands);
       if (w->pos < w->in->n_ops && !w->stop)
         fail(w, "too many operands for the extended instruction");
       return;
     }
     /* A newer revision of a non-semantic set (NonSemantic.ClspvReflection.6 read with
      * the grammar of .5) may add instructions: they are ids like the rest, below. */
-    if (strncmp(s->import_name, "NonSemantic.", 12) != 0) {
+    if (strncmp(k2s_extinst_set_import_name(s), "NonSemantic.", 12) != 0) {
       fail(w, "unknown extended instruction number");
       return;
     }
@@ -323,7 +324,7 @@ static void walk_kind(walker *w, uint16_t kind)
  * cannot say; look the selector up. */
 static void walk_switch(walker *w)
 {
-  const k2s_operand_desc *d = k2s_opcodes[SpvOpSwitch].operands; /* Selector, Default, pairs */
+  const k2s_operand_desc *d = k2s_opcode_info_operands(&k2s_opcodes[SpvOpSwitch]); /* Selector, Default, pairs */
   w->not_value = d[0].not_value;
   emit(w, K2S_OK_ID_REF, K2S_OPND_ID, 1);
   w->not_value = d[1].not_value;
@@ -356,7 +357,7 @@ const char *k2s_walk_operands(const k2s_module *m, const k2s_instr *in, k2s_oper
   if (in->opcode == SpvOpSwitch)
     walk_switch(&w);
   else
-    walk_desc(&w, info->operands, info->n_operands);
+    walk_desc(&w, k2s_opcode_info_operands(info), info->n_operands);
   if (!w.error && w.pos < in->n_ops && !w.stop)
     w.error = "the instruction has more words than its operands take";
   if (w.error) {
@@ -388,12 +389,48 @@ bool k2s_opcode_may_have_enum_operands(uint16_t opcode)
   return opcode >= K2S_OPCODE_LIMIT || !k2s_opcode(opcode) || k2s_opcode_enum_operands[opcode];
 }
 
+/* The words after an enum operand of kind `kind` holding v that its value's parameters
+ * take (of each set bit, for a bit enum), where every parameter is one word (an id, or a
+ * literal or enum that takes one); -1 where only the walk can tell. */
+static int enum_param_words(uint16_t kind, uint32_t v)
+{
+  bool bits = k2s_kinds[kind].category == K2S_CAT_BIT_ENUM;
+  int words = 0;
+  for (uint32_t rest = bits ? v : 1; rest; rest &= rest - 1) {
+    const k2s_enumerant *e = find_enumerant(kind, bits ? rest & -rest : v);
+    for (uint32_t p = 0; e && p < e->n_params; p++) {
+      uint8_t c = k2s_kind_class[k2s_enumerant_params(e)[p]];
+      if (c != K2S_KIND_ID && c != K2S_KIND_LITERAL)
+        return -1;
+      words++;
+    }
+  }
+  return words;
+}
+
+/* One-word operands, then an enum whose value's parameters follow (the id layout's
+ * K2S_TAIL_ENUM): OpDecorate, OpLoad and OpStore with memory operands, loop merges.
+ * Most of the grammar walks of a parse were these. */
+static bool enum_tail_well_formed(const k2s_instr *in)
+{
+  const k2s_id_layout *l = &k2s_id_layouts[in->opcode];
+  uint32_t n = in->n_ops;
+  if (l->tail != K2S_TAIL_ENUM || n < l->n_fixed)
+    return false;
+  if (n == l->n_fixed)
+    return l->tail_optional;
+  int p = enum_param_words(l->enum_kind, in->ops[l->n_fixed]);
+  return p >= 0 && n == l->n_fixed + 1u + (uint32_t)p;
+}
+
 bool k2s_operands_well_formed(const k2s_instr *in)
 {
   if (in->opcode >= K2S_OPCODE_LIMIT)
     return false;
   const k2s_operand_shape *sh = &k2s_operand_shapes[in->opcode];
   uint32_t n = in->n_ops;
+  if (sh->tail == K2S_SHAPE_WALK)
+    return enum_tail_well_formed(in);
   if (n < sh->n_fixed)
     return false;
   switch (sh->tail) {
@@ -442,10 +479,11 @@ static int decode_kind(const k2s_instr *in, uint16_t kind, uint32_t *pos, k2s_id
     for (uint32_t rest = bits ? v : 1; rest; rest &= rest - 1) {
       const k2s_enumerant *e = find_enumerant(kind, bits ? rest & -rest : v);
       for (uint32_t p = 0; e && p < e->n_params; p++) {
-        uint8_t c = k2s_kind_class[e->params[p]];
-        if (c != K2S_KIND_ID && c != K2S_KIND_LITERAL && e->params[p] != K2S_OK_LITERAL_STRING)
+        uint16_t pk = k2s_enumerant_params(e)[p];
+        uint8_t c = k2s_kind_class[pk];
+        if (c != K2S_KIND_ID && c != K2S_KIND_LITERAL && pk != K2S_OK_LITERAL_STRING)
           return 0;
-        int r = decode_kind(in, e->params[p], pos, fn, ud);
+        int r = decode_kind(in, pk, pos, fn, ud);
         if (r != 1)
           return r;
       }
@@ -591,17 +629,16 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
     /* Set, instruction number, then the set's operands for a set k2s knows. */
     uint32_t set = n >= 2 && m && m->ext_set && in->ops[0] < m->id_cap ? m->ext_set[in->ops[0]]
                                                                         : K2S_EXT_UNKNOWN;
-    if (set != K2S_EXT_UNKNOWN && set < K2S_N_EXTINST_SETS &&
-        in->ops[1] < k2s_extinst_sets[set].n_opcodes &&
-        k2s_extinst_sets[set].insts[in->ops[1]].name) {
-      const k2s_extinst_info *x = &k2s_extinst_sets[set].insts[in->ops[1]];
+    const k2s_extinst_info *x =
+        set < K2S_N_EXTINST_SETS ? k2s_extinst_set_inst(&k2s_extinst_sets[set], in->ops[1]) : NULL;
+    if (x) {
       const k2s_id_layout *l = ext_layout(set, in->ops[1]);
       if (layout_fits(in, l, 2)) {
         fn(ud, in, &in->ops[0]);
         report_by_layout(in, l, 2, fn, ud);
         return;
       }
-      if (decode_and_report(in, x->operands, x->n_operands, 2, fn, ud))
+      if (decode_and_report(in, k2s_extinst_info_operands(x), x->n_operands, 2, fn, ud))
         return;
     }
   } else if (info && in->opcode != SpvOpSwitch) {
@@ -609,7 +646,7 @@ void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, vo
       report_by_layout(in, &k2s_id_layouts[in->opcode], 0, fn, ud);
       return;
     }
-    if (decode_and_report(in, info->operands, info->n_operands, 0, fn, ud))
+    if (decode_and_report(in, k2s_opcode_info_operands(info), info->n_operands, 0, fn, ud))
       return;
   }
   id_walk iw = {fn, ud};
@@ -647,7 +684,7 @@ static bool decode_enums_kind(const k2s_instr *in, uint16_t kind, uint32_t *pos,
     for (uint32_t rest = bits ? v : 1; rest; rest &= rest - 1) {
       const k2s_enumerant *e = find_enumerant(kind, bits ? rest & -rest : v);
       for (uint32_t p = 0; e && p < e->n_params; p++)
-        if (!decode_enums_kind(in, e->params[p], pos, l))
+        if (!decode_enums_kind(in, k2s_enumerant_params(e)[p], pos, l))
           return false;
     }
     return true;
@@ -716,19 +753,19 @@ void k2s_foreach_enum_operand(const k2s_module *m, const k2s_instr *in, k2s_oper
   const k2s_opcode_info *info = k2s_opcode(in->opcode);
   if (!info || !k2s_opcode_enum_operands[in->opcode])
     return; /* an unknown opcode's words are one opaque literal to the walk */
-  const k2s_operand_desc *d = info->operands;
+  const k2s_operand_desc *d = k2s_opcode_info_operands(info);
   uint32_t nd = info->n_operands, pos = 0;
   if (in->opcode == SpvOpExtInst) {
     /* Set, instruction number, then the operands of an instruction of a set k2s knows. */
     uint32_t set = in->n_ops >= 2 && m && m->ext_set && in->ops[0] < m->id_cap
                        ? m->ext_set[in->ops[0]]
                        : K2S_EXT_UNKNOWN;
-    if (set < K2S_N_EXTINST_SETS && in->ops[1] < k2s_extinst_sets[set].n_opcodes &&
-        k2s_extinst_sets[set].insts[in->ops[1]].name) {
-      const k2s_extinst_info *x = &k2s_extinst_sets[set].insts[in->ops[1]];
+    const k2s_extinst_info *x =
+        set < K2S_N_EXTINST_SETS ? k2s_extinst_set_inst(&k2s_extinst_sets[set], in->ops[1]) : NULL;
+    if (x) {
       if (!x->enum_operands)
         return; /* the set's operand kinds hold no enum: the walk finds none */
-      d = x->operands;
+      d = k2s_extinst_info_operands(x);
       nd = x->n_operands;
       pos = 2;
     } else

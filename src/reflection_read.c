@@ -50,10 +50,9 @@ typedef struct reader {
 /* The grammar's entry for a reflection instruction (generated tables), or NULL. */
 static const k2s_extinst_info *grammar_of(const k2s_instr *i)
 {
-  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_CLSPV_REFLECTION];
-  if (i->n_ops < 2 || i->ops[1] >= set->n_opcodes || !set->insts[i->ops[1]].name)
+  if (i->n_ops < 2)
     return NULL;
-  return &set->insts[i->ops[1]];
+  return k2s_extinst_set_inst(&k2s_extinst_sets[K2S_EXT_CLSPV_REFLECTION], i->ops[1]);
 }
 
 static bool fail(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -66,7 +65,7 @@ static bool fail(reader *rd, const char *fmt, ...)
   char *msg = k2s_vsprintf(rd->arena, fmt, ap);
   va_end(ap);
   const k2s_extinst_info *info = rd->at ? grammar_of(rd->at) : NULL;
-  const char *name = info ? info->name : NULL;
+  const char *name = info ? k2s_extinst_info_name(info) : NULL;
   if (rd->at)
     rd->error = k2s_sprintf(rd->arena, "reflection instruction %s (%%%u) at word %u: %s",
                             name ? name : "?", rd->at->result, rd->at->offset, msg);

@@ -44,7 +44,7 @@ static bool implies(uint32_t cap, uint32_t wanted, int depth)
     return true;
   const k2s_enumerant *e = k2s_enumerant_of(K2S_OK_CAPABILITY, cap);
   for (uint32_t k = 0; e && depth < 8 && k < e->n_caps; k++)
-    if (implies(e->caps[k], wanted, depth + 1))
+    if (implies(k2s_enumerant_caps(e)[k], wanted, depth + 1))
       return true;
   return false;
 }
@@ -76,7 +76,7 @@ static bool is_bit_instruction(uint16_t opcode)
 {
   const k2s_opcode_info *info = k2s_opcode(opcode);
   for (uint32_t k = 0; info && k < info->n_caps; k++)
-    if (info->caps[k] == SpvCapabilityBitInstructions)
+    if (k2s_opcode_info_caps(info)[k] == SpvCapabilityBitInstructions)
       return true;
   return false;
 }
@@ -88,7 +88,7 @@ static bool enum_operand(void *ud, const k2s_instr *in, const k2s_operand *op)
     return true;
   const k2s_enumerant *en;
   for (uint32_t at = 0; (en = k2s_next_named_enumerant(in, op, &at));)
-    if (needs_shader(u->m, en->caps, en->n_caps)) {
+    if (needs_shader(u->m, k2s_enumerant_caps(en), en->n_caps)) {
       u->needs = in;
       return false;
     }
@@ -100,7 +100,7 @@ static void scan(shader_uses *u, const k2s_instr *i)
   if (u->needs || i->opcode == SpvOpCapability)
     return;
   const k2s_opcode_info *info = k2s_opcode(i->opcode);
-  if (info && needs_shader(u->m, info->caps, info->n_caps)) {
+  if (info && needs_shader(u->m, k2s_opcode_info_caps(info), info->n_caps)) {
     if (!is_bit_instruction(i->opcode)) {
       u->needs = i;
       return;

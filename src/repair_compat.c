@@ -252,7 +252,7 @@ static bool known_enumerant(uint16_t kind, uint32_t v)
 {
   const k2s_kind_info *k = &k2s_kinds[kind];
   for (uint32_t e = 0; e < k->n_enumerants; e++)
-    if (k->enumerants[e].value == v)
+    if (k2s_kind_info_enumerants(k)[e].value == v)
       return true;
   return false;
 }
@@ -266,7 +266,8 @@ static const char *bad_operand(dbg_ctx *c, const k2s_instr *i, uint32_t op, uint
   if (k2s_kinds[kind].category == K2S_CAT_VALUE_ENUM && k2s_kinds[kind].n_enumerants)
     return known_enumerant(kind, v) ? NULL
                                     : k2s_sprintf(&m->arena, "%s %u is not a valid %s",
-                                                  k2s_kinds[kind].name, v, k2s_kinds[kind].name);
+                                                  k2s_kind_info_name(&k2s_kinds[kind]), v,
+                                                  k2s_kind_info_name(&k2s_kinds[kind]));
   if (k2s_kinds[kind].category != K2S_CAT_ID)
     return NULL;
   if (!v || v >= m->id_cap || !k2s_def(m, v))
@@ -284,53 +285,56 @@ static void note_first(dbg_ctx *c, const k2s_instr *i, const char *why)
 {
   if (c->first)
     return;
-  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100];
-  c->first = k2s_sprintf(&c->m->arena, "%s: %s", set->insts[i->ops[1]].name, why);
+  /* An instruction number the set does not have (read past the table before). */
+  const char *name = k2s_extinst_op_name(K2S_EXT_OPENCL_DEBUGINFO_100, i->ops[1]);
+  c->first = name ? k2s_sprintf(&c->m->arena, "%s: %s", name, why)
+                  : k2s_sprintf(&c->m->arena, "instruction %u: %s", i->ops[1], why);
   c->first_at = i;
 }
 
 /* Check one debug instruction; false when it must be dropped. */
 static bool repair_debug_instr(dbg_ctx *c, k2s_instr *i)
 {
-  const k2s_extinst_set *set = &k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100];
   uint32_t op = i->ops[1];
-  if (op >= set->n_opcodes || !set->insts[op].name) {
+  const k2s_extinst_info *info =
+      k2s_extinst_set_inst(&k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100], op);
+  if (!info) {
     note_first(c, i, "unknown instruction");
     return false;
   }
-  const k2s_extinst_info *info = &set->insts[op];
+  const k2s_operand_desc *desc = k2s_extinst_info_operands(info);
   uint32_t n = i->n_ops - 2, out = 0, n_desc = info->n_operands;
   for (uint32_t w = 0; w < n; w++) {
     uint32_t d = w < n_desc ? w : n_desc - 1;
-    if (!n_desc || (w >= n_desc && info->operands[d].quantifier != K2S_Q_MANY)) {
+    if (!n_desc || (w >= n_desc && desc[d].quantifier != K2S_Q_MANY)) {
       note_first(c, i, "too many operands");
       return false;
     }
     /* An optional operand given as DebugInfoNone (DebugSource's Text, a
      * DebugFunction's Declaration): absent is what the producer means, and
      * what spirv-val accepts; not worth a warning. */
-    k2s_instr *none = info->operands[d].quantifier == K2S_Q_OPTIONAL &&
-                              k2s_kinds[info->operands[d].kind].category == K2S_CAT_ID
+    k2s_instr *none = desc[d].quantifier == K2S_Q_OPTIONAL &&
+                              k2s_kinds[desc[d].kind].category == K2S_CAT_ID
                           ? k2s_def(c->m, i->ops[2 + w])
                           : NULL;
     if (none && is_debug_info(c->m, none) && none->ops[1] == 0)
       break;
-    const char *why = bad_operand(c, i, op, info->operands[d].kind, w);
-    if (why && info->operands[d].quantifier == K2S_Q_ONE) {
+    const char *why = bad_operand(c, i, op, desc[d].kind, w);
+    if (why && desc[d].quantifier == K2S_Q_ONE) {
       note_first(c, i, why);
       return false;
     }
     if (why) {
       note_first(c, i, why);
       c->trimmed++;
-      if (info->operands[d].quantifier == K2S_Q_OPTIONAL)
+      if (desc[d].quantifier == K2S_Q_OPTIONAL)
         break; /* what follows an optional operand would shift into its place */
       continue;
     }
     i->ops[2 + out++] = i->ops[2 + w];
   }
   for (uint32_t d = out; d < n_desc; d++)
-    if (info->operands[d].quantifier == K2S_Q_ONE) {
+    if (desc[d].quantifier == K2S_Q_ONE) {
       note_first(c, i, "missing operands");
       return false;
     }
@@ -428,10 +432,10 @@ static uint32_t repair_debug_base_types(k2s_module *m)
   k2s_foreach_instr_safe(i, &m->sec[K2S_SEC_GLOBAL]) {
     if (!is_debug_info(m, i) || i->ops[1] >= set->n_opcodes)
       continue;
-    const k2s_extinst_info *info = &set->insts[i->ops[1]];
-    for (uint32_t w = 2; w < i->n_ops && info->n_operands; w++) {
+    const k2s_extinst_info *info = k2s_extinst_set_inst(set, i->ops[1]);
+    for (uint32_t w = 2; info && w < i->n_ops && info->n_operands; w++) {
       uint32_t d = w - 2 < info->n_operands ? w - 2 : info->n_operands - 1u;
-      if (k2s_kinds[info->operands[d].kind].category == K2S_CAT_ID && i->ops[w] < m->id_cap &&
+      if (k2s_kinds[k2s_extinst_info_operands(info)[d].kind].category == K2S_CAT_ID && i->ops[w] < m->id_cap &&
           alias[i->ops[w]])
         i->ops[w] = alias[i->ops[w]];
     }
@@ -619,7 +623,8 @@ static uint32_t repair_debug_strings(k2s_module *m)
  * there. The count moved. */
 static uint32_t repair_member_order(k2s_module *m)
 {
-  const k2s_extinst_info *comp = &k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100].insts[10];
+  const k2s_extinst_info *comp =
+      k2s_extinst_set_inst(&k2s_extinst_sets[K2S_EXT_OPENCL_DEBUGINFO_100], 10);
   uint8_t *state = k2s_alloc(&m->arena, m->id_cap); /* 1: a global later on, 2: seen */
   uint32_t n = 0;
   k2s_foreach_instr(i, &m->sec[K2S_SEC_GLOBAL])
@@ -634,7 +639,7 @@ static uint32_t repair_member_order(k2s_module *m)
                    parent->n_ops >= 11 && comp->n_operands >= 9;
     for (uint32_t w = 0; movable && w < 9; w++) {
       uint32_t v = parent->ops[2 + w];
-      if (k2s_kinds[comp->operands[w].kind].category == K2S_CAT_ID && v < m->id_cap &&
+      if (k2s_kinds[k2s_extinst_info_operands(comp)[w].kind].category == K2S_CAT_ID && v < m->id_cap &&
           state[v] == 1)
         movable = false;
     }

@@ -589,18 +589,18 @@ static void ir_enumerant_lookup(void)
   for (uint16_t kind = 0; kind < K2S_OK_COUNT; kind++) {
     const k2s_kind_info *k = &k2s_kinds[kind];
     for (uint32_t i = 0; i < k->n_enumerants; i++) {
-      uint32_t v = k->enumerants[i].value;
+      uint32_t v = k2s_kind_info_enumerants(k)[i].value;
       const char *first = NULL;
       for (uint32_t j = 0; j < k->n_enumerants && !first; j++)
-        if (k->enumerants[j].value == v)
-          first = k->enumerants[j].name;
+        if (k2s_kind_info_enumerants(k)[j].value == v)
+          first = k2s_enumerant_spelling(&k2s_kind_info_enumerants(k)[j]);
       const char *found = k2s_enumerant_name(kind, v);
       if (!found || strcmp(found, first) != 0)
         wrong++;
       if (v + 1 != 0) {
         bool exists = false;
         for (uint32_t j = 0; j < k->n_enumerants; j++)
-          exists |= k->enumerants[j].value == v + 1;
+          exists |= k2s_kind_info_enumerants(k)[j].value == v + 1;
         if (!exists && k2s_enumerant_name(kind, v + 1))
           wrong++;
       }
@@ -688,14 +688,14 @@ static void ir_named_enumerants(void)
       continue;
     for (uint32_t i = 0; i <= k->n_enumerants; i++)
       for (uint32_t d = 0; d < 4; d++) {
-        uint32_t v = i < k->n_enumerants ? k->enumerants[i].value : 0xffffffffu;
+        uint32_t v = i < k->n_enumerants ? k2s_kind_info_enumerants(k)[i].value : 0xffffffffu;
         v = d == 1 ? v + 1 : d == 2 ? v - 1 : d == 3 ? v * 0x10001u + 0x30u : v;
         k2s_instr in = {.ops = &v, .n_ops = 1, .cap_ops = 1};
         k2s_operand op = {.word = 0, .n_words = 1, .kind = kind, .cls = K2S_OPND_ENUM};
         const k2s_enumerant *want[64], *got;
         uint32_t n_want = 0, n_got = 0, at = 0;
         for (uint32_t j = 0; j < k->n_enumerants && n_want < 64; j++) {
-          const k2s_enumerant *e = &k->enumerants[j];
+          const k2s_enumerant *e = &k2s_kind_info_enumerants(k)[j];
           if (bits ? e->value && (v & e->value) == e->value : e->value == v)
             want[n_want++] = e;
         }
@@ -814,6 +814,90 @@ static void ir_operand_shapes(void)
   CHECK_EQ(k2s_operand_shapes[SpvOpDecorate].tail, K2S_SHAPE_WALK); /* Decoration's parameters */
 }
 
+static bool sync_operand(void *ud, const k2s_instr *in, const k2s_operand *op)
+{
+  (void)in;
+  *(bool *)ud |= op->kind == K2S_OK_ID_SCOPE || op->kind == K2S_OK_ID_MEMORY_SEMANTICS;
+  return true;
+}
+
+/* k2s_opcode_sync_operands (generated; the barriers pass walks only where it is set):
+ * where it is not, the walk finds no scope or semantics operand, whatever the words. */
+static void ir_sync_operand_opcodes(void)
+{
+  static const uint32_t values[] = {0, 1, 2, 3, 0x10000, 0x1ffffu, 0xffffffffu};
+  uint32_t words[8];
+  int missed = 0, flagged = 0;
+  for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
+    if (!k2s_opcode((uint16_t)op) || k2s_opcode_sync_operands[op]) {
+      flagged += k2s_opcode((uint16_t)op) != NULL;
+      continue;
+    }
+    for (uint32_t n = 0; n <= 8; n++)
+      for (size_t v = 0; v < sizeof(values) / sizeof(values[0]); v++) {
+        for (uint32_t i = 0; i < n; i++)
+          words[i] = values[(v + i) % (sizeof(values) / sizeof(values[0]))];
+        k2s_instr in = {.ops = words, .n_ops = n, .cap_ops = n, .opcode = (uint16_t)op};
+        bool found = false;
+        k2s_walk_operands(NULL, &in, sync_operand, &found);
+        if (found && missed++ < 5)
+          fprintf(stderr, "%s: a scope or semantics operand, but not flagged\n",
+                  k2s_opcode_name((uint16_t)op));
+      }
+  }
+  CHECK_EQ(missed, 0);
+  CHECK(k2s_opcode_sync_operands[SpvOpControlBarrier] && k2s_opcode_sync_operands[SpvOpAtomicIAdd] &&
+        k2s_opcode_sync_operands[SpvOpMemoryBarrier] && k2s_opcode_sync_operands[SpvOpLoad]);
+  CHECK(!k2s_opcode_sync_operands[SpvOpIAdd] && !k2s_opcode_sync_operands[SpvOpBranch]);
+  CHECK(flagged > 50 && flagged < 300);
+}
+
+/* One-word operands then an enum (the id layout's K2S_TAIL_ENUM: decorations, memory
+ * operands, loop controls): well-formed by the enum value's parameters only where the
+ * walk agrees, over values with and without parameters, unknown values and bits. */
+static void ir_operand_enum_tails(void)
+{
+  static const uint32_t values[] = {0, 1, 2, 3, 4, 6, 11, 30, 0x22, 0x10000, 0xffffffffu};
+  uint32_t words[8];
+  int wrong = 0, opcodes = 0, formed = 0;
+  for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
+    if (!k2s_opcode((uint16_t)op) || k2s_id_layouts[op].tail != K2S_TAIL_ENUM)
+      continue;
+    opcodes++;
+    uint32_t at = k2s_id_layouts[op].n_fixed;
+    for (uint32_t n = 0; n <= 7; n++)
+      for (size_t v = 0; v < sizeof(values) / sizeof(values[0]); v++) {
+        for (uint32_t i = 0; i < n; i++)
+          words[i] = i == at ? values[v] : 5 + i;
+        k2s_instr in = {.ops = words, .n_ops = n, .cap_ops = n, .opcode = (uint16_t)op};
+        bool fast = k2s_operands_well_formed(&in);
+        bool walked = k2s_walk_operands(NULL, &in, NULL, NULL) == NULL;
+        formed += fast;
+        if (fast && !walked && wrong++ < 5)
+          fprintf(stderr, "%s with %u words (enum value %#x): well-formed, the walk not\n",
+                  k2s_opcode_name((uint16_t)op), n, values[v]);
+      }
+  }
+  CHECK_EQ(wrong, 0);
+  CHECK(opcodes > 20 && formed > 200);
+  /* OpDecorate %5 RelaxedPrecision; %5 SpecId 7; OpLoad %t %r %5 Aligned 4; %5 Volatile|Aligned 4 */
+  uint32_t relaxed[] = {5, SpvDecorationRelaxedPrecision}, spec_id[] = {5, SpvDecorationSpecId, 7};
+  uint32_t aligned[] = {5, SpvMemoryAccessAlignedMask, 4},
+           both[] = {5, SpvMemoryAccessVolatileMask | SpvMemoryAccessAlignedMask, 4};
+  k2s_instr d1 = {.ops = relaxed, .n_ops = 2, .opcode = SpvOpDecorate};
+  k2s_instr d2 = {.ops = spec_id, .n_ops = 3, .opcode = SpvOpDecorate};
+  k2s_instr d3 = {.ops = spec_id, .n_ops = 2, .opcode = SpvOpDecorate}; /* SpecId's literal missing */
+  k2s_instr l1 = {.ops = aligned, .n_ops = 3, .opcode = SpvOpLoad};
+  k2s_instr l2 = {.ops = both, .n_ops = 3, .opcode = SpvOpLoad};
+  k2s_instr l3 = {.ops = aligned, .n_ops = 1, .opcode = SpvOpLoad}; /* no memory operands */
+  k2s_instr l4 = {.ops = both, .n_ops = 2, .opcode = SpvOpLoad};   /* Aligned's literal missing */
+  CHECK(k2s_operands_well_formed(&d1) && k2s_operands_well_formed(&d2));
+  CHECK(!k2s_operands_well_formed(&d3));
+  CHECK(k2s_operands_well_formed(&l1) && k2s_operands_well_formed(&l2) &&
+        k2s_operands_well_formed(&l3));
+  CHECK(!k2s_operands_well_formed(&l4));
+}
+
 UNIT_MAIN(T(ir_arena_zeroing), T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_def_use_kept_across_changes), T(ir_names_decorations_caps),
-          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_named_enumerants), T(ir_enum_operands_fast_path), T(ir_operand_shapes), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
+          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_named_enumerants), T(ir_enum_operands_fast_path), T(ir_operand_shapes), T(ir_operand_enum_tails), T(ir_sync_operand_opcodes), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
           T(ir_blocks_functions), T(ir_block_index))
