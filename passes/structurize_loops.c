@@ -1,8 +1,9 @@
 /*
  * structurize, phases 2 and 3: the loop forest and loop normal form. Builds the
- * loop forest (natural loops of a reducible function in near-linear time;
- * Tarjan per nesting level for a function with irreducible cycles, each of
- * which gets one dispatch header), numbers the loops, and gives each loop,
+ * loop forest (natural loops in near-linear time; a function with irreducible
+ * cycles has them rewritten one at a time, each through one dispatch header,
+ * the first found with each nesting level's natural loops folded; Tarjan per
+ * level is the reference both agree with), numbers the loops, and gives each loop,
  * innermost first, one continue target and one merge block (several exits go
  * through a new merge that dispatches on an exit selector). Runs in live mode:
  * each loop costs its own blocks. Part of the structurize pass
