@@ -480,6 +480,25 @@ static bool folded_in(const forest *F, uint32_t P, uint32_t p, const uint32_t *c
   return comp[r] == id;
 }
 
+/* Tarjan's search state: depth-first numbers and low links by block, the
+ * stack of blocks not yet in a component, the search stack of (block, next
+ * edge) pairs; vis[v] == stamp for the blocks met in this search. */
+typedef struct tarjan {
+  uint32_t *vis, *idx, *low, *tstack, *stack;
+  uint8_t *onst;
+  uint32_t stamp, counter, tsp, sp;
+} tarjan;
+
+static void tarjan_visit(tarjan *T, uint32_t v)
+{
+  T->vis[v] = T->stamp;
+  T->idx[v] = T->low[v] = T->counter++;
+  T->tstack[T->tsp++] = v;
+  T->onst[v] = 1;
+  T->stack[T->sp++] = v;
+  T->stack[T->sp++] = 0;
+}
+
 /* Finds the cycle with several entries that build_loops_by_levels would
  * rewrite first, and rewrites it the same way, without its search of every
  * level's whole scope (N loops around an irreducible cycle cost N^2 there).
@@ -499,69 +518,63 @@ static bool rewrite_first_irreducible(st *s)
   forest F;
   if (!forest_build(s, &F, &levels))
     return false;
-  uint32_t *idx = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-  uint32_t *low = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-  uint32_t *comp = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-  uint32_t *tstack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   uint32_t *entries = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
-  uint8_t *onst = k2s_alloc(a, n + 1);
-  uint32_t *stack = F.stack;
+  tarjan T = {.vis = F.vis, .stack = F.stack};
+  T.idx = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  T.low = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  T.tstack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  T.onst = k2s_alloc(a, n + 1);
+  uint32_t *idx = T.idx, *low = T.low, *tstack = T.tstack, *stack = T.stack;
+  uint32_t *comp = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint8_t *onst = T.onst;
   levels[nl++] = n;
   while (nl) {
     uint32_t P = levels[--nl], Pl = P == n ? NONE : P;
-    uint32_t stamp = ++F.vstamp, counter = 0, tsp = 0;
+    T.stamp = ++F.vstamp;
+    T.counter = T.tsp = 0;
     for (uint32_t r = 0; r < F.nscope[P]; r++) {
-      uint32_t root = F.scope[P][r], sp = 0;
-      if (F.vis[root] == stamp)
+      uint32_t root = F.scope[P][r];
+      if (T.vis[root] == T.stamp)
         continue;
-      F.vis[root] = stamp;
-      idx[root] = low[root] = counter++;
-      tstack[tsp++] = root;
-      onst[root] = 1;
-      stack[sp++] = root;
-      stack[sp++] = 0;
-      while (sp) {
-        uint32_t v = stack[sp - 2], from, w;
-        if (forest_edge(s, &F, P, v, stack[sp - 1]++, &from, &w)) {
+      T.sp = 0;
+      tarjan_visit(&T, root);
+      while (T.sp) {
+        uint32_t v = stack[T.sp - 2], from, w;
+        if (forest_edge(s, &F, P, v, stack[T.sp - 1]++, &from, &w)) {
           bool own = F.loop_of[w] == Pl && w != P;
           bool inner = F.loop_of[w] == w && w != P && F.parent[w] == Pl;
           if (!own && !inner)
             continue;
-          if (F.vis[w] != stamp) {
-            F.vis[w] = stamp;
-            idx[w] = low[w] = counter++;
-            tstack[tsp++] = w;
-            onst[w] = 1;
-            stack[sp++] = w;
-            stack[sp++] = 0;
+          if (T.vis[w] != T.stamp) {
+            tarjan_visit(&T, w);
           } else if (onst[w] && idx[w] < low[v]) {
             low[v] = idx[w];
           }
           continue;
         }
-        sp -= 2;
-        if (sp && low[v] < low[stack[sp - 2]])
-          low[stack[sp - 2]] = low[v];
+        T.sp -= 2;
+        if (T.sp && low[v] < low[stack[T.sp - 2]])
+          low[stack[T.sp - 2]] = low[v];
         if (low[v] != idx[v])
           continue;
-        uint32_t start = tsp, id = ++ncomp;
+        uint32_t start = T.tsp, id = ++ncomp;
         do
           start--;
         while (tstack[start] != v);
-        for (uint32_t k = start; k < tsp; k++) {
+        for (uint32_t k = start; k < T.tsp; k++) {
           onst[tstack[k]] = 0;
           comp[tstack[k]] = id;
         }
-        if (tsp - start == 1) {
+        if (T.tsp - start == 1) {
           /* An inner loop (its level is searched after this one's) or a
            * block on no cycle of this level. */
           if (F.loop_of[v] == v && F.nscope[v])
             levels[nl++] = v;
-          tsp = start;
+          T.tsp = start;
           continue;
         }
         uint32_t nent = 0;
-        for (uint32_t k = start; k < tsp; k++) {
+        for (uint32_t k = start; k < T.tsp; k++) {
           uint32_t x = tstack[k];
           bool entry = x == 0;
           for (uint32_t j = 0; j < s->npred[x] && !entry; j++) {

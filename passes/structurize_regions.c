@@ -519,6 +519,28 @@ static k2s_block *merge_for_exits(st *s, k2s_block *A, uint32_t ne, bool one_tar
   return merge;
 }
 
+/* Header a's own edges that leave its construct S_a (the region nodes its walk
+ * reaches but its merge children, which are marked ystamp), into q. */
+static void own_exits(st *s, exits *q, uint32_t a, uint32_t R, uint32_t ystamp)
+{
+  uint32_t nr = regsucc(s, s->blocks[a], R, s->ex_todo);
+  for (uint32_t i = 0; i < nr; i++) {
+    uint32_t t = s->ex_todo[i];
+    if (!walk_reaches(s, a, t, R) || s->mark[t] == ystamp)
+      exits_add(q, t, a, 1);
+  }
+}
+
+/* The exits of root r's construct (a part of S_a; its summary known) that leave
+ * S_a too, into q. */
+static void root_exits(st *s, exits *q, uint32_t a, uint32_t R, uint32_t ystamp, uint32_t r)
+{
+  const exits *e = &s->ex[r];
+  for (uint32_t i = 0; i < e->nt; i++)
+    if (!walk_reaches(s, a, e->to[i], R) || s->mark[e->to[i]] == ystamp)
+      exits_add(q, e->to[i], e->from[i], e->cnt[i]);
+}
+
 /* A's merge from the exit summaries of its construct; NULL when they cannot
  * decide (too many targets, or a funnel). */
 static k2s_block *merge_by_summary(st *s, k2s_block *A)
@@ -538,23 +560,14 @@ static k2s_block *merge_by_summary(st *s, k2s_block *A)
     }
   }
   exits q = {0};
-  uint32_t nr = regsucc(s, A, R, s->ex_todo);
-  for (uint32_t i = 0; i < nr; i++) {
-    uint32_t t = s->ex_todo[i];
-    if (!walk_reaches(s, a, t, R) || s->mark[t] == ystamp)
-      exits_add(&q, t, a, 1);
-  }
+  own_exits(s, &q, a, R, ystamp);
   for (uint32_t k = 0; k < nk; k++) {
     uint32_t c = kids[k];
     if (s->mark[c] == ystamp)
       continue;
-    ensure_exits(s, c, R);
-    const exits *e = &s->ex[c];
-    if (e->nt > EXIT_TARGETS)
+    if (!exits_known(s, c, R))
       return NULL;
-    for (uint32_t i = 0; i < e->nt; i++)
-      if (!walk_reaches(s, a, e->to[i], R) || s->mark[e->to[i]] == ystamp)
-        exits_add(&q, e->to[i], e->from[i], e->cnt[i]);
+    root_exits(s, &q, a, R, ystamp, c);
   }
   if (q.nt > EXIT_TARGETS)
     return NULL;
@@ -718,18 +731,9 @@ static k2s_block *switch_merge_by_summary(st *s, k2s_block *A, bool *changed)
       y1 = s->blocks[w.Y[k]];
   }
   exits q = {0};
-  uint32_t nr = regsucc(s, A, R, s->ex_todo);
-  for (uint32_t i = 0; i < nr; i++) {
-    uint32_t t = s->ex_todo[i];
-    if (!walk_reaches(s, a, t, R) || s->mark[t] == ystamp)
-      exits_add(&q, t, a, 1);
-  }
-  for (uint32_t k = 1; k < w.ns; k++) {
-    const exits *e = &s->ex[w.S[k]];
-    for (uint32_t i = 0; i < e->nt; i++)
-      if (!walk_reaches(s, a, e->to[i], R) || s->mark[e->to[i]] == ystamp)
-        exits_add(&q, e->to[i], e->from[i], e->cnt[i]);
-  }
+  own_exits(s, &q, a, R, ystamp);
+  for (uint32_t k = 1; k < w.ns; k++)
+    root_exits(s, &q, a, R, ystamp, w.S[k]);
   uint32_t ne = 0;
   for (uint32_t i = 0; i < q.nt && i < EXIT_TARGETS; i++)
     ne += q.cnt[i];
