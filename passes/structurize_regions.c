@@ -4,8 +4,8 @@
  * at its first merge child in reverse post-order, edges that jump further go
  * through a funnel; switch fallthrough is found and the cases ordered for it.
  * Exit summaries of constructs, built bottom-up once per snapshot, keep nested
- * ifs and switches linear. Then the merge instructions are emitted. Part of the structurize
- * pass (passes/structurize.c).
+ * ifs and switches linear. Then the merge instructions are emitted. Part of the
+ * structurize pass (passes/structurize.c).
  */
 #include <stdlib.h>
 #include <string.h>
