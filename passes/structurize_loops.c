@@ -1,8 +1,9 @@
 /*
  * structurize, phases 2 and 3: the loop forest and loop normal form. Builds the
- * loop forest (natural loops of a reducible function in near-linear time;
- * Tarjan per nesting level for a function with irreducible cycles, each of
- * which gets one dispatch header), numbers the loops, and gives each loop,
+ * loop forest (natural loops in near-linear time; a function with irreducible
+ * cycles has them rewritten one at a time, each through one dispatch header,
+ * the first found with each nesting level's natural loops folded; Tarjan per
+ * level is the reference both agree with), numbers the loops, and gives each loop,
  * innermost first, one continue target and one merge block (several exits go
  * through a new merge that dispatches on an exit selector). Runs in live mode:
  * each loop costs its own blocks. Part of the structurize pass
@@ -288,18 +289,9 @@ static bool forest_search(st *s, forest *F, uint32_t P, const uint32_t *roots, u
   return true;
 }
 
-/* The loop forest of a reducible function (every retreating edge goes to a
- * block that dominates its source), numbered as build_loops_by_levels numbers
- * it: natural loops, innermost first, with inner loops merged into their
- * headers by union-find (Havlak; Ramalingam); each loop's exits listed once
- * from its own blocks and its inner loops' exits; then each level searched
- * with its inner loops folded. Costs the function's edges plus the exits of
- * each loop, not the blocks of each loop. False when the function is
- * irreducible or the forest does not fit (nothing in s changed then). */
-static bool forest_reducible(st *s)
+/* Does every retreating edge go to a block that dominates its source? */
+static bool reducible(st *s)
 {
-  k2s_arena *a = &s->snap;
-  uint32_t n = s->n;
   for (uint32_t q = 0; q < s->nrpo; q++) {
     uint32_t u = s->rpo[q];
     for (uint32_t k = 0; k < s->nsucc[u]; k++) {
@@ -308,6 +300,21 @@ static bool forest_reducible(st *s)
         return false;
     }
   }
+  return true;
+}
+
+/* The forest of natural loops (a header's loop: the blocks it dominates that
+ * reach one of its back edges without passing it), innermost first, inner
+ * loops merged into their headers by union-find (Havlak; Ramalingam), with
+ * forest numbers, each level's blocks in reverse post-order and each loop's
+ * exits listed once from its own blocks and its inner loops' exits. In an
+ * irreducible function the cycles with several entries are no natural loops:
+ * their blocks stay in the loop around them. False when the graph is not what
+ * such a forest promises (a bug: the caller falls back to Tarjan per level). */
+static bool forest_build(st *s, forest *Fp, uint32_t **work_out)
+{
+  k2s_arena *a = &s->snap;
+  uint32_t n = s->n;
   forest F = {.top = n};
   F.loop_of = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
   F.parent = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
@@ -410,6 +417,23 @@ static bool forest_reducible(st *s)
     if (F.loop_of[h] == h && !forest_search(s, &F, h, &h, 1, true))
       return false;
   }
+  *Fp = F;
+  *work_out = work;
+  return true;
+}
+
+/* The loop forest of a reducible function (every retreating edge goes to a
+ * block that dominates its source), numbered as build_loops_by_levels numbers
+ * it: the natural loops of forest_build, then each level searched with its
+ * inner loops folded. Costs the function's edges plus the exits of each loop,
+ * not the blocks of each loop. False when the forest does not fit (nothing in
+ * s changed then). */
+static bool forest_reducible(st *s)
+{
+  uint32_t n = s->n, *work;
+  forest F;
+  if (!forest_build(s, &F, &work))
+    return false;
   /* Number the loops level by level, as build_loops_by_levels does: a level's
    * loops in the order their searches end, then the levels inside the last
    * loop first. */
@@ -435,11 +459,148 @@ static bool forest_reducible(st *s)
   return true;
 }
 
+/* ---- the first irreducible cycle in near-linear time ------------------------ */
+
+/* Is block p, seen from level P (a header or TOP) with its inner loops folded,
+ * in component id? p stands for itself when it is one of P's own blocks, else
+ * for the header of the loop right inside P that holds it; outside P it is in
+ * no component of the level. */
+static bool folded_in(const forest *F, uint32_t P, uint32_t p, const uint32_t *comp, uint32_t id)
+{
+  uint32_t Pl = P == F->top ? NONE : P, r = p;
+  if (p == P)
+    return false;
+  if (F->loop_of[p] != Pl) {
+    r = F->loop_of[p];
+    while (r != NONE && F->parent[r] != Pl)
+      r = F->parent[r];
+    if (r == NONE)
+      return false;
+  }
+  return comp[r] == id;
+}
+
+/* Tarjan's search state: depth-first numbers and low links by block, the
+ * stack of blocks not yet in a component, the search stack of (block, next
+ * edge) pairs; vis[v] == stamp for the blocks met in this search. */
+typedef struct tarjan {
+  uint32_t *vis, *idx, *low, *tstack, *stack;
+  uint8_t *onst;
+  uint32_t stamp, counter, tsp, sp;
+} tarjan;
+
+static void tarjan_visit(tarjan *T, uint32_t v)
+{
+  T->vis[v] = T->stamp;
+  T->idx[v] = T->low[v] = T->counter++;
+  T->tstack[T->tsp++] = v;
+  T->onst[v] = 1;
+  T->stack[T->sp++] = v;
+  T->stack[T->sp++] = 0;
+}
+
+/* Finds the cycle with several entries that build_loops_by_levels would
+ * rewrite first, and rewrites it the same way, without its search of every
+ * level's whole scope (N loops around an irreducible cycle cost N^2 there).
+ * Each level is searched with its natural loops folded into their headers
+ * (forest_edge): a natural loop is entered only at its header, so the folded
+ * search meets the level's strongly connected components in the order the
+ * unfolded one does, with the same entries, each inner natural loop one
+ * component of its own; a component of several folded blocks is a cycle with
+ * several entries (one with a single entry would be that entry's natural
+ * loop). Levels in the order build_loops_by_levels takes them: a level, then
+ * the levels inside its last loop first. False when no such cycle turned up
+ * or the forest did not fit (the caller asks Tarjan per level then). */
+static bool rewrite_first_irreducible(st *s)
+{
+  k2s_arena *a = &s->snap;
+  uint32_t n = s->n, *levels, nl = 0, ncomp = 0;
+  forest F;
+  if (!forest_build(s, &F, &levels))
+    return false;
+  uint32_t *entries = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  tarjan T = {.vis = F.vis, .stack = F.stack};
+  T.idx = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  T.low = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  T.tstack = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  T.onst = k2s_alloc(a, n + 1);
+  uint32_t *idx = T.idx, *low = T.low, *tstack = T.tstack, *stack = T.stack;
+  uint32_t *comp = k2s_alloc(a, (n + 1) * sizeof(uint32_t));
+  uint8_t *onst = T.onst;
+  levels[nl++] = n;
+  while (nl) {
+    uint32_t P = levels[--nl], Pl = P == n ? NONE : P;
+    T.stamp = ++F.vstamp;
+    T.counter = T.tsp = 0;
+    for (uint32_t r = 0; r < F.nscope[P]; r++) {
+      uint32_t root = F.scope[P][r];
+      if (T.vis[root] == T.stamp)
+        continue;
+      T.sp = 0;
+      tarjan_visit(&T, root);
+      while (T.sp) {
+        uint32_t v = stack[T.sp - 2], from, w;
+        if (forest_edge(s, &F, P, v, stack[T.sp - 1]++, &from, &w)) {
+          bool own = F.loop_of[w] == Pl && w != P;
+          bool inner = F.loop_of[w] == w && w != P && F.parent[w] == Pl;
+          if (!own && !inner)
+            continue;
+          if (T.vis[w] != T.stamp) {
+            tarjan_visit(&T, w);
+          } else if (onst[w] && idx[w] < low[v]) {
+            low[v] = idx[w];
+          }
+          continue;
+        }
+        T.sp -= 2;
+        if (T.sp && low[v] < low[stack[T.sp - 2]])
+          low[stack[T.sp - 2]] = low[v];
+        if (low[v] != idx[v])
+          continue;
+        uint32_t start = T.tsp, id = ++ncomp;
+        do
+          start--;
+        while (tstack[start] != v);
+        for (uint32_t k = start; k < T.tsp; k++) {
+          onst[tstack[k]] = 0;
+          comp[tstack[k]] = id;
+        }
+        if (T.tsp - start == 1) {
+          /* An inner loop (its level is searched after this one's) or a
+           * block on no cycle of this level. */
+          if (F.loop_of[v] == v && F.nscope[v])
+            levels[nl++] = v;
+          T.tsp = start;
+          continue;
+        }
+        uint32_t nent = 0;
+        for (uint32_t k = start; k < T.tsp; k++) {
+          uint32_t x = tstack[k];
+          bool entry = x == 0;
+          for (uint32_t j = 0; j < s->npred[x] && !entry; j++) {
+            uint32_t p = s->pred[x][j];
+            entry = s->order[p] != NONE && !folded_in(&F, P, p, comp, id);
+          }
+          if (entry)
+            entries[nent++] = x;
+        }
+        if (nent < 2)
+          return false;
+        fix_irreducible(s, entries, nent);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /* Builds the loop forest (BI()->loop, s->loops). False when an irreducible
  * cycle was rewritten instead: build again. */
 bool k2s_sz_build_loops(st *s)
 {
-  return forest_reducible(s) || build_loops_by_levels(s);
+  if (reducible(s))
+    return forest_reducible(s) || build_loops_by_levels(s);
+  return !rewrite_first_irreducible(s) && build_loops_by_levels(s);
 }
 
 /* Pre/post numbers of the loop forest (parents come before their children in

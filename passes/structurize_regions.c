@@ -4,8 +4,8 @@
  * at its first merge child in reverse post-order, edges that jump further go
  * through a funnel; switch fallthrough is found and the cases ordered for it.
  * Exit summaries of constructs, built bottom-up once per snapshot, keep nested
- * ifs linear. Then the merge instructions are emitted. Part of the structurize
- * pass (passes/structurize.c).
+ * ifs and switches linear. Then the merge instructions are emitted. Part of the
+ * structurize pass (passes/structurize.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +146,10 @@ static void sort_edges(st *s, edge *E, uint32_t ne)
 typedef struct walk {
   uint32_t a, R, stamp;
   uint32_t *stack, *S, ns, *Y, ny;
+  /* S holds the roots of the construct only (A, its walk children but the merge
+   * children, the fallthrough targets), marked; their exit summaries stand for
+   * the rest (switch_merge_by_summary). */
+  bool summary;
 } walk;
 
 /* Adds the region nodes that root dominates to S, stopping at the merge
@@ -214,6 +218,27 @@ static bool leaves_only_into(st *s, walk *w, uint32_t u, uint32_t y)
   return true;
 }
 
+/* The case target u whose construct would fall through into merge child y of
+ * the switch (y's one region predecessor but the switch lies in it), NONE. */
+static uint32_t falling_case(st *s, walk *w, uint32_t y)
+{
+  uint32_t a = w->a, q = NONE, u = NONE;
+  if (regpred_count(s, y, w->R) != 2 || BI(s->blocks[y])->loop_merge_of != NONE)
+    return NONE;
+  for (uint32_t j = 0; j < s->npred[y]; j++) {
+    uint32_t p = s->pred[y][j];
+    if (p != a && reachable(s, s->blocks[p]) && in_region(s, s->blocks[p], w->R))
+      q = p;
+  }
+  if (q != NONE) {
+    for (u = q; u != NONE && s->idom[u] != a; u = s->idom[u])
+      ;
+  }
+  return u;
+}
+
+static bool falls_only_into(st *s, uint32_t u, uint32_t y);
+
 static void find_fallthroughs(st *s, walk *w, k2s_block *A)
 {
   uint32_t a = w->a;
@@ -236,23 +261,13 @@ static void find_fallthroughs(st *s, walk *w, k2s_block *A)
       continue;
     }
     k2s_block *yb = s->blocks[y];
-    uint32_t q = NONE, u = NONE;
-    bool ok = BI(yb)->astamp == astamp && regpred_count(s, y, w->R) == 2 &&
-              BI(yb)->loop_merge_of == NONE && !BI(yb)->claimed;
-    for (uint32_t j = 0; ok && j < s->npred[y]; j++) {
-      uint32_t p = s->pred[y][j];
-      if (p != a && reachable(s, s->blocks[p]) && in_region(s, s->blocks[p], w->R))
-        q = p;
-    }
-    if (ok && q != NONE) {
-      for (u = q; u != NONE && s->idom[u] != a; u = s->idom[u])
-        ;
-    }
+    bool ok = BI(yb)->astamp == astamp && !BI(yb)->claimed;
+    uint32_t u = ok ? falling_case(s, w, y) : NONE;
     ok = ok && u != NONE && u != y && BI(s->blocks[u])->astamp == astamp &&
          s->mark[u] == w->stamp && !BI(s->blocks[u])->fall_to;
     /* The case construct of u may leave only into y: were it also to break
      * out of the switch, a selection inside it would need two merges. */
-    ok = ok && leaves_only_into(s, w, u, y);
+    ok = ok && (w->summary ? falls_only_into(s, u, y) : leaves_only_into(s, w, u, y));
     if (!ok) {
       w->Y[keep++] = y;
       continue;
@@ -268,7 +283,12 @@ static void find_fallthroughs(st *s, walk *w, k2s_block *A)
     ai->falls[ai->nfalls++] = s->blocks[u]->label->result;
     ai->falls[ai->nfalls++] = yb->label->result;
     BI(yb)->claimed = true;
-    walk_construct(s, w, y);
+    if (w->summary) {
+      s->mark[y] = w->stamp;
+      w->S[w->ns++] = y;
+    } else {
+      walk_construct(s, w, y);
+    }
   }
   w->ny = keep;
 }
@@ -302,8 +322,9 @@ static k2s_block *arm_merge(st *s, k2s_block *A, uint32_t R)
  * edge counts and a source. A summary is built from its children's once per
  * snapshot and dropped when a selection merge (which cuts walks) is chosen under
  * it, so a function costs its blocks once. A header whose exits do not fit (or that
- * needs the exit edges themselves: a funnel, which rebuilds the snapshot anyway, or
- * a switch, whose fallthrough search reads the construct) walks as before.
+ * needs the exit edges themselves: a funnel of several edges, which rebuilds the
+ * snapshot anyway) walks as before. A switch reads the summaries of its case
+ * constructs for its fallthrough search too (switch_merge_by_summary).
  *
  * Which targets stay inside: an edge u→t from the walk leaves the dominator
  * subtree of t's immediate dominator, which dominates u, so the walk from x
@@ -426,6 +447,36 @@ static void ensure_exits(st *s, uint32_t c, uint32_t R)
   }
 }
 
+/* Is the summary of region node x valid now, and does it know all of x's exits? */
+static bool exits_known(st *s, uint32_t x, uint32_t R)
+{
+  ensure_exits(s, x, R);
+  return s->ex[x].nt <= EXIT_TARGETS;
+}
+
+/* leaves_only_into from u's exit summary (exits_known): each exit target of u's
+ * construct is y or dominated by u (a target u dominates is one the walk from u
+ * stops at: not an exit for leaves_only_into). */
+static bool falls_only_into(st *s, uint32_t u, uint32_t y)
+{
+  const exits *e = &s->ex[u];
+  for (uint32_t i = 0; i < e->nt; i++)
+    if (e->to[i] != y && !dominates(s, u, e->to[i]))
+      return false;
+  return true;
+}
+
+static void exits_init(st *s)
+{
+  if (s->ex)
+    return;
+  s->ex = k2s_alloc(&s->snap, (s->n + 1) * sizeof(exits));
+  s->ex_todo = k2s_alloc(&s->snap, (3 * s->n + 3) * sizeof(uint32_t));
+  s->ex_pass = k2s_alloc(&s->snap, (s->n + 1) * sizeof(uint32_t));
+  s->ex_kids = k2s_alloc(&s->snap, (s->n + 1) * sizeof(uint32_t));
+  s->ex_gen = 1;
+}
+
 /* After a selection merge m was chosen under header a: the walks from the
  * nodes between them stop at m now. */
 static void exits_changed(st *s, uint32_t a, k2s_block *m)
@@ -468,18 +519,34 @@ static k2s_block *merge_for_exits(st *s, k2s_block *A, uint32_t ne, bool one_tar
   return merge;
 }
 
+/* Header a's own edges that leave its construct S_a (the region nodes its walk
+ * reaches but its merge children, which are marked ystamp), into q. */
+static void own_exits(st *s, exits *q, uint32_t a, uint32_t R, uint32_t ystamp)
+{
+  uint32_t nr = regsucc(s, s->blocks[a], R, s->ex_todo);
+  for (uint32_t i = 0; i < nr; i++) {
+    uint32_t t = s->ex_todo[i];
+    if (!walk_reaches(s, a, t, R) || s->mark[t] == ystamp)
+      exits_add(q, t, a, 1);
+  }
+}
+
+/* The exits of root r's construct (a part of S_a; its summary known) that leave
+ * S_a too, into q. */
+static void root_exits(st *s, exits *q, uint32_t a, uint32_t R, uint32_t ystamp, uint32_t r)
+{
+  const exits *e = &s->ex[r];
+  for (uint32_t i = 0; i < e->nt; i++)
+    if (!walk_reaches(s, a, e->to[i], R) || s->mark[e->to[i]] == ystamp)
+      exits_add(q, e->to[i], e->from[i], e->cnt[i]);
+}
+
 /* A's merge from the exit summaries of its construct; NULL when they cannot
  * decide (too many targets, or a funnel). */
 static k2s_block *merge_by_summary(st *s, k2s_block *A)
 {
   uint32_t R = BI(A)->loop, a = BI(A)->idx;
-  if (!s->ex) {
-    s->ex = k2s_alloc(&s->snap, (s->n + 1) * sizeof(exits));
-    s->ex_todo = k2s_alloc(&s->snap, (3 * s->n + 3) * sizeof(uint32_t));
-    s->ex_pass = k2s_alloc(&s->snap, (s->n + 1) * sizeof(uint32_t));
-    s->ex_kids = k2s_alloc(&s->snap, (s->n + 1) * sizeof(uint32_t));
-    s->ex_gen = 1;
-  }
+  exits_init(s);
   /* The merge children (as walk_construct finds them) are cut from S_A. */
   uint32_t *kids = s->ex_kids, nk = walk_children(s, a, R, kids);
   uint32_t ystamp = ++s->stamp;
@@ -493,23 +560,14 @@ static k2s_block *merge_by_summary(st *s, k2s_block *A)
     }
   }
   exits q = {0};
-  uint32_t nr = regsucc(s, A, R, s->ex_todo);
-  for (uint32_t i = 0; i < nr; i++) {
-    uint32_t t = s->ex_todo[i];
-    if (!walk_reaches(s, a, t, R) || s->mark[t] == ystamp)
-      exits_add(&q, t, a, 1);
-  }
+  own_exits(s, &q, a, R, ystamp);
   for (uint32_t k = 0; k < nk; k++) {
     uint32_t c = kids[k];
     if (s->mark[c] == ystamp)
       continue;
-    ensure_exits(s, c, R);
-    const exits *e = &s->ex[c];
-    if (e->nt > EXIT_TARGETS)
+    if (!exits_known(s, c, R))
       return NULL;
-    for (uint32_t i = 0; i < e->nt; i++)
-      if (!walk_reaches(s, a, e->to[i], R) || s->mark[e->to[i]] == ystamp)
-        exits_add(&q, e->to[i], e->from[i], e->cnt[i]);
+    root_exits(s, &q, a, R, ystamp, c);
   }
   if (q.nt > EXIT_TARGETS)
     return NULL;
@@ -544,28 +602,49 @@ static bool split_unseen(st *s, k2s_block *A, k2s_block *from, k2s_block *to)
   return true;
 }
 
-/* A's merge from a walk of its construct (walk_construct) and its exit edges;
- * sets *changed when they were funnelled through a new block. */
-static k2s_block *merge_by_walk(st *s, k2s_block *A, bool *changed)
+static void walk_init(st *s, walk *w, k2s_block *A)
 {
-  uint32_t R = BI(A)->loop;
-  uint32_t a = BI(A)->idx;
   k2s_arena *sa = &s->snap;
-  walk w = {.a = a, .R = R, .stamp = ++s->stamp};
-  uint32_t stamp = w.stamp;
+  *w = (walk){.a = BI(A)->idx, .R = BI(A)->loop, .stamp = ++s->stamp};
   if (!s->ph_stack) {
     s->ph_stack = k2s_alloc(sa, (s->n + 1) * 2 * sizeof(uint32_t));
     s->ph_S = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
     s->ph_Y = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
     s->ph_rs = k2s_alloc(sa, (s->n + 1) * sizeof(uint32_t));
   }
-  w.stack = s->ph_stack;
-  w.S = s->ph_S;
-  w.Y = s->ph_Y;
-  walk_construct(s, &w, a);
-  if (term(A)->opcode == SpvOpSwitch)
-    find_fallthroughs(s, &w, A);
-  uint32_t *S = w.S, ns = w.ns, *Y = w.Y, ny = w.ny;
+  w->stack = s->ph_stack;
+  w->S = s->ph_S;
+  w->Y = s->ph_Y;
+}
+
+/* A's merge: a new block on A's exit edges E (sorted), which lead on from it.
+ * Sets *changed unless the snapshot may stay. */
+static k2s_block *funnel_exits(st *s, k2s_block *A, edge *E, uint32_t ne, bool *changed)
+{
+  uint32_t a = BI(A)->idx;
+  bool unseen = ne == 1 && split_unseen(s, A, E[0].from, E[0].to);
+  k2s_block *merge = k2s_sz_funnel(s, E, ne, BI(A)->loop);
+  /* A split the headers still to come never read: the snapshot stays, and the
+   * scan goes on instead of starting again (a rebuild and a restart per level
+   * made nested switches quadratic). The summaries on the way down to the
+   * source are dropped, as exits_changed drops them for a merge in the snapshot. */
+  *changed = !unseen;
+  if (unseen && s->ex)
+    for (uint32_t x = BI(E[0].from)->idx;; x = s->idom[x]) {
+      s->ex[x].gen = 0;
+      if (x == a)
+        break;
+    }
+  return merge;
+}
+
+/* A's merge from its walked construct (w: S marked, merge children in Y) and
+ * its exit edges; sets *changed when they were funnelled through a new block. */
+static k2s_block *merge_of_walk(st *s, k2s_block *A, walk *w, bool *changed)
+{
+  uint32_t R = w->R, stamp = w->stamp;
+  k2s_arena *sa = &s->snap;
+  uint32_t *S = w->S, ns = w->ns, *Y = w->Y, ny = w->ny;
   /* Exit edges of S_A, sorted by the targets' then the sources' order. */
   uint32_t ne = 0, cap = 8;
   edge *E = k2s_alloc(sa, cap * sizeof(edge));
@@ -593,22 +672,97 @@ static k2s_block *merge_by_walk(st *s, k2s_block *A, bool *changed)
       one_target = false;
   k2s_block *merge = merge_for_exits(s, A, ne > 2 ? 2 : ne, one_target, ne ? E[0].to : NULL,
                                      ne ? E[0].from : NULL, y1);
-  if (!merge) {
-    bool unseen = ne == 1 && split_unseen(s, A, E[0].from, E[0].to);
-    merge = k2s_sz_funnel(s, E, ne, R);
-    /* A split the headers still to come never read: the snapshot stays, and the
-     * scan goes on instead of starting again (a rebuild and a restart per level
-     * made nested switches quadratic). The summaries on the way down to the
-     * source are dropped, as exits_changed drops them for a merge in the snapshot. */
-    *changed = !unseen;
-    if (unseen && s->ex)
-      for (uint32_t x = BI(E[0].from)->idx;; x = s->idom[x]) {
-        s->ex[x].gen = 0;
-        if (x == a)
-          break;
-      }
+  return merge ? merge : funnel_exits(s, A, E, ne, changed);
+}
+
+/* A's merge from a walk of its construct (walk_construct) and its exit edges;
+ * sets *changed when they were funnelled through a new block. */
+static k2s_block *merge_by_walk(st *s, k2s_block *A, bool *changed)
+{
+  walk w;
+  walk_init(s, &w, A);
+  walk_construct(s, &w, w.a);
+  if (term(A)->opcode == SpvOpSwitch)
+    find_fallthroughs(s, &w, A);
+  return merge_of_walk(s, A, &w, changed);
+}
+
+/* A switch's merge and fallthroughs as merge_by_walk finds them, from the exit
+ * summaries of the roots of its construct (A, its walk children but the merge
+ * children, the case targets it claims for fallthrough) instead of a walk of
+ * the whole construct: each of N nested switches walked the switches inside it.
+ * NULL before anything changed when a summary the fallthrough search may read
+ * does not know all its exits (then merge_by_walk decides). Several exit edges
+ * to funnel are listed by walks from the roots. */
+static k2s_block *switch_merge_by_summary(st *s, k2s_block *A, bool *changed)
+{
+  exits_init(s);
+  walk w;
+  walk_init(s, &w, A);
+  w.summary = true;
+  uint32_t a = w.a, R = w.R, *kids = s->ex_kids, nk = walk_children(s, a, R, kids);
+  s->mark[a] = w.stamp;
+  w.S[w.ns++] = a;
+  for (uint32_t k = 0; k < nk; k++) {
+    uint32_t c = kids[k];
+    if (regpred_count(s, c, R) >= 2) {
+      w.Y[w.ny++] = c;
+    } else {
+      s->mark[c] = w.stamp;
+      w.S[w.ns++] = c;
+    }
   }
-  return merge;
+  /* The summaries of the roots and of the merge children that may become roots
+   * (the search reads a case construct's before it makes that case a root). */
+  for (uint32_t k = 1; k < w.ns; k++)
+    if (!exits_known(s, w.S[k], R))
+      return NULL;
+  for (uint32_t k = 0; k < w.ny; k++)
+    if (w.ny > 1 && falling_case(s, &w, w.Y[k]) != NONE && !exits_known(s, w.Y[k], R))
+      return NULL;
+  uint32_t nroots = w.ns;
+  find_fallthroughs(s, &w, A);
+  /* The exits of S_A: the roots' exit edges that leave it or go to a merge child. */
+  uint32_t ystamp = ++s->stamp;
+  k2s_block *y1 = NULL;
+  for (uint32_t k = 0; k < w.ny; k++) {
+    s->mark[w.Y[k]] = ystamp;
+    if (!y1 || s->order[w.Y[k]] < s->order[BI(y1)->idx])
+      y1 = s->blocks[w.Y[k]];
+  }
+  exits q = {0};
+  own_exits(s, &q, a, R, ystamp);
+  for (uint32_t k = 1; k < w.ns; k++)
+    root_exits(s, &q, a, R, ystamp, w.S[k]);
+  uint32_t ne = 0;
+  for (uint32_t i = 0; i < q.nt && i < EXIT_TARGETS; i++)
+    ne += q.cnt[i];
+  if (q.nt <= EXIT_TARGETS) {
+    k2s_block *to = q.nt ? s->blocks[q.to[0]] : NULL;
+    k2s_block *from = q.nt ? s->blocks[q.from[0]] : NULL;
+    k2s_block *merge = merge_for_exits(s, A, ne > 2 ? 2 : ne, q.nt == 1, to, from, y1);
+    if (merge)
+      return merge;
+    if (ne == 1) {
+      edge E = {from, to};
+      return funnel_exits(s, A, &E, 1, changed);
+    }
+  }
+  /* Several exit edges (or too many targets to know): the construct walked, with
+   * the fallthroughs found above (the claimed targets first: walk_construct from
+   * A puts them among its merge children, which they are no longer). */
+  uint32_t nclaimed = w.ns - nroots, *claimed = s->ex_kids;
+  memmove(claimed, w.S + nroots, nclaimed * sizeof(uint32_t));
+  walk_init(s, &w, A);
+  for (uint32_t k = 0; k < nclaimed; k++)
+    walk_construct(s, &w, claimed[k]);
+  walk_construct(s, &w, a);
+  uint32_t keep = 0;
+  for (uint32_t k = 0; k < w.ny; k++)
+    if (s->mark[w.Y[k]] != w.stamp)
+      w.Y[keep++] = w.Y[k];
+  w.ny = keep;
+  return merge_of_walk(s, A, &w, changed);
 }
 
 /* Gives header A its merge; returns whether the CFG changed. */
@@ -616,7 +770,9 @@ static bool process_header(st *s, k2s_block *A)
 {
   bool changed = false;
   k2s_block *merge = NULL;
-  if (term(A)->opcode != SpvOpSwitch)
+  if (term(A)->opcode == SpvOpSwitch)
+    merge = switch_merge_by_summary(s, A, &changed);
+  else
     merge = merge_by_summary(s, A);
   if (!merge)
     merge = merge_by_walk(s, A, &changed);

@@ -8,7 +8,7 @@ first, so the exponent is that of the work that grows with N:
     exponent = log((count(4N) - count(1)) / (count(N) - count(1))) / log(4)
 
 A linear shape measures about 1.0; one per-construct or per-kernel scan of the function
-or module turns it to about 2. Every shape's limit but one is issue 16's 1.15 (bench/RESULTS.md,
+or module turns it to about 2. Every shape's limit is issue 16's 1.15 (bench/RESULTS.md,
 "Session 8: nested shapes"; d3da72e measured nesting 1.66 and loops 1.87 in release):
   switch    one OpSwitch of N cases                      (was 1.83: successor-list
             scans per case, a fallthrough list grown by one pair at a time)
@@ -28,10 +28,12 @@ or module turns it to about 2. Every shape's limit but one is issue 16's 1.15 (b
             level, and each loop's normalisation searched its whole body)
   switches  N nested switches, a case of each falling through into the next
             (was 1.98: each level's merge is a funnel of one edge, which rebuilt the
-            CFG snapshot and restarted the scan for headers; 1.51 now, limit 1.75:
-            each switch still walks the switches nested in it)
-  irreducible  N nested loops around an irreducible two-block cycle (1.53, limit
-            1.75: Tarjan runs once per nesting level when a cycle is irreducible)
+            CFG snapshot and restarted the scan for headers; then 1.51: each switch
+            walked the switches nested in it, until session 10 gave switches the
+            exit summaries)
+  irreducible  N nested loops around an irreducible two-block cycle (was 1.53:
+            Tarjan ran once per nesting level to find the cycle; now each level
+            is searched with its natural loops folded, session 10)
 
 usage: shape_exponent.py --k2s K2S --workdir DIR [--shape NAME ...]
 Exit 77 (skipped) without valgrind or spirv-as.
@@ -58,14 +60,8 @@ SHAPES = {
     "reductions": (100, 1.15, "k2s_lower_group_ops"),
     "nesting": (200, 1.15),
     "loops": (100, 1.15),
-    # Not linear yet (bench/RESULTS.md, session 9): each switch walks the switches
-    # nested in it (its fallthrough search reads the whole construct): 1.51. 1.75
-    # fails the funnel per level that rebuilt the snapshot and restarted the header
-    # scan (1.98 at 4cbb9fd); lower it to 1.15 once switches use the exit summaries.
-    "switches": (100, 1.75),
-    # Not linear yet (session 9): a function with an irreducible cycle takes Tarjan per
-    # loop-nesting level (build_loops, 80% of N=800). 1.53 at 4cbb9fd and now.
-    "irreducible": (100, 1.75),
+    "switches": (100, 1.15),
+    "irreducible": (100, 1.15),
 }
 
 
