@@ -9,7 +9,8 @@
  * with it where structured control flow allows (cleanup_blocks.c). Then,
  * walking the dominator tree: integer identities (x+0, x-0, x*1, x/1, x<<0,
  * x|0, x^0, a select of two equal values or on a constant condition, a bitcast
- * to the value's own type) become their operand; integer arithmetic,
+ * to the value's own type or back to the type a bitcast came from) become their
+ * operand; integer arithmetic,
  * conversions and comparisons of constants become a constant; a pure
  * instruction equal to one of the same block or of a dominating block (same
  * opcode, type and operands, no decorations) becomes that one, and so does a
@@ -17,7 +18,8 @@
  * load of other memory becomes the value an earlier load or store of its block
  * read or wrote when nothing between may have written it (cleanup_memory.c
  * says how aliasing is decided). A phi whose incoming values are all one value
- * defined elsewhere becomes that value. Then pure instructions, loads and phis
+ * defined elsewhere becomes that value. An extract of a composite whose parts
+ * are known reads the part (cleanup_composite.c). Then pure instructions, loads and phis
  * that no side effect needs are deleted (a mark from the stores, calls and
  * terminators: loop phis that only feed each other go too). Runs after
  * structurize, whose constructs it keeps.
@@ -146,7 +148,14 @@ static uint32_t identity(k2s_module *m, const k2s_instr *i)
                                                : 0;
     break;
   }
-  case SpvOpBitcast:
+  case SpvOpBitcast: {
+    /* a bitcast back to the type a bitcast came from: the first one's operand */
+    k2s_instr *c = k2s_def(m, a);
+    r = c && c->opcode == SpvOpBitcast && c->n_ops >= 1 && k2s_type_of(m, c->ops[0]) == i->type
+            ? c->ops[0]
+            : a;
+    break;
+  }
   case SpvOpCopyObject: r = a; break;
   default: return 0;
   }
@@ -383,6 +392,11 @@ static bool clean_block(k2s_module *m, k2s_arena *a, k2s_block *b, vn_table *val
     uint32_t r = pure(i->opcode) ? identity(m, i) : 0;
     if (!r && pure(i->opcode))
       r = fold(m, i);
+    if (!r) {
+      bool rewritten = false;
+      r = k2s_cl_extract(m, i, &rewritten);
+      changed |= rewritten;
+    }
     if (r) {
       changed |= k2s_cl_replace(m, i, r);
       continue;

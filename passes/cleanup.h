@@ -1,7 +1,8 @@
 /*
  * cleanup's shared state: the pass is split by concern over passes/cleanup*.c
  * (value numbering, folding, dead code and the entry in cleanup.c, block merging
- * in cleanup_blocks.c, memory forwarding in cleanup_memory.c); this header is
+ * in cleanup_blocks.c, memory forwarding in cleanup_memory.c, composite parts in
+ * cleanup_composite.c); this header is
  * theirs alone. Functions shared between the files carry the prefix k2s_cl_.
  */
 #ifndef K2S_CLEANUP_H
@@ -18,6 +19,11 @@ bool k2s_cl_replace(k2s_module *m, k2s_instr *i, uint32_t by);
 /* Blocks that only fall into a successor of which they are the one predecessor
  * are merged with it, where structured control flow allows (cleanup_blocks.c). */
 bool k2s_cl_merge_blocks(k2s_module *m, k2s_arena *a, k2s_function *f);
+
+/* The part an OpCompositeExtract reads when its composite's parts are known
+ * (cleanup_composite.c), or 0; it may rewrite i to read from an earlier
+ * composite (an insert's or a shuffle's source), setting *rewritten. */
+uint32_t k2s_cl_extract(k2s_module *m, k2s_instr *i, bool *rewritten);
 
 /* Block-local memory forwarding (cleanup_memory.c): what a load reads when an
  * earlier load or store of its block says so and nothing between may have
