@@ -13,7 +13,8 @@
  * operand; integer arithmetic,
  * conversions and comparisons of constants become a constant; a pure
  * instruction equal to one of the same block or of a dominating block (same
- * opcode, type and operands, no decorations) becomes that one, and so does a
+ * opcode, type and operands, no decorations but wrap flags, which the one kept
+ * then loses where they differ) becomes that one, and so does a
  * load of memory nothing writes (inputs, push constants, uniform buffers); a
  * load of other memory becomes the value an earlier load or store of its block
  * read or wrote when nothing between may have written it (cleanup_memory.c
@@ -96,6 +97,29 @@ static bool decorated(k2s_module *m, uint32_t id)
     if (!u->user->dead && !u->user->block && u->user->opcode != SpvOpName)
       return true; /* a decoration (or another use outside function bodies) */
   return false;
+}
+
+/* The decorations of id as far as cleanup may ignore them: NoSignedWrap and
+ * NoUnsignedWrap (bits 0 and 1) only say the result is undefined on overflow, so
+ * an identity, a fold or a removal keeps the meaning; OTHER_DECORATION for
+ * anything else (or another use outside function bodies), which keeps the value
+ * as it is. llvm-spirv puts the wrap flags on most integer arithmetic, and
+ * finalize keeps them on SPIR-V 1.4+ targets. */
+#define OTHER_DECORATION 4u
+static uint32_t decorations(k2s_module *m, uint32_t id)
+{
+  uint32_t mask = 0;
+  k2s_foreach_use(u, m, id) {
+    k2s_instr *d = u->user;
+    if (d->dead || d->block || d->opcode == SpvOpName)
+      continue;
+    if (d->opcode == SpvOpDecorate && d->n_ops == 2 && d->ops[0] == id &&
+        (d->ops[1] == SpvDecorationNoSignedWrap || d->ops[1] == SpvDecorationNoUnsignedWrap))
+      mask |= d->ops[1] == SpvDecorationNoSignedWrap ? 1u : 2u;
+    else
+      return OTHER_DECORATION;
+  }
+  return mask;
 }
 
 /* The OpNames of i's result (or label), found through its uses. */
@@ -344,6 +368,17 @@ static bool invariant_load(k2s_module *m, const k2s_instr *i)
   }
 }
 
+static void strip_wrap_flags(k2s_module *m, uint32_t id)
+{
+  k2s_foreach_use(u, m, id) {
+    k2s_instr *d = u->user;
+    if (!d->dead && !d->block && d->opcode == SpvOpDecorate && d->n_ops == 2 &&
+        d->ops[0] == id &&
+        (d->ops[1] == SpvDecorationNoSignedWrap || d->ops[1] == SpvDecorationNoUnsignedWrap))
+      k2s_instr_delete(m, d);
+  }
+}
+
 /* The names of i go first: replacing its uses would move them onto `by`, which
  * keeps its own (a value named twice, or a constant named after a variable). */
 bool k2s_cl_replace(k2s_module *m, k2s_instr *i, uint32_t by)
@@ -387,7 +422,8 @@ static bool clean_block(k2s_module *m, k2s_arena *a, k2s_block *b, vn_table *val
       k2s_cl_mem_write(mem, i);
       continue;
     }
-    if (!i->result || !i->type || decorated(m, i->result))
+    uint32_t deco = i->result && i->type ? decorations(m, i->result) : OTHER_DECORATION;
+    if (deco & OTHER_DECORATION)
       continue;
     uint32_t r = pure(i->opcode) ? identity(m, i) : 0;
     if (!r && pure(i->opcode))
@@ -403,6 +439,10 @@ static bool clean_block(k2s_module *m, k2s_arena *a, k2s_block *b, vn_table *val
     }
     if (pure_instr(m, i) || invariant_load(m, i)) {
       k2s_instr *same = vn_find_or_add(a, values, i);
+      /* Equal values with other wrap flags: the one kept loses its flags (one
+       * without them is defined where the other is not). */
+      if (same && decorations(m, same->result) != deco)
+        strip_wrap_flags(m, same->result);
       if (same)
         changed |= k2s_cl_replace(m, i, same->result);
     } else if (i->opcode == SpvOpLoad) {
@@ -476,7 +516,7 @@ static bool removable(k2s_module *m, k2s_instr *i)
 {
   return i->result && (pure_instr(m, i) || i->opcode == SpvOpPhi ||
                        (i->opcode == SpvOpLoad && !volatile_load(i))) &&
-         !decorated(m, i->result);
+         !(decorations(m, i->result) & OTHER_DECORATION);
 }
 
 /* Live marks by result id, allocated once per pass and cleared after each function
