@@ -45,8 +45,8 @@ typedef struct known {
 
 struct k2s_cl_mem {
   k2s_module *m;
-  uint32_t gen;   /* the block (and writes) since which entries count */
-  uint32_t cap;   /* pointer ids below it are tracked */
+  uint32_t gen;                   /* the block (and writes) since which entries count */
+  uint32_t cap;                   /* pointer ids below it are tracked */
   uint32_t *stamp, *value, *slot; /* by pointer id: gen, value (0: forgotten), index in list */
   known *list;
   uint32_t n;
@@ -177,8 +177,8 @@ static void remember(k2s_cl_mem *mem, uint32_t ptr, const address *ad, uint32_t 
 static bool plain_access(const k2s_instr *i, uint32_t mask_word)
 {
   return i->n_ops <= mask_word ||
-         !(i->ops[mask_word] & ~(uint32_t)(SpvMemoryAccessAlignedMask |
-                                           SpvMemoryAccessNontemporalMask));
+         !(i->ops[mask_word] &
+           ~(uint32_t)(SpvMemoryAccessAlignedMask | SpvMemoryAccessNontemporalMask));
 }
 
 uint32_t k2s_cl_mem_load(k2s_cl_mem *mem, k2s_instr *i)
