@@ -6,12 +6,16 @@ O_NO_INLINE) still removes from k2s's output. Prints Markdown: one row per
 module, then the median and maximum output/input ratio, and each pass's median
 and maximum growth (instructions after / before it).
 
-usage: bench/growth.py [--k2s build/passes/k2s] [--no-opt] [--k2s-flags F] MODULE.spv...
+usage: bench/growth.py [--k2s build/passes/k2s] [--no-opt | --opt-only] [--jobs N]
+                       [--k2s-flags F] MODULE.spv...
        (e.g. build/tests/e2e/cache/spv/*.spv build-rel/bench/big100.spv)
+--opt-only skips the per-pass counts (the slow half): the output against the input and
+what spirv-opt removes only. --jobs runs that many modules at once.
 A module k2s refuses with its default options is listed and left out of the
 statistics (the e2e corpus gives some modules options of their own).
 """
 import argparse
+import concurrent.futures as cf
 import os
 import re
 import statistics
@@ -55,23 +59,42 @@ def opt_removed(spv_out):
         return 100.0 * (a - b) / a if a else 0.0
 
 
+def measure(a, spv):
+    """(name, per-pass counts or None where refused, n_in, n_out, removed % or None)."""
+    name = os.path.basename(spv)
+    flags = a.k2s_flags.split()
+    counts = [] if a.opt_only else per_pass_counts(a.k2s, spv, flags)
+    if counts is None:
+        return name, None, 0, 0, None
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "k.spv")
+        p = subprocess.run([a.k2s, "--no-validate-input", *flags, spv, "-o", out],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            return name, None, 0, 0, None
+        n_out = counts[-1][1] if counts else n_instructions(out)
+        rem = None if a.no_opt else opt_removed(out)
+    return name, counts, n_instructions(spv), n_out, rem
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--k2s", default="build/passes/k2s")
     ap.add_argument("--no-opt", action="store_true")
+    ap.add_argument("--opt-only", action="store_true", help="no per-pass counts")
+    ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--k2s-flags", default="", help="extra k2s options (e.g. --no-cleanup)")
     ap.add_argument("modules", nargs="+")
     a = ap.parse_args()
     ratios, removed, growth, refused = [], [], {}, []
     print("| module | in instr | out instr | out/in | largest growth | opt no-inline removes |")
     print("|---|---|---|---|---|---|")
-    for spv in a.modules:
-        name = os.path.basename(spv)
-        counts = per_pass_counts(a.k2s, spv, a.k2s_flags.split())
-        if not counts:
+    with cf.ThreadPoolExecutor(max(1, a.jobs)) as ex:
+        results = list(ex.map(lambda spv: measure(a, spv), a.modules))
+    for name, counts, n_in, n_out, r in results:
+        if counts is None:
             refused.append(name)
             continue
-        n_in = n_instructions(spv)
         prev, worst = n_in, ("", 1.0)
         for pname, n in counts:
             g = n / prev if prev else 1.0
@@ -79,32 +102,27 @@ def main():
             if g > worst[1]:
                 worst = (pname, g)
             prev = n
-        n_out = counts[-1][1]
         ratios.append(n_out / n_in)
         rem = "—"
-        if not a.no_opt:
-            with tempfile.TemporaryDirectory() as d:
-                out = os.path.join(d, "k.spv")
-                p = subprocess.run([a.k2s, "--no-validate-input", *a.k2s_flags.split(), spv,
-                                    "-o", out],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-                r = opt_removed(out) if p.returncode == 0 else None
-            if r is not None:
-                removed.append(r)
-                rem = f"{r:.1f}%"
-        print(f"| {name} | {n_in} | {n_out} | {n_out / n_in:.2f} | {worst[0]} ×{worst[1]:.2f} | {rem} |")
+        if r is not None:
+            removed.append(r)
+            rem = f"{r:.1f}%"
+        big = f"{worst[0]} ×{worst[1]:.2f}" if counts else "—"
+        print(f"| {name} | {n_in} | {n_out} | {n_out / n_in:.2f} | {big} | {rem} |")
     if not ratios:
         sys.exit("no module translated")
     print(f"\n{len(ratios)} modules; out/in median {statistics.median(ratios):.2f}, "
           f"max {max(ratios):.2f}; > 4×: {sum(r > 4 for r in ratios)}")
     if removed:
         print(f"spirv-opt -O minus inlining removes: median {statistics.median(removed):.1f}%, "
-              f"max {max(removed):.1f}% ({len(removed)} modules)")
+              f"max {max(removed):.1f}% ({len(removed)} modules; ≥ 2%: "
+              f"{sum(r >= 2 for r in removed)})")
     if refused:
         print(f"refused with default options (left out): {', '.join(refused)}")
-    print("\n| pass | median growth | max growth |\n|---|---|---|")
-    for pname, g in growth.items():
-        print(f"| {pname} | {statistics.median(g):.3f} | {max(g):.2f} |")
+    if growth:
+        print("\n| pass | median growth | max growth |\n|---|---|---|")
+        for pname, g in growth.items():
+            print(f"| {pname} | {statistics.median(g):.3f} | {max(g):.2f} |")
 
 
 if __name__ == "__main__":

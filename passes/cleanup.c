@@ -4,26 +4,32 @@
  * Lowering expands each construct on its own (an access chain per pointer use,
  * index arithmetic with constant 0 and 1 factors, the same conversion in every
  * builtin expansion, a load of the work-item inputs in every block), which
- * leaves work a driver must then remove and which made outputs grow. Walking
- * the dominator tree: integer identities (x+0, x-0, x*1, x/1, x<<0, x|0, x^0,
- * a select of two equal values or on a constant condition, a bitcast to the
- * value's own type) become their operand; integer arithmetic, conversions and
- * comparisons of constants become a constant; a pure instruction equal to one
- * of the same block or of a dominating block (same opcode, type and operands,
- * no decorations) becomes that one, and so does a load of memory nothing writes
- * (inputs, push constants, uniform buffers); a load of other memory becomes an
- * equal earlier load of its block when nothing that may write memory (a store,
- * call, barrier, atomic, image write, copy) lies between. A phi whose incoming
- * values are all one value defined elsewhere becomes that value. Then pure
- * instructions, loads and phis that no side effect needs are deleted (a mark
- * from the stores, calls and terminators: loop phis that only feed each other
- * go too). Control flow is untouched, so it runs after structurize.
+ * leaves work a driver must then remove and which made outputs grow. Per
+ * function: first blocks that only fall into their one successor are merged
+ * with it where structured control flow allows (cleanup_blocks.c). Then,
+ * walking the dominator tree: integer identities (x+0, x-0, x*1, x/1, x<<0,
+ * x|0, x^0, a select of two equal values or on a constant condition, a bitcast
+ * to the value's own type or back to the type a bitcast came from) become their
+ * operand; integer arithmetic,
+ * conversions and comparisons of constants become a constant; a pure
+ * instruction equal to one of the same block or of a dominating block (same
+ * opcode, type and operands, no decorations but wrap flags, which the one kept
+ * then loses where they differ) becomes that one, and so does a
+ * load of memory nothing writes (inputs, push constants, uniform buffers); a
+ * load of other memory becomes the value an earlier load or store of its block
+ * read or wrote when nothing between may have written it (cleanup_memory.c
+ * says how aliasing is decided). A phi whose incoming values are all one value
+ * defined elsewhere becomes that value. An extract of a composite whose parts
+ * are known reads the part (cleanup_composite.c). Then pure instructions, loads and phis
+ * that no side effect needs are deleted (a mark from the stores, calls and
+ * terminators: loop phis that only feed each other go too). Runs after
+ * structurize, whose constructs it keeps.
  * --no-cleanup (options' no_cleanup) skips it: pass tests that check a
  * lowering's own shape use it.
  */
 #include <string.h>
 
-#include "k2s_internal.h"
+#include "cleanup.h"
 
 /* Instructions with no side effect whose result depends only on their
  * operands: the grammar's arithmetic, bit, relational and logical, conversion
@@ -93,7 +99,30 @@ static bool decorated(k2s_module *m, uint32_t id)
   return false;
 }
 
-/* The OpNames of i's result, found through its uses. */
+/* The decorations of id as far as cleanup may ignore them: NoSignedWrap and
+ * NoUnsignedWrap (bits 0 and 1) only say the result is undefined on overflow, so
+ * an identity, a fold or a removal keeps the meaning; OTHER_DECORATION for
+ * anything else (or another use outside function bodies), which keeps the value
+ * as it is. llvm-spirv puts the wrap flags on most integer arithmetic, and
+ * finalize keeps them on SPIR-V 1.4+ targets. */
+#define OTHER_DECORATION 4u
+static uint32_t decorations(k2s_module *m, uint32_t id)
+{
+  uint32_t mask = 0;
+  k2s_foreach_use(u, m, id) {
+    k2s_instr *d = u->user;
+    if (d->dead || d->block || d->opcode == SpvOpName)
+      continue;
+    if (d->opcode == SpvOpDecorate && d->n_ops == 2 && d->ops[0] == id &&
+        (d->ops[1] == SpvDecorationNoSignedWrap || d->ops[1] == SpvDecorationNoUnsignedWrap))
+      mask |= d->ops[1] == SpvDecorationNoSignedWrap ? 1u : 2u;
+    else
+      return OTHER_DECORATION;
+  }
+  return mask;
+}
+
+/* The OpNames of i's result (or label), found through its uses. */
 static void drop_names(k2s_module *m, k2s_instr *i)
 {
   if (i->result)
@@ -102,8 +131,7 @@ static void drop_names(k2s_module *m, k2s_instr *i)
         k2s_instr_delete(m, u->user);
 }
 
-/* Deletes i, the names of its result with it. */
-static void drop(k2s_module *m, k2s_instr *i)
+void k2s_cl_drop(k2s_module *m, k2s_instr *i)
 {
   drop_names(m, i);
   if (i->result && decorated(m, i->result)) /* (a scan of the annotations: only when needed) */
@@ -144,7 +172,14 @@ static uint32_t identity(k2s_module *m, const k2s_instr *i)
                                                : 0;
     break;
   }
-  case SpvOpBitcast:
+  case SpvOpBitcast: {
+    /* a bitcast back to the type a bitcast came from: the first one's operand */
+    k2s_instr *c = k2s_def(m, a);
+    r = c && c->opcode == SpvOpBitcast && c->n_ops >= 1 && k2s_type_of(m, c->ops[0]) == i->type
+            ? c->ops[0]
+            : a;
+    break;
+  }
   case SpvOpCopyObject: r = a; break;
   default: return 0;
   }
@@ -333,13 +368,24 @@ static bool invariant_load(k2s_module *m, const k2s_instr *i)
   }
 }
 
+static void strip_wrap_flags(k2s_module *m, uint32_t id)
+{
+  k2s_foreach_use(u, m, id) {
+    k2s_instr *d = u->user;
+    if (!d->dead && !d->block && d->opcode == SpvOpDecorate && d->n_ops == 2 &&
+        d->ops[0] == id &&
+        (d->ops[1] == SpvDecorationNoSignedWrap || d->ops[1] == SpvDecorationNoUnsignedWrap))
+      k2s_instr_delete(m, d);
+  }
+}
+
 /* The names of i go first: replacing its uses would move them onto `by`, which
  * keeps its own (a value named twice, or a constant named after a variable). */
-static bool replace(k2s_module *m, k2s_instr *i, uint32_t by)
+bool k2s_cl_replace(k2s_module *m, k2s_instr *i, uint32_t by)
 {
   drop_names(m, i);
   k2s_replace_all_uses(m, i->result, by);
-  drop(m, i);
+  k2s_cl_drop(m, i);
   return true;
 }
 
@@ -359,47 +405,58 @@ static uint32_t single_value_phi(k2s_module *m, k2s_block *b, const k2s_instr *i
 }
 
 /* One block, with the values of the blocks that dominate it in `values`. Loads of
- * writable memory are numbered within the block only, in a table emptied at every
- * instruction that may write (a fresh table: clearing the old one's slots at each
- * store made long blocks quadratic). */
-static bool clean_block(k2s_module *m, k2s_arena *a, k2s_block *b, vn_table *values)
+ * writable memory are forwarded within the block only (cleanup_memory.c). */
+static bool clean_block(k2s_module *m, k2s_arena *a, k2s_block *b, vn_table *values,
+                        k2s_cl_mem *mem)
 {
   bool changed = false;
-  vn_table loads = {0};
+  k2s_cl_mem_block(mem);
   k2s_foreach_instr_safe(i, &b->body) {
     if (i->opcode == SpvOpPhi && i->result && i->n_ops >= 2) {
       uint32_t v = single_value_phi(m, b, i);
       if (v)
-        changed |= replace(m, i, v);
+        changed |= k2s_cl_replace(m, i, v);
       continue;
     }
     if (clobbers(m, i)) {
-      loads = (vn_table){0};
+      k2s_cl_mem_write(mem, i);
       continue;
     }
-    if (!i->result || !i->type || decorated(m, i->result))
+    uint32_t deco = i->result && i->type ? decorations(m, i->result) : OTHER_DECORATION;
+    if (deco & OTHER_DECORATION)
       continue;
     uint32_t r = pure(i->opcode) ? identity(m, i) : 0;
     if (!r && pure(i->opcode))
       r = fold(m, i);
+    if (!r) {
+      bool rewritten = false;
+      r = k2s_cl_extract(m, i, &rewritten);
+      changed |= rewritten;
+    }
     if (r) {
-      changed |= replace(m, i, r);
+      changed |= k2s_cl_replace(m, i, r);
       continue;
     }
-    k2s_instr *same = NULL;
-    if (pure_instr(m, i) || invariant_load(m, i))
-      same = vn_find_or_add(a, values, i);
-    else if (i->opcode == SpvOpLoad && !volatile_load(i))
-      same = vn_find_or_add(a, &loads, i);
-    if (same)
-      changed |= replace(m, i, same->result);
+    if (pure_instr(m, i) || invariant_load(m, i)) {
+      k2s_instr *same = vn_find_or_add(a, values, i);
+      /* Equal values with other wrap flags: the one kept loses its flags (one
+       * without them is defined where the other is not). */
+      if (same && decorations(m, same->result) != deco)
+        strip_wrap_flags(m, same->result);
+      if (same)
+        changed |= k2s_cl_replace(m, i, same->result);
+    } else if (i->opcode == SpvOpLoad) {
+      uint32_t v = k2s_cl_mem_load(mem, i);
+      if (v)
+        changed |= k2s_cl_replace(m, i, v);
+    }
   }
   return changed;
 }
 
 /* Walk the dominator tree depth first: a block sees the values of its dominators
  * (which dominate every use it has) and none of its siblings'. */
-static bool value_numbering(k2s_module *m, k2s_arena *a, k2s_function *f)
+static bool value_numbering(k2s_module *m, k2s_arena *a, k2s_function *f, k2s_cl_mem *mem)
 {
   if (!f->first)
     return false;
@@ -433,7 +490,7 @@ static bool value_numbering(k2s_module *m, k2s_arena *a, k2s_function *f)
   if (!cfg->n_rpo)
     return false;
   blk[0] = entry, next[0] = first[entry], mark[0] = 0;
-  changed |= clean_block(m, a, cfg->blocks[entry], &values);
+  changed |= clean_block(m, a, cfg->blocks[entry], &values, mem);
   top = 1;
   while (top) {
     uint32_t x = blk[top - 1];
@@ -445,7 +502,7 @@ static bool value_numbering(k2s_module *m, k2s_arena *a, k2s_function *f)
     uint32_t y = kids[next[top - 1]++];
     blk[top] = y, next[top] = first[y], mark[top] = values.n;
     top++;
-    changed |= clean_block(m, a, cfg->blocks[y], &values);
+    changed |= clean_block(m, a, cfg->blocks[y], &values, mem);
   }
   return changed;
 }
@@ -459,7 +516,7 @@ static bool removable(k2s_module *m, k2s_instr *i)
 {
   return i->result && (pure_instr(m, i) || i->opcode == SpvOpPhi ||
                        (i->opcode == SpvOpLoad && !volatile_load(i))) &&
-         !decorated(m, i->result);
+         !(decorations(m, i->result) & OTHER_DECORATION);
 }
 
 /* Live marks by result id, allocated once per pass and cleared after each function
@@ -537,7 +594,7 @@ static bool dead_code(k2s_module *m, k2s_arena *a, dce_marks *mk, k2s_function *
   k2s_foreach_block(b, f)
     k2s_foreach_instr_safe(i, &b->body)
       if (i->result < m->id_cap && !mk->live[i->result] && removable(m, i)) {
-        drop(m, i);
+        k2s_cl_drop(m, i);
         changed = true;
       }
   for (uint32_t k = 0; k < mk->n_set; k++)
@@ -555,8 +612,11 @@ bool k2s_cleanup(k2s_module *m, const k2s_options *o)
   k2s_arena a = {.oom = m->arena.oom}, keep = {.oom = m->arena.oom};
   dce_marks mk = {.a = &keep};
   k2s_build_uses(m);
+  k2s_cl_mem *mem = k2s_cl_mem_new(m, &keep);
   k2s_foreach_function(f, m) {
-    changed |= value_numbering(m, &a, f);
+    changed |= k2s_cl_merge_blocks(m, &a, f);
+    k2s_arena_reset(&a);
+    changed |= value_numbering(m, &a, f, mem);
     k2s_arena_reset(&a);
     changed |= dead_code(m, &a, &mk, f);
     k2s_arena_reset(&a);

@@ -5,13 +5,13 @@
 // and sizes in the reflection (embedded, JSON, descriptor map); MayUsePrintf on the kernel.
 // RUN: clang-15 -cc1 -triple spir64 -no-opaque-pointers -emit-llvm-bc -cl-std=CL1.2 -finclude-default-header -O2 %s -o %t.bc
 // RUN: llvm-spirv-15 %t.bc -o %t.spv
-// RUN: %k2s %t.spv -o %t.out.spv -printf-buffer-size=4096 --reflect=%t.json --descriptormap=%t.csv
+// RUN: %k2s --no-cleanup %t.spv -o %t.out.spv -printf-buffer-size=4096 --reflect=%t.json --descriptormap=%t.csv
 // RUN: spirv-val --target-env vulkan1.1 %t.out.spv
 // RUN: spirv-dis %t.out.spv | FileCheck %s
 // RUN: spirv-dis %t.out.spv | FileCheck %s --check-prefix=NOSTR
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: FileCheck %s --check-prefix=CSV < %t.csv
-// RUN: %k2s %t.spv -o %t.phys.spv --pointers=physical --target-env vulkan1.2
+// RUN: %k2s --no-cleanup %t.spv -o %t.phys.spv --pointers=physical --target-env vulkan1.2
 // RUN: spirv-val --target-env vulkan1.2 %t.phys.spv
 
 kernel void k(global int *ret, float f, long l)
