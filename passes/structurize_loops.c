@@ -793,23 +793,6 @@ static uint32_t loop_rpo(st *s, uint32_t L)
   return stamp;
 }
 
-/* Loop XL, normalised as a single-block loop (its header its own continue
- * target), is about to be another loop's merge: its back edge goes through a
- * continue block of its own. spirv-val nests a block that is a continue target
- * one level below its immediate dominator, before it looks at merges, so such a
- * header would sit below whatever precedes it, and a break to it from a switch
- * case in the loop before is "an invalid branch" out of the case. As a merge
- * only, the header is as deep as the loop it follows. A loop normalised after
- * the one it follows sees loop_merge_of and makes the block itself. */
-static void own_continue(st *s, uint32_t XL)
-{
-  k2s_block *x = s->loops[XL].header;
-  edge back = {x, x};
-  k2s_block *C = k2s_sz_funnel(s, &back, 1, XL);
-  BI(C)->claimed = true;
-  s->loops[XL].cont = C;
-}
-
 static int cmp_u32(const void *pa, const void *pb)
 {
   uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
@@ -837,8 +820,16 @@ bool k2s_sz_normalize_loop(st *s, uint32_t L)
     }
   }
   k2s_block *C;
+  /* A single-block loop is its own continue target, unless it is the merge of
+   * the loop before it: spirv-val nests a continue target one level below its
+   * immediate dominator before it looks at merges, so that header would sit
+   * below the block that breaks to it, and a break from a switch case there is
+   * "an invalid branch" out of the case. With a continue block of its own the
+   * header is a merge only, as deep as the loop it follows. That loop is
+   * normalised first: loops are numbered as their searches finish, and this
+   * one's header, which the other's dominates, finishes before it. */
   if (nl == 1 && latch == hi && BI(h)->loop_merge_of == NONE) {
-    C = h; /* a single-block loop is its own continue target (see own_continue) */
+    C = h;
   } else if (nl == 1 && BI(s->blocks[latch])->loop == L && !BI(s->blocks[latch])->claimed &&
              reusable_latch(s, s->blocks[latch], L)) {
     C = s->blocks[latch];
@@ -998,8 +989,6 @@ bool k2s_sz_normalize_loop(st *s, uint32_t L)
       M = x;
       if (!header)
         BI(M)->loop = parent;
-      else if (s->loops[BI(x)->loop].cont == x)
-        own_continue(s, BI(x)->loop);
     } else {
       M = k2s_sz_funnel(s, E, ne, parent);
     }
