@@ -820,8 +820,16 @@ bool k2s_sz_normalize_loop(st *s, uint32_t L)
     }
   }
   k2s_block *C;
-  if (nl == 1 && latch == hi) {
-    C = h; /* a single-block loop is its own continue target */
+  /* A single-block loop is its own continue target, unless it is the merge of
+   * the loop before it: spirv-val nests a continue target one level below its
+   * immediate dominator before it looks at merges, so that header would sit
+   * below the block that breaks to it, and a break from a switch case there is
+   * "an invalid branch" out of the case. With a continue block of its own the
+   * header is a merge only, as deep as the loop it follows. That loop is
+   * normalised first: loops are numbered as their searches finish, and this
+   * one's header, which the other's dominates, finishes before it. */
+  if (nl == 1 && latch == hi && BI(h)->loop_merge_of == NONE) {
+    C = h;
   } else if (nl == 1 && BI(s->blocks[latch])->loop == L && !BI(s->blocks[latch])->claimed &&
              reusable_latch(s, s->blocks[latch], L)) {
     C = s->blocks[latch];
