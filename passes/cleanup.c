@@ -122,6 +122,15 @@ static uint32_t decorations(k2s_module *m, uint32_t id)
   return mask;
 }
 
+/* The wrap flags of a value in the value table (which holds no value with other
+ * decorations, and cleanup adds none), through the decoration index: a walk of its
+ * uses, which grow with every value replaced by it, made N equal values N². */
+static uint32_t wrap_flags(k2s_module *m, uint32_t id)
+{
+  return (k2s_find_decoration(m, id, SpvDecorationNoSignedWrap) ? 1u : 0u) |
+         (k2s_find_decoration(m, id, SpvDecorationNoUnsignedWrap) ? 2u : 0u);
+}
+
 /* The OpNames of i's result (or label), found through its uses. */
 static void drop_names(k2s_module *m, k2s_instr *i)
 {
@@ -441,7 +450,7 @@ static bool clean_block(k2s_module *m, k2s_arena *a, k2s_block *b, vn_table *val
       k2s_instr *same = vn_find_or_add(a, values, i);
       /* Equal values with other wrap flags: the one kept loses its flags (one
        * without them is defined where the other is not). */
-      if (same && decorations(m, same->result) != deco)
+      if (same && wrap_flags(m, same->result) != deco)
         strip_wrap_flags(m, same->result);
       if (same)
         changed |= k2s_cl_replace(m, i, same->result);
