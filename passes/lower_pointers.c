@@ -3172,8 +3172,7 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
         /* Addresses of two buffer arguments: equal or ordered by offset when the
          * host binds one buffer to both (a pointer with several roots is judged by
          * the first; its others are not kept in the taint). */
-        if (ta.k && tb.k && (ta.root != tb.root || ta.multi || tb.multi) &&
-            aliasing_args(&c, i, ta.root, tb.root == ta.root ? 0 : tb.root))
+        if (ta.k && tb.k && aliasing_args(&c, i, ta.root, tb.root))
           return true;
       }
       if (i->opcode == SpvOpConvertPtrToU || is_comparison(i->opcode) ||
