@@ -102,6 +102,39 @@ static void memory_hints(arg_ctx *c, const k2s_instr *p, uint32_t var)
     k2s_decorate(m, var, SpvDecorationRestrict, NULL, 0);
 }
 
+/* OpenCL lets the host pass one buffer to several arguments that are not restrict
+ * (in-place kernels, memmove-style copies), while SPIR-V lets a compiler assume that
+ * memory object declarations without Aliased do not alias (Mesa's spirv_to_nir marks
+ * such storage buffers restrict). So when a kernel has two or more storage-buffer
+ * arguments without Restrict and one of them can be written, each of those is
+ * Aliased: a load through one may then not be moved across a store through another.
+ * Read-only arguments among themselves, or a single non-restrict argument beside
+ * restrict ones, cannot observe aliasing and stay undecorated. */
+/* A storage-buffer argument without Restrict (kinds of PODs not lowered yet read as 0,
+ * K2S_ARG_BUFFER, with no variable). */
+static bool may_alias(k2s_module *m, const k2s_refl_arg *a)
+{
+  return a->kind == K2S_ARG_BUFFER && a->var &&
+         !k2s_find_decoration(m, a->var, SpvDecorationRestrict);
+}
+
+static void mark_aliased_buffers(k2s_module *m, k2s_refl_kernel *k)
+{
+  uint32_t n = 0;
+  bool written = false;
+  for (uint32_t i = 0; i < k->n_args; i++) {
+    if (!may_alias(m, &k->args[i]))
+      continue;
+    n++;
+    written |= !k2s_find_decoration(m, k->args[i].var, SpvDecorationNonWritable);
+  }
+  if (n < 2 || !written)
+    return;
+  for (uint32_t i = 0; i < k->n_args; i++)
+    if (may_alias(m, &k->args[i]))
+      k2s_decorate(m, k->args[i].var, SpvDecorationAliased, NULL, 0);
+}
+
 static bool lower_buffer(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t elem, bool constant)
 {
   k2s_module *m = c->m;
@@ -454,6 +487,7 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
     if (!ok)
       return false;
   }
+  mark_aliased_buffers(m, k);
   if (!lower_pods(c, k, pods, n_pods))
     return false;
   /* The kernel is now void(void). */
