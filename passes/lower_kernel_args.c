@@ -31,6 +31,9 @@ typedef struct arg_ctx {
    * type and array length share one struct, as clspv's do */
   uint32_t *block_of;
   uint32_t n_block_of;
+  /* this kernel's storage-buffer arguments never written through, by ordinal:
+   * NonWritable unless another argument may alias them (mark_aliased_buffers) */
+  bool *read_only;
 } arg_ctx;
 
 static void bind(arg_ctx *c, uint32_t var, uint32_t *set, uint32_t *binding)
@@ -86,30 +89,22 @@ static bool has_param_attr(k2s_module *m, uint32_t param, uint32_t attr)
   return k2s_find_decoration_value(m, param, SpvDecorationFuncParamAttr, &attr) != NULL;
 }
 
-/* Memory hints for a storage buffer from its parameter's attributes. NonWritable when the
+/* Memory hints for a storage buffer from its parameter's attributes. Read-only when the
  * kernel never writes through the pointer or a copy of it (NoWrite with NoCapture: a
  * captured pointer could be written through after being loaded back, which the pointers
- * pass would turn into a store through this variable). Restrict for restrict (NoAlias):
- * OpenCL's restrict promises that no other argument reaches the object during the kernel,
- * which is what Vulkan's Restrict on a variable asks. */
-static void memory_hints(arg_ctx *c, const k2s_instr *p, uint32_t var)
+ * pass would turn into a store through this variable); mark_aliased_buffers decides
+ * whether that becomes NonWritable. Restrict for restrict (NoAlias): OpenCL's restrict
+ * promises that no other argument reaches the object during the kernel, which is what
+ * Vulkan's Restrict on a variable asks. */
+static void memory_hints(arg_ctx *c, const k2s_instr *p, const k2s_refl_arg *a, uint32_t var)
 {
   k2s_module *m = c->m;
-  if (has_param_attr(m, p->result, SpvFunctionParameterAttributeNoWrite) &&
-      has_param_attr(m, p->result, SpvFunctionParameterAttributeNoCapture))
-    k2s_decorate(m, var, SpvDecorationNonWritable, NULL, 0);
+  c->read_only[a->ordinal] = has_param_attr(m, p->result, SpvFunctionParameterAttributeNoWrite) &&
+                             has_param_attr(m, p->result, SpvFunctionParameterAttributeNoCapture);
   if (has_param_attr(m, p->result, SpvFunctionParameterAttributeNoAlias))
     k2s_decorate(m, var, SpvDecorationRestrict, NULL, 0);
 }
 
-/* OpenCL lets the host pass one buffer to several arguments that are not restrict
- * (in-place kernels, memmove-style copies), while SPIR-V lets a compiler assume that
- * memory object declarations without Aliased do not alias (Mesa's spirv_to_nir marks
- * such storage buffers restrict). So when a kernel has two or more storage-buffer
- * arguments without Restrict and one of them can be written, each of those is
- * Aliased: a load through one may then not be moved across a store through another.
- * Read-only arguments among themselves, or a single non-restrict argument beside
- * restrict ones, cannot observe aliasing and stay undecorated. */
 /* A storage-buffer argument without Restrict (kinds of PODs not lowered yet read as 0,
  * K2S_ARG_BUFFER, with no variable). */
 static bool may_alias(k2s_module *m, const k2s_refl_arg *a)
@@ -118,21 +113,35 @@ static bool may_alias(k2s_module *m, const k2s_refl_arg *a)
          !k2s_find_decoration(m, a->var, SpvDecorationRestrict);
 }
 
-static void mark_aliased_buffers(k2s_module *m, k2s_refl_kernel *k)
+/* OpenCL lets the host pass one buffer to several arguments that are not restrict
+ * (in-place kernels, memmove-style copies), while SPIR-V lets a compiler assume that
+ * memory object declarations without Aliased do not alias (Mesa's spirv_to_nir marks
+ * such storage buffers restrict). So when a kernel has two or more storage-buffer
+ * arguments without Restrict and one of them is written, each of those is Aliased, and
+ * none of them is NonWritable: NVIDIA's Vulkan driver reads a NonWritable buffer through
+ * a cache that does not see this invocation's stores through another binding, Aliased or
+ * not (docs/gpu-runs.md; OpenCL's const without restrict promises no such thing).
+ * Read-only arguments among themselves, or a single non-restrict argument beside
+ * restrict ones, cannot observe aliasing: they keep NonWritable and get no Aliased. */
+static void mark_aliased_buffers(arg_ctx *c, k2s_refl_kernel *k)
 {
+  k2s_module *m = c->m;
   uint32_t n = 0;
   bool written = false;
   for (uint32_t i = 0; i < k->n_args; i++) {
     if (!may_alias(m, &k->args[i]))
       continue;
     n++;
-    written |= !k2s_find_decoration(m, k->args[i].var, SpvDecorationNonWritable);
+    written |= !c->read_only[i];
   }
-  if (n < 2 || !written)
-    return;
-  for (uint32_t i = 0; i < k->n_args; i++)
-    if (may_alias(m, &k->args[i]))
-      k2s_decorate(m, k->args[i].var, SpvDecorationAliased, NULL, 0);
+  bool aliased = n >= 2 && written;
+  for (uint32_t i = 0; i < k->n_args; i++) {
+    const k2s_refl_arg *a = &k->args[i];
+    if (aliased && may_alias(m, a))
+      k2s_decorate(m, a->var, SpvDecorationAliased, NULL, 0);
+    else if (a->kind == K2S_ARG_BUFFER && a->var && c->read_only[i])
+      k2s_decorate(m, a->var, SpvDecorationNonWritable, NULL, 0);
+  }
 }
 
 static bool lower_buffer(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t elem, bool constant)
@@ -167,7 +176,7 @@ static bool lower_buffer(arg_ctx *c, k2s_instr *p, k2s_refl_arg *a, uint32_t ele
   k2s_set_name(m, var, a->name);
   bind(c, var, &a->set, &a->binding);
   if (!ubo)
-    memory_hints(c, p, var);
+    memory_hints(c, p, a, var);
   a->kind = ubo ? K2S_ARG_BUFFER_UBO : K2S_ARG_BUFFER;
   a->var = var;
   a->elem_size = (uint32_t)es;
@@ -409,6 +418,7 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
   k2s_foreach_instr(p, &f->head) if (p->opcode == SpvOpFunctionParameter) n_params++;
   k->args = k2s_alloc(&m->arena, (n_params + 1) * sizeof(*k->args));
   k->n_args = n_params;
+  c->read_only = k2s_alloc(&m->arena, (n_params + 1) * sizeof(bool));
   pod *pods = k2s_alloc(&m->arena, (n_params + 1) * sizeof(*pods));
   uint32_t n_pods = 0, ordinal = 0;
   c->b = (k2s_builder){m, k2s_block_start(f->first)};
@@ -487,7 +497,7 @@ static bool lower_kernel(arg_ctx *c, k2s_instr *entry, k2s_function *f)
     if (!ok)
       return false;
   }
-  mark_aliased_buffers(m, k);
+  mark_aliased_buffers(c, k);
   if (!lower_pods(c, k, pods, n_pods))
     return false;
   /* The kernel is now void(void). */

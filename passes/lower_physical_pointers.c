@@ -402,6 +402,88 @@ static bool decorate_stride(phys_ctx *c, k2s_instr *i)
   return true;
 }
 
+/* An upper bound on the bits of integer value `id` when it is known to be non-negative
+ * as a signed value of its width (constants, zero-extensions, and the arithmetic of such
+ * that cannot reach the sign bit); 64 when unknown. `depth` bounds the walk. */
+static uint32_t nonneg_bits(k2s_module *m, uint32_t id, int depth)
+{
+  uint32_t w = k2s_type_width(m, k2s_type_of(m, id));
+  uint64_t v;
+  if (!w || w > 64)
+    return 64;
+  if (k2s_const_value(m, id, &v)) {
+    if (w < 64)
+      v &= (UINT64_C(1) << w) - 1;
+    uint32_t n = 0;
+    while (n < 64 && (v >> n))
+      n++;
+    return n < w ? n : 64;
+  }
+  k2s_instr *d = k2s_def(m, id);
+  if (!d || depth <= 0)
+    return 64;
+  uint32_t a, b, r = 64;
+  switch (d->opcode) {
+  case SpvOpUConvert: r = k2s_type_width(m, k2s_type_of(m, d->ops[0])); break;
+  case SpvOpCompositeExtract: r = nonneg_bits(m, d->ops[0], depth - 1); break; /* a lane */
+  case SpvOpBitwiseAnd:
+    a = nonneg_bits(m, d->ops[0], depth - 1), b = nonneg_bits(m, d->ops[1], depth - 1);
+    r = a < b ? a : b;
+    break;
+  case SpvOpIAdd:
+  case SpvOpBitwiseOr:
+    a = nonneg_bits(m, d->ops[0], depth - 1), b = nonneg_bits(m, d->ops[1], depth - 1);
+    r = (a > b ? a : b) + (d->opcode == SpvOpIAdd);
+    break;
+  case SpvOpIMul:
+    r = nonneg_bits(m, d->ops[0], depth - 1) + nonneg_bits(m, d->ops[1], depth - 1);
+    break;
+  case SpvOpShiftLeftLogical:
+    if (k2s_const_value(m, d->ops[1], &v) && v < 64)
+      r = nonneg_bits(m, d->ops[0], depth - 1) + (uint32_t)v;
+    break;
+  case SpvOpShiftRightLogical:
+    if (k2s_const_value(m, d->ops[1], &v) && v >= 1 && v < 64) {
+      a = nonneg_bits(m, d->ops[0], depth - 1);
+      r = a < w ? (a > v ? a - (uint32_t)v : 0) : w - (uint32_t)v;
+    }
+    break;
+  default: break;
+  }
+  return r < w ? r : 64;
+}
+
+/* OpPtrAccessChain on a PhysicalStorageBuffer pointer whose Element may be negative
+ * (p[-1], p - n): NVIDIA's Vulkan driver (580) does not step backwards there, the access
+ * lands elsewhere (docs/gpu-runs.md). The element step becomes address arithmetic:
+ * ConvertUToPtr(ConvertPtrToU(base) + Element · stride), then the chain's other indexes
+ * on that pointer, which is what OpPtrAccessChain means. */
+static void element_as_address(phys_ctx *c, k2s_instr *i)
+{
+  k2s_module *m = c->m;
+  if (nonneg_bits(m, i->ops[1], 8) < 64)
+    return;
+  uint32_t bt = k2s_type_of(m, i->ops[0]);
+  k2s_instr *sd = k2s_find_decoration(m, bt, SpvDecorationArrayStride);
+  k2s_builder b = {m, k2s_before(i)};
+  uint32_t idx = i->ops[1];
+  if (k2s_type_width(m, k2s_type_of(m, idx)) != 64)
+    idx = k2s_b_sconvert(&b, u64(m), idx); /* the Element is a signed count */
+  uint32_t off = k2s_b_imul(&b, u64(m), idx, k2s_const_int(m, u64(m), sd->ops[2]));
+  uint32_t addr = k2s_b_iadd(&b, u64(m), address_of(&b, i->ops[0]), off);
+  if (i->n_ops == 2) {
+    i->opcode = SpvOpConvertUToPtr;
+    k2s_instr_set_ops(m, i, &addr, 1);
+    return;
+  }
+  uint32_t p = k2s_b_convert_uto_ptr(&b, bt, addr);
+  uint32_t *ops = k2s_alloc(&m->arena, (i->n_ops - 1) * sizeof(uint32_t));
+  ops[0] = p;
+  memcpy(ops + 1, i->ops + 2, (i->n_ops - 2) * sizeof(uint32_t));
+  i->opcode = SpvOpAccessChain;
+  k2s_instr_set_ops(m, i, ops, i->n_ops - 1);
+}
+
 static uint32_t strip_bitcasts(k2s_module *m, uint32_t ptr)
 {
   for (int k = 0; k < 16; k++) {
@@ -655,7 +737,10 @@ static bool rewrite(phys_ctx *c, k2s_function *f, k2s_instr *i)
     if (!is_phys_value(c, i->ops[0]))
       return true;
     i->opcode = SpvOpPtrAccessChain; /* InBounds needs Addresses */
-    return decorate_stride(c, i);
+    if (!decorate_stride(c, i))
+      return false;
+    element_as_address(c, i);
+    return true;
   case SpvOpLoad:
     if (is_phys_value(c, i->ops[0]))
       ensure_aligned(c, i, 1, i->ops[0]);
