@@ -1,22 +1,24 @@
-/* Bridges to SPIRV-Tools: validation and whole-module disassembly. */
+/* The bridge to SPIRV-Tools: validation and whole-module disassembly, in this
+ * process (libk2s, k2s-validator) or, in the k2s command, through k2s-validator. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <spirv-tools/libspirv.h>
 
 #include "k2s_internal.h"
 
+/* The helper's file name, beside the k2s command (passes/meson.build builds it). */
+#define K2S_VALIDATOR_NAME "k2s-validator"
+
 /* One SPIRV-Tools call, validation or disassembly, as plain data: the same in this
  * process (the library, the validator helper) and through the helper (the k2s
  * command, which links no SPIRV-Tools: its start-up would relocate SPIRV-Tools'
  * and libstdc++'s tables and set up libstdc++'s streams in every run, validating
  * or not; bench/RESULTS.md, session 11). */
-/* The helper's file name, beside the k2s command (passes/meson.build builds it). */
-#define K2S_VALIDATOR_NAME "k2s-validator"
-
 enum { TOOLS_VALIDATE = 1, TOOLS_DISASSEMBLE = 2 };
 enum { TOOLS_OK, TOOLS_FAILED, TOOLS_OUT_OF_MEMORY };
 
@@ -104,12 +106,43 @@ typedef struct tools_answer {
   uint64_t text_size;
 } tools_answer;
 
+/* Both ends of the protocol, over a socket. */
+static bool read_all(int fd, void *p, size_t size)
+{
+  char *c = p;
+  while (size) {
+    ssize_t k = read(fd, c, size);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      return false;
+    c += k;
+    size -= (size_t)k;
+  }
+  return true;
+}
+
+/* send(): a peer that is gone is an error here, not SIGPIPE. */
+static bool write_all(int fd, const void *p, size_t size)
+{
+  const char *c = p;
+  while (size) {
+    ssize_t k = send(fd, c, size, MSG_NOSIGNAL);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      return false;
+    c += k;
+    size -= (size_t)k;
+  }
+  return true;
+}
+
 #ifdef K2S_VALIDATE_BY_HELPER
 /* ---- the k2s command: SPIRV-Tools in the helper process ------------------ */
+#include <fcntl.h>
 #include <spawn.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 extern char **environ;
 
@@ -160,6 +193,9 @@ static void helper_start(void)
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, sv[1], 0); /* dup2 clears close-on-exec */
+  /* Not the command's standard output (a pipe's reader waits for every writer);
+   * its standard error stays, for what a crashing helper prints. */
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   char *argv[] = {path, NULL};
   pid_t pid;
   int err = posix_spawn(&pid, path, &fa, NULL, argv, environ);
@@ -175,30 +211,14 @@ static void helper_start(void)
 
 static void send_all(const void *p, size_t size)
 {
-  const char *c = p;
-  while (size) {
-    ssize_t k = send(helper.fd, c, size, MSG_NOSIGNAL);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      helper_died();
-    c += k;
-    size -= (size_t)k;
-  }
+  if (!write_all(helper.fd, p, size))
+    helper_died();
 }
 
 static void recv_all(void *p, size_t size)
 {
-  char *c = p;
-  while (size) {
-    ssize_t k = read(helper.fd, c, size);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      helper_died();
-    c += k;
-    size -= (size_t)k;
-  }
+  if (!read_all(helper.fd, p, size))
+    helper_died();
 }
 
 static tools_result tools_call(k2s_arena *a, int what, const uint32_t *words, size_t n, int env,
@@ -268,36 +288,6 @@ static tools_result tools_call(k2s_arena *a, int what, const uint32_t *words, si
                : r == SPV_ERROR_OUT_OF_MEMORY ? TOOLS_OUT_OF_MEMORY
                                               : TOOLS_FAILED;
   return out;
-}
-
-static bool read_all(int fd, void *p, size_t size)
-{
-  char *c = p;
-  while (size) {
-    ssize_t k = read(fd, c, size);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      return false;
-    c += k;
-    size -= (size_t)k;
-  }
-  return true;
-}
-
-static bool write_all(int fd, const void *p, size_t size)
-{
-  const char *c = p;
-  while (size) {
-    ssize_t k = write(fd, c, size);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      return false;
-    c += k;
-    size -= (size_t)k;
-  }
-  return true;
 }
 
 /* The validator helper's loop (src/validator_main.c): answer the k2s command's
