@@ -106,12 +106,13 @@ typedef struct tools_answer {
   uint64_t text_size;
 } tools_answer;
 
-/* Both ends of the protocol, over a socket. */
-static bool read_all(int fd, void *p, size_t size)
+/* Both ends of the protocol, over a socket: all size bytes read into p, or sent
+ * from it (send(): a peer that is gone is an error here, not SIGPIPE). */
+static bool transfer(int fd, void *p, size_t size, bool sending)
 {
   char *c = p;
   while (size) {
-    ssize_t k = read(fd, c, size);
+    ssize_t k = sending ? send(fd, c, size, MSG_NOSIGNAL) : read(fd, c, size);
     if (k < 0 && errno == EINTR)
       continue;
     if (k <= 0)
@@ -122,20 +123,14 @@ static bool read_all(int fd, void *p, size_t size)
   return true;
 }
 
-/* send(): a peer that is gone is an error here, not SIGPIPE. */
+static bool read_all(int fd, void *p, size_t size)
+{
+  return transfer(fd, p, size, false);
+}
+
 static bool write_all(int fd, const void *p, size_t size)
 {
-  const char *c = p;
-  while (size) {
-    ssize_t k = send(fd, c, size, MSG_NOSIGNAL);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      return false;
-    c += k;
-    size -= (size_t)k;
-  }
-  return true;
+  return transfer(fd, (void *)p, size, true);
 }
 
 #ifdef K2S_VALIDATE_BY_HELPER
