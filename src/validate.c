@@ -139,6 +139,8 @@ static bool write_all(int fd, const void *p, size_t size)
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include "cli.h"
+
 extern char **environ;
 
 /* One helper per thread (batch translations run in threads), started at the
@@ -172,8 +174,10 @@ static _Noreturn void helper_died(void)
   helper_failed("internal error: the validator stopped", why);
 }
 
-static void helper_start(void)
+void k2s_validator_start(void)
 {
+  if (helper.pid)
+    return;
   /* Beside the running command (build/passes, or the installed bindir). */
   char path[4096];
   ssize_t len = readlink("/proc/self/exe", path, sizeof path - sizeof K2S_VALIDATOR_NAME - 1);
@@ -219,8 +223,7 @@ static void recv_all(void *p, size_t size)
 static tools_result tools_call(k2s_arena *a, int what, const uint32_t *words, size_t n, int env,
                                bool scalar_block_layout)
 {
-  if (!helper.pid)
-    helper_start();
+  k2s_validator_start();
   tools_request q = {(uint32_t)what, (uint32_t)env, scalar_block_layout, n};
   send_all(&q, sizeof q);
   send_all(words, n * sizeof(uint32_t));
