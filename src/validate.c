@@ -136,6 +136,7 @@ static bool write_all(int fd, const void *p, size_t size)
 #ifdef K2S_VALIDATE_BY_HELPER
 /* ---- the k2s command: SPIRV-Tools in the helper process ------------------ */
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -154,6 +155,10 @@ static _Thread_local struct {
  * (a module is never written unvalidated when validation was asked for). */
 static _Noreturn void helper_failed(const char *what, const char *detail)
 {
+  /* Batch threads fail together when the helper is missing: one says so and
+   * exits, the others wait here for the exit (exit() is not for two threads). */
+  static pthread_mutex_t once = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&once);
   fprintf(stderr,
           "k2s: error: cannot validate: %s%s%s (the validator, %s, is installed beside the "
           "k2s command; --no-validate-input --no-validate-output translate without it)\n",
