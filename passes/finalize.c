@@ -94,6 +94,9 @@ typedef struct caps {
    * walking all 8192 values twice was a tenth of finalize on a small module). */
   uint16_t list[8192];
   uint32_t n_list;
+  /* Instructions with enum operands whose needs were found (seen_words). */
+  const k2s_instr **seen;
+  uint32_t seen_cap, n_seen;
 } caps;
 
 static void need(caps *c, uint32_t cap, const k2s_instr *why)
@@ -200,15 +203,77 @@ static void atomic_caps(caps *c, const k2s_instr *i)
          i);
 }
 
+/* The words of i that its capabilities may depend on: all but the ids the grammar's
+ * fixed layout places (an id elsewhere stays in: fewer matches, never a wrong one). */
+static uint64_t id_mask(const k2s_instr *i)
+{
+  return i->opcode < K2S_OPCODE_LIMIT ? k2s_id_layouts[i->opcode].mask : 0;
+}
+
+static uint64_t words_hash(const k2s_instr *i, uint64_t ids)
+{
+  uint64_t h = 0xcbf29ce484222325ull ^ ((uint64_t)i->opcode << 32 | i->n_ops);
+  for (uint32_t k = 0; k < i->n_ops; k++)
+    if (k >= 64 || !(ids >> k & 1))
+      h = (h ^ i->ops[k]) * 0x100000001b3ull;
+  return h ^ h >> 29;
+}
+
+static bool same_words(const k2s_instr *a, const k2s_instr *b, uint64_t ids)
+{
+  if (a->opcode != b->opcode || a->n_ops != b->n_ops)
+    return false;
+  for (uint32_t k = 0; k < a->n_ops; k++)
+    if ((k >= 64 || !(ids >> k & 1)) && a->ops[k] != b->ops[k])
+      return false;
+  return true;
+}
+
+/* Whether no instruction before i had its opcode and the same words but ids (and
+ * notes i as one). What the opcode's and its enum operands' capabilities need
+ * depends on those alone, and a capability needed once stays needed: a second
+ * such instruction adds nothing. Most instructions with enum operands repeat one
+ * (decorations, memory operands, storage classes); decoding their operands was
+ * most of finalize's capability scan (bench/RESULTS.md, session 11). */
+static bool first_of_words(caps *c, const k2s_instr *i)
+{
+  if (2 * (c->n_seen + 1) > c->seen_cap) {
+    uint32_t cap = c->seen_cap ? 2 * c->seen_cap : 256;
+    const k2s_instr **slots = k2s_alloc(&c->m->arena, cap * sizeof(*slots));
+    for (uint32_t k = 0; k < c->seen_cap; k++) {
+      const k2s_instr *s = c->seen[k];
+      if (!s)
+        continue;
+      uint32_t at = (uint32_t)words_hash(s, id_mask(s)) & (cap - 1);
+      while (slots[at])
+        at = (at + 1) & (cap - 1);
+      slots[at] = s;
+    }
+    c->seen = slots;
+    c->seen_cap = cap;
+  }
+  uint64_t ids = id_mask(i);
+  uint32_t at = (uint32_t)words_hash(i, ids) & (c->seen_cap - 1);
+  for (; c->seen[at]; at = (at + 1) & (c->seen_cap - 1))
+    if (same_words(c->seen[at], i, ids))
+      return false;
+  c->seen[at] = i;
+  c->n_seen++;
+  return true;
+}
+
 static void instr_caps(caps *c, const k2s_instr *i)
 {
   k2s_module *m = c->m;
   const k2s_opcode_info *info = k2s_opcode(i->opcode);
   if (i->opcode == SpvOpCapability || i->opcode == SpvOpExtension)
     return;
+  /* What depends on the ids' types (images, atomics) is checked every time, what
+   * depends on the opcode and its other words once (first_of_words). */
+  bool fresh = !info || !k2s_opcode_enum_operands[i->opcode] || first_of_words(c, i);
   /* Float atomics: atomic_caps picks the capability of the width (the grammar's first,
    * AtomicFloat16*EXT, would ask a 32-bit add for VK_EXT_shader_atomic_float2). */
-  if (info && info->n_caps && !satisfied(c, k2s_opcode_info_caps(info), info->n_caps) &&
+  if (fresh && info && info->n_caps && !satisfied(c, k2s_opcode_info_caps(info), info->n_caps) &&
       i->opcode != SpvOpAtomicFAddEXT && i->opcode != SpvOpAtomicFMinEXT &&
       i->opcode != SpvOpAtomicFMaxEXT)
     need(c, first_shader_capability(k2s_opcode_info_caps(info), info->n_caps), i);
@@ -228,7 +293,8 @@ static void instr_caps(caps *c, const k2s_instr *i)
   } else if (i->opcode == SpvOpTypeVector && i->n_ops >= 2 && i->ops[1] > 4) {
     need(c, SpvCapabilityVector16, i);
   }
-  k2s_foreach_enum_operand(m, i, operand_caps, c);
+  if (fresh)
+    k2s_foreach_enum_operand(m, i, operand_caps, c);
   atomic_caps(c, i);
 }
 
@@ -444,6 +510,8 @@ static void recompute_capabilities(k2s_module *m, uint32_t version, const k2s_op
   c->m = m;
   memset(c->need, 0, sizeof(c->need));
   c->n_list = 0;
+  c->seen = NULL;
+  c->seen_cap = c->n_seen = 0;
   need(c, SpvCapabilityShader, NULL);
   foreach_module_instr(m, instr_caps, c);
   storage_caps(c);

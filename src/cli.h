@@ -22,4 +22,9 @@ bool k2s_is_directory_target(const char *output);
 int k2s_cli_batch(const char *const *inputs, int n_inputs, const char *outdir, const char *reflect,
                   const char *dmap, unsigned jobs, const k2s_options *o);
 
+/* Start this thread's validator helper, k2s-validator (src/validate.c), now: it
+ * relocates and sets up SPIRV-Tools while the thread reads and parses its input
+ * instead of at the first validation. Exits, naming the helper, if it cannot start. */
+void k2s_validator_start(void);
+
 #endif

@@ -443,6 +443,8 @@ int k2s_cli_translate(const char *input, const char *output, const char *reflect
   memcpy(words, bytes, len);
   free(bytes);
 
+  if (o->validate_input || o->validate_output)
+    k2s_validator_start();
   k2s_result *r = NULL;
   k2s_status s = k2s_translate(words, n_words, o, &r);
   free(words);

@@ -463,8 +463,15 @@ def run(a):
         commit = a.label
     bindir = os.path.join(a.work, "bin")
     os.makedirs(bindir, exist_ok=True)
-    snap = os.path.join(bindir, f"k2s-{commit}")
+    # The command and its validator helper (k2s-validator, beside it since
+    # session 11; older builds have none), in a directory per commit.
+    snapdir = os.path.join(bindir, commit)
+    os.makedirs(snapdir, exist_ok=True)
+    snap = os.path.join(snapdir, "k2s")
     shutil.copy2(a.k2s, snap)
+    helper = os.path.join(os.path.dirname(os.path.abspath(a.k2s)), "k2s-validator")
+    if os.path.exists(helper):
+        shutil.copy2(helper, snapdir)
     a.k2s, a.commit = snap, commit
     combos, envs = parse_configs(a.configs)
     missing = {c["clang"] for c in combos if not shutil.which(f"llvm-spirv-{c['clang']}")

@@ -90,6 +90,10 @@ def main():
         # A private copy: a rebuild replacing the binary mid-run must not end the run.
         k2s = os.path.join(tmp, "k2s")
         shutil.copy2(a.k2s, k2s)
+        # with the validator it starts when it validates (src/validate.c)
+        helper = os.path.join(os.path.dirname(os.path.abspath(a.k2s)), "k2s-validator")
+        if os.path.exists(helper):
+            shutil.copy2(helper, tmp)
         inp, out = os.path.join(tmp, "in.spv"), os.path.join(tmp, "out.spv")
         for k in range(a.n):
             if k and k % 250 == 0:

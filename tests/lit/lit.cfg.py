@@ -70,3 +70,5 @@ config.substitutions.append(
 k2s_build = os.path.dirname(os.path.dirname(find_k2s()))
 config.substitutions.insert(0, ("%k2s_cc", os.path.join(k2s_build, "src", "k2s-cc")))
 config.substitutions.insert(0, ("%k2s_run", os.path.join(k2s_build, "src", "run", "k2s-run")))
+# %k2s_validator: the helper the k2s command validates through (beside it).
+config.substitutions.insert(0, ("%k2s_validator", os.path.join(os.path.dirname(find_k2s()), "k2s-validator")))

@@ -27,7 +27,7 @@ prepare)
   B=${2:-build}
   grep -qx '/.devrun/' .git/info/exclude 2>/dev/null || echo '/.devrun/' >>.git/info/exclude
   mkdir -p .devrun/bin/passes .devrun/bin/src/run .devrun/bin/tests/clref
-  cp "$B/passes/k2s" .devrun/bin/passes/
+  cp "$B/passes/k2s" "$B/passes/k2s-validator" .devrun/bin/passes/
   cp "$B/src/run/k2s-run" .devrun/bin/src/run/
   cp "$B/tests/clref/k2s-clref" .devrun/bin/tests/clref/
   rm -rf "$PLAN_DIR"

@@ -23,7 +23,7 @@ prepare)
   grep -qx "/$D/" .git/info/exclude 2>/dev/null || echo "/$D/" >>.git/info/exclude
   rm -rf "$D" "$PLAN_DIR"
   mkdir -p "$D/bin/passes" "$D/bin/src/run" "$D/bin/tests/clref" "$PLAN_DIR"
-  cp "$B/passes/k2s" "$D/bin/passes/"
+  cp "$B/passes/k2s" "$B/passes/k2s-validator" "$D/bin/passes/"
   cp "$B/src/run/k2s-run" "$D/bin/src/run/"
   cp "$B/tests/clref/k2s-clref" "$D/bin/tests/clref/"
   export K2S="$B/passes/k2s" K2S_RUN="$B/src/run/k2s-run" K2S_CLREF="$B/tests/clref/k2s-clref"

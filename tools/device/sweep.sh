@@ -90,6 +90,7 @@ prepare)
   versions=${4:-15 14}
   mkdir -p "$dir/bin"
   cp "$k2s" "$dir/k2s"
+  cp "$(dirname "$k2s")/k2s-validator" "$dir/" # the helper it validates through
   bdir=$(dirname "$(dirname "$k2s")")
   cp -L "$(command -v spirv-dis)" "$dir/bin/" # older toolchain tarballs lack it
   cp "$bdir/src/run/k2s-run" "$bdir/tests/clref/k2s-clref" "$dir/bin/" 2>/dev/null ||
