@@ -199,9 +199,48 @@ static uint32_t identity(k2s_module *m, const k2s_instr *i)
 /* Integer constant folding of what lowering introduced (index arithmetic on
  * constants, the widths conversions of constant indices): the scalar integer
  * operations k2s_fold_int knows with constant operands become a constant. */
+static bool bool_const(k2s_module *m, uint32_t id, bool *v)
+{
+  k2s_instr *c = k2s_def(m, id);
+  if (!c || (c->opcode != SpvOpConstantTrue && c->opcode != SpvOpConstantFalse))
+    return false;
+  *v = c->opcode == SpvOpConstantTrue;
+  return true;
+}
+
+/* A bitcast of a scalar constant (a float's bits: OpenCL C's isnormal and the like
+ * on a constant) to an integer of its width, and logical operations on boolean
+ * constants (what the comparisons folded below leave). */
+static uint32_t fold_bits(k2s_module *m, const k2s_instr *i)
+{
+  bool a, b;
+  if (i->opcode == SpvOpBitcast && i->n_ops == 1) {
+    k2s_instr *c = k2s_def(m, i->ops[0]), *t = k2s_def(m, i->type);
+    if (!c || c->opcode != SpvOpConstant || !t || t->opcode != SpvOpTypeInt ||
+        k2s_vector_size(m, c->type) != 1 ||
+        k2s_type_width(m, c->type) != k2s_type_width(m, i->type) || c->n_ops > 2)
+      return 0;
+    return k2s_const_int(m, i->type, c->ops[0] | (c->n_ops > 1 ? (uint64_t)c->ops[1] << 32 : 0));
+  }
+  if (i->opcode == SpvOpLogicalNot && i->n_ops == 1 && bool_const(m, i->ops[0], &a))
+    return k2s_const_bool(m, !a);
+  if (i->n_ops != 2 || !bool_const(m, i->ops[0], &a) || !bool_const(m, i->ops[1], &b))
+    return 0;
+  switch (i->opcode) {
+  case SpvOpLogicalAnd: return k2s_const_bool(m, a && b);
+  case SpvOpLogicalOr: return k2s_const_bool(m, a || b);
+  case SpvOpLogicalEqual: return k2s_const_bool(m, a == b);
+  case SpvOpLogicalNotEqual: return k2s_const_bool(m, a != b);
+  default: return 0;
+  }
+}
+
 static uint32_t fold(k2s_module *m, const k2s_instr *i)
 {
   uint64_t v[2], r;
+  uint32_t bits = fold_bits(m, i);
+  if (bits)
+    return bits;
   if (i->n_ops < 1 || i->n_ops > 2)
     return 0;
   for (uint32_t k = 0; k < i->n_ops; k++)
