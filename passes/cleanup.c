@@ -11,7 +11,8 @@
  * x|0, x^0, a select of two equal values or on a constant condition, a bitcast
  * to the value's own type or back to the type a bitcast came from) become their
  * operand; integer arithmetic,
- * conversions and comparisons of constants become a constant; a pure
+ * conversions and comparisons of constants, a bitcast of a scalar constant to an
+ * integer, and logical operations on boolean constants become a constant; a pure
  * instruction equal to one of the same block or of a dominating block (same
  * opcode, type and operands, no decorations but wrap flags, which the one kept
  * then loses where they differ) becomes that one, and so does a
