@@ -37,10 +37,10 @@ typedef struct access {
 
 typedef struct split {
   k2s_module *m;
-  k2s_arena a;        /* scratch for one variable */
-  k2s_arena fa;       /* scratch for one function */
-  uint8_t *dead;      /* id -> 1: variables replaced (their names go too) */
-  uint8_t *entry_fn;  /* id -> 1: an entry point's function nobody calls */
+  k2s_arena a;       /* scratch for one variable */
+  k2s_arena fa;      /* scratch for one function */
+  uint8_t *dead;     /* id -> 1: variables replaced (their names go too) */
+  uint8_t *entry_fn; /* id -> 1: an entry point's function nobody calls */
   access *acc;
   uint32_t n_acc, cap_acc;
   bool changed;
@@ -168,8 +168,7 @@ static uint32_t init_part(k2s_module *m, uint32_t init, const access *x, bool cr
   for (uint32_t k = 0; k < x->len && init; k++) {
     k2s_instr *c = k2s_def(m, init);
     if (c->opcode == SpvOpConstantNull)
-      return create ? k2s_const_null(m, k2s_def(m, k2s_type_of(m, x->chain->result))->ops[1])
-                    : 1;
+      return create ? k2s_const_null(m, k2s_def(m, k2s_type_of(m, x->chain->result))->ops[1]) : 1;
     if (c->opcode == SpvOpUndef)
       return 0;
     if (c->opcode != SpvOpConstantComposite || x->path[k] >= c->n_ops) {
@@ -223,8 +222,8 @@ static k2s_function *collect(split *s, k2s_instr *v, uint32_t pointee, bool priv
     if (!i->block || (f && i->block->func != f))
       return NULL;
     f = i->block->func;
-    if ((i->opcode == SpvOpAccessChain || i->opcode == SpvOpInBoundsAccessChain) &&
-        u->word == 0 && only_loaded_stored(m, i->result)) {
+    if ((i->opcode == SpvOpAccessChain || i->opcode == SpvOpInBoundsAccessChain) && u->word == 0 &&
+        only_loaded_stored(m, i->result)) {
       if (!add_access(s, i, pointee))
         return NULL;
     } else if (private_sc && u->word == 0 &&
@@ -301,9 +300,9 @@ static void split_variable(split *s, k2s_instr *v, bool private_sc)
     if (!part_var[x->part]) {
       uint32_t type = x->chain ? k2s_def(m, k2s_type_of(m, x->chain->result))->ops[1] : pointee;
       uint32_t ops[2] = {SpvStorageClassFunction, part_init[x->part]};
-      part_var[x->part] = k2s_emit(&b, SpvOpVariable,
-                                   k2s_type_pointer(m, SpvStorageClassFunction, type), ops,
-                                   ops[1] ? 2 : 1);
+      part_var[x->part] =
+          k2s_emit(&b, SpvOpVariable, k2s_type_pointer(m, SpvStorageClassFunction, type), ops,
+                   ops[1] ? 2 : 1);
     }
     if (x->chain) {
       k2s_replace_all_uses(m, x->chain->result, part_var[x->part]);
