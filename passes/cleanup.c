@@ -11,7 +11,8 @@
  * x|0, x^0, a select of two equal values or on a constant condition, a bitcast
  * to the value's own type or back to the type a bitcast came from) become their
  * operand; integer arithmetic,
- * conversions and comparisons of constants become a constant; a pure
+ * conversions and comparisons of constants, a bitcast of a scalar constant to an
+ * integer, and logical operations on boolean constants become a constant; a pure
  * instruction equal to one of the same block or of a dominating block (same
  * opcode, type and operands, no decorations but wrap flags, which the one kept
  * then loses where they differ) becomes that one, and so does a
@@ -198,82 +199,58 @@ static uint32_t identity(k2s_module *m, const k2s_instr *i)
 
 /* Integer constant folding of what lowering introduced (index arithmetic on
  * constants, the widths conversions of constant indices): the scalar integer
- * operations below with constant operands become a constant. Signed division
- * and remainders are left to the driver (signed-rem rewrote them already). */
-static int64_t sext(uint64_t v, uint32_t w)
+ * operations k2s_fold_int knows with constant operands become a constant. */
+static bool bool_const(k2s_module *m, uint32_t id, bool *v)
 {
-  return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
+  k2s_instr *c = k2s_def(m, id);
+  if (!c || (c->opcode != SpvOpConstantTrue && c->opcode != SpvOpConstantFalse))
+    return false;
+  *v = c->opcode == SpvOpConstantTrue;
+  return true;
+}
+
+/* A bitcast of a scalar constant (a float's bits: OpenCL C's isnormal and the like
+ * on a constant) to an integer of its width, and logical operations on boolean
+ * constants (what the comparisons folded below leave). */
+static uint32_t fold_bits(k2s_module *m, const k2s_instr *i)
+{
+  bool a, b;
+  if (i->opcode == SpvOpBitcast && i->n_ops == 1) {
+    k2s_instr *c = k2s_def(m, i->ops[0]), *t = k2s_def(m, i->type);
+    if (!c || c->opcode != SpvOpConstant || !t || t->opcode != SpvOpTypeInt ||
+        k2s_vector_size(m, c->type) != 1 ||
+        k2s_type_width(m, c->type) != k2s_type_width(m, i->type) || c->n_ops > 2)
+      return 0;
+    return k2s_const_int(m, i->type, c->ops[0] | (c->n_ops > 1 ? (uint64_t)c->ops[1] << 32 : 0));
+  }
+  if (i->opcode == SpvOpLogicalNot && i->n_ops == 1 && bool_const(m, i->ops[0], &a))
+    return k2s_const_bool(m, !a);
+  if (i->n_ops != 2 || !bool_const(m, i->ops[0], &a) || !bool_const(m, i->ops[1], &b))
+    return 0;
+  switch (i->opcode) {
+  case SpvOpLogicalAnd: return k2s_const_bool(m, a && b);
+  case SpvOpLogicalOr: return k2s_const_bool(m, a || b);
+  case SpvOpLogicalEqual: return k2s_const_bool(m, a == b);
+  case SpvOpLogicalNotEqual: return k2s_const_bool(m, a != b);
+  default: return 0;
+  }
 }
 
 static uint32_t fold(k2s_module *m, const k2s_instr *i)
 {
-  k2s_instr *t = k2s_def(m, i->type);
-  uint64_t a, b = 0;
-  if (!t || i->n_ops < 1 || !k2s_const_value(m, i->ops[0], &a))
+  uint64_t v[2], r;
+  uint32_t bits = fold_bits(m, i);
+  if (bits)
+    return bits;
+  if (i->n_ops < 1 || i->n_ops > 2)
     return 0;
-  bool binary = i->n_ops == 2;
-  if (binary && !k2s_const_value(m, i->ops[1], &b))
-    return 0;
-  uint32_t w = k2s_type_width(m, k2s_type_of(m, i->ops[0]));
-  if (!w || w > 64)
-    return 0;
-  uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
-  a &= mask, b &= mask;
-  if (t->opcode == SpvOpTypeBool && binary) {
-    int64_t sa = sext(a, w), sb = sext(b, w);
-    switch (i->opcode) {
-    case SpvOpIEqual: return k2s_const_bool(m, a == b);
-    case SpvOpINotEqual: return k2s_const_bool(m, a != b);
-    case SpvOpULessThan: return k2s_const_bool(m, a < b);
-    case SpvOpULessThanEqual: return k2s_const_bool(m, a <= b);
-    case SpvOpUGreaterThan: return k2s_const_bool(m, a > b);
-    case SpvOpUGreaterThanEqual: return k2s_const_bool(m, a >= b);
-    case SpvOpSLessThan: return k2s_const_bool(m, sa < sb);
-    case SpvOpSLessThanEqual: return k2s_const_bool(m, sa <= sb);
-    case SpvOpSGreaterThan: return k2s_const_bool(m, sa > sb);
-    case SpvOpSGreaterThanEqual: return k2s_const_bool(m, sa >= sb);
-    default: return 0;
-    }
-  }
-  if (t->opcode != SpvOpTypeInt || t->n_ops < 1)
-    return 0;
-  uint64_t r;
-  if (binary && (i->opcode == SpvOpShiftLeftLogical || i->opcode == SpvOpShiftRightLogical ||
-                 i->opcode == SpvOpShiftRightArithmetic) &&
-      b >= w)
-    return 0; /* undefined in SPIR-V: left as written */
-  switch (binary ? i->opcode : 0) {
-  case SpvOpIAdd: r = a + b; break;
-  case SpvOpISub: r = a - b; break;
-  case SpvOpIMul: r = a * b; break;
-  case SpvOpUDiv:
-    if (!b)
+  for (uint32_t k = 0; k < i->n_ops; k++)
+    if (!k2s_const_value(m, i->ops[k], &v[k]))
       return 0;
-    r = a / b;
-    break;
-  case SpvOpUMod:
-    if (!b)
-      return 0;
-    r = a % b;
-    break;
-  case SpvOpBitwiseAnd: r = a & b; break;
-  case SpvOpBitwiseOr: r = a | b; break;
-  case SpvOpBitwiseXor: r = a ^ b; break;
-  case SpvOpShiftLeftLogical: r = a << b; break;
-  case SpvOpShiftRightLogical: r = a >> b; break;
-  case SpvOpShiftRightArithmetic: r = (uint64_t)(sext(a, w) >> b); break;
-  case 0:
-    switch (i->opcode) {
-    case SpvOpUConvert: r = a; break;
-    case SpvOpSConvert: r = (uint64_t)sext(a, w); break;
-    case SpvOpNot: r = ~a; break;
-    case SpvOpSNegate: r = 0 - a; break;
-    default: return 0;
-    }
-    break;
-  default: return 0;
-  }
-  return k2s_const_int(m, i->type, r);
+  if (!k2s_fold_int(m, i, v, &r))
+    return 0;
+  return k2s_def(m, i->type)->opcode == SpvOpTypeBool ? k2s_const_bool(m, r != 0)
+                                                       : k2s_const_int(m, i->type, r);
 }
 
 /* ---- value numbering, scoped by the dominator tree ---- */

@@ -42,6 +42,8 @@ typedef struct promote {
   uint32_t *local_of; /* id -> local index + 1 (whole module, one per pass) */
   uint32_t *repl;     /* id -> the value a deleted load stood for (one per pass) */
   uint32_t *cur;      /* per local: the value reaching the current point */
+  uint32_t (*log)[2]; /* (local, value before) of each change to cur, for the undo */
+  uint32_t n_log, cap_log;
   phi_note **phis;    /* per block: the phis this pass placed */
   uint8_t *dead;      /* id -> 1: variables deleted (their names go too) */
   bool changed;
@@ -123,24 +125,52 @@ static void frontiers(promote *p, uint32_t ***df, uint32_t **n_df)
   *n_df = nd;
 }
 
+static uint32_t local_index(const promote *p, uint32_t ptr)
+{
+  return ptr < p->cap ? p->local_of[ptr] : 0;
+}
+
 static void place_phis(promote *p)
 {
   k2s_cfg *c = p->cfg;
-  uint32_t n = c->n_blocks, **df, *n_df;
+  uint32_t n = c->n_blocks, nl = p->n_locals, **df, *n_df;
   frontiers(p, &df, &n_df);
+  /* The blocks that store each local, from one walk of the function (a walk
+   * per local made N locals over N blocks quadratic): counted, then filled. */
+  uint32_t *first = k2s_alloc(&p->a, (nl + 1) * sizeof(uint32_t)), total = 0;
+  for (uint32_t b = 0; b < n; b++)
+    k2s_foreach_instr(i, &c->blocks[b]->body) {
+      uint32_t l;
+      if (i->opcode == SpvOpStore && (l = local_index(p, i->ops[0])))
+        first[l]++, total++; /* first[l] counts local l - 1 */
+    }
+  for (uint32_t l = 0, at = 0; l <= nl; l++) {
+    uint32_t k = first[l];
+    first[l] = at;
+    at += k;
+  }
+  uint32_t *stores = k2s_alloc(&p->a, (total + 1) * sizeof(uint32_t));
+  uint32_t *fill = k2s_alloc(&p->a, (nl + 1) * sizeof(uint32_t));
+  memcpy(fill, first, (nl + 1) * sizeof(uint32_t));
+  for (uint32_t b = 0; b < n; b++)
+    k2s_foreach_instr(i, &c->blocks[b]->body) {
+      uint32_t l;
+      if (i->opcode == SpvOpStore && (l = local_index(p, i->ops[0])))
+        stores[fill[l]++] = b;
+    }
   uint32_t *has_phi = k2s_alloc(&p->a, n * sizeof(uint32_t)); /* local + 1 */
   uint32_t *queued = k2s_alloc(&p->a, n * sizeof(uint32_t));
   uint32_t *work = k2s_alloc(&p->a, (n + 1) * sizeof(uint32_t));
   p->phis = k2s_alloc(&p->a, n * sizeof(*p->phis));
-  for (uint32_t l = 0; l < p->n_locals; l++) {
+  for (uint32_t l = 0; l < nl; l++) {
     uint32_t nw = 0;
-    /* The blocks that store it. */
-    for (uint32_t b = 0; b < n; b++)
-      k2s_foreach_instr(i, &c->blocks[b]->body)
-        if (i->opcode == SpvOpStore && i->ops[0] == p->locals[l].var && queued[b] != l + 1) {
-          queued[b] = l + 1;
-          work[nw++] = b;
-        }
+    for (uint32_t k = first[l + 1]; k < fill[l + 1]; k++) {
+      uint32_t b = stores[k];
+      if (queued[b] != l + 1) {
+        queued[b] = l + 1;
+        work[nw++] = b;
+      }
+    }
     while (nw) {
       uint32_t b = work[--nw];
       for (uint32_t k = 0; k < n_df[b]; k++) {
@@ -165,9 +195,17 @@ static void place_phis(promote *p)
   }
 }
 
-static uint32_t local_index(const promote *p, uint32_t ptr)
+/* cur[l] = v, logged for the undo when the dominator-tree walk leaves the block. */
+static void set_cur(promote *p, uint32_t l, uint32_t v)
 {
-  return ptr < p->cap ? p->local_of[ptr] : 0;
+  if (p->n_log == p->cap_log) {
+    uint32_t cap = p->cap_log ? p->cap_log * 2 : 64;
+    p->log = k2s_realloc_array(&p->a, p->log, p->n_log, cap, sizeof(*p->log));
+    p->cap_log = cap;
+  }
+  p->log[p->n_log][0] = l;
+  p->log[p->n_log++][1] = p->cur[l];
+  p->cur[l] = v;
 }
 
 /* Loads and stores of one block, in order; reachable blocks only. */
@@ -175,14 +213,14 @@ static void rename_block(promote *p, uint32_t b)
 {
   k2s_block *blk = p->cfg->blocks[b];
   for (phi_note *pn = p->phis[b]; pn; pn = pn->next)
-    p->cur[pn->local] = pn->phi->result;
+    set_cur(p, pn->local, pn->phi->result);
   k2s_foreach_instr_safe(i, &blk->body) {
     uint32_t l;
     if (i->opcode == SpvOpLoad && (l = local_index(p, i->ops[0]))) {
       p->repl[i->result] = value_or_undef(p, l - 1);
       k2s_instr_delete(p->m, i);
     } else if (i->opcode == SpvOpStore && (l = local_index(p, i->ops[0]))) {
-      p->cur[l - 1] = resolve(p, i->ops[1]);
+      set_cur(p, l - 1, resolve(p, i->ops[1]));
       k2s_instr_delete(p->m, i);
     }
   }
@@ -194,7 +232,9 @@ static void rename_block(promote *p, uint32_t b)
     }
 }
 
-/* Depth-first over the dominator tree; cur[] is saved per level. */
+/* Depth-first over the dominator tree; what a block set in cur[] is undone
+ * (from the log) when the walk leaves it. Saving all of cur[] per level made N
+ * locals N levels deep quadratic. */
 static void rename_all(promote *p)
 {
   k2s_cfg *c = p->cfg;
@@ -210,12 +250,13 @@ static void rename_all(promote *p)
     first[c->idom[b]] = b;
   }
   uint32_t *child = k2s_alloc(&p->a, (n + 1) * sizeof(uint32_t));
-  uint32_t *saved = k2s_alloc(&p->a, ((size_t)n + 1) * nl * sizeof(uint32_t));
+  uint32_t *mark = k2s_alloc(&p->a, (n + 1) * sizeof(uint32_t)); /* log length per level */
   p->cur = k2s_alloc(&p->a, nl * sizeof(uint32_t));
+  p->log = NULL;
+  p->n_log = p->cap_log = 0;
   for (uint32_t l = 0; l < nl; l++)
     p->cur[l] = p->locals[l].init;
   uint32_t depth = 0, entry = c->rpo[0];
-  memcpy(saved, p->cur, nl * sizeof(uint32_t));
   rename_block(p, entry);
   child[0] = first[entry];
   while (true) {
@@ -223,13 +264,16 @@ static void rename_all(promote *p)
     if (ch == NONE) {
       if (depth == 0)
         break;
-      memcpy(p->cur, saved + (size_t)depth * nl, nl * sizeof(uint32_t));
+      while (p->n_log > mark[depth]) {
+        p->n_log--;
+        p->cur[p->log[p->n_log][0]] = p->log[p->n_log][1];
+      }
       depth--;
       continue;
     }
     child[depth] = next[ch];
     depth++;
-    memcpy(saved + (size_t)depth * nl, p->cur, nl * sizeof(uint32_t));
+    mark[depth] = p->n_log;
     rename_block(p, ch);
     child[depth] = first[ch];
   }

@@ -452,6 +452,13 @@ uint32_t k2s_type_width(const k2s_module *m, uint32_t type); /* int/float width,
 uint32_t k2s_vector_size(const k2s_module *m, uint32_t type); /* 1 for scalars */
 uint32_t k2s_scalar_type(const k2s_module *m, uint32_t type);
 bool k2s_const_value(const k2s_module *m, uint32_t id, uint64_t *value); /* int constants */
+/* Integer constant folding (cleanup, scalar-replace's indices): the value of the
+ * scalar integer operation i (arithmetic, bitwise, shifts, UConvert/SConvert, Not,
+ * SNegate; integer comparisons give 0/1) on operand values vals[0..i->n_ops),
+ * truncated to the result's width; false where it is not such an operation, or
+ * the result is undefined (division by zero, a shift by the width or more). Signed
+ * division and remainders are left to the driver. */
+bool k2s_fold_int(const k2s_module *m, const k2s_instr *i, const uint64_t *vals, uint64_t *out);
 /* The string literal a pointer points into (a variable with a constant initializer of
  * 8-bit integers, at a constant offset; printf formats), NUL-terminated, or NULL. */
 const char *k2s_string_literal(k2s_module *m, uint32_t ptr);

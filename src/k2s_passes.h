@@ -37,6 +37,7 @@
   X(no_contraction, "no-contraction", "NoContraction on float add/sub/mul: Vulkan drivers may fuse them, OpenCL does not") \
   X(lower_barriers, "barriers", "OpenCL scopes and memory semantics → Vulkan's")                 \
   X(emit_reflection, "reflection", "embedded ClspvReflection, JSON and descriptor map")          \
+  X(scalar_replace, "scalar-replace", "private arrays/structs reached only by constant indices → one variable per part, then SSA values (promote-locals)") \
   X(structurize, "structurize", "arbitrary CFG → structured control flow (merges, one exit per loop)") \
   X(loop_guard, "loop-guard", "--loop-guard: loops report a driver's cut (lavapipe's 65,535-iteration cap) into a flag buffer") \
   X(lower_for_target, "target", "instructions newer than the target's SPIR-V (OpSelect on vectors with a scalar condition) → older forms") \

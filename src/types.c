@@ -276,6 +276,82 @@ bool k2s_const_value(const k2s_module *m, uint32_t id, uint64_t *value)
   return true;
 }
 
+static int64_t sext(uint64_t v, uint32_t w)
+{
+  return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
+}
+
+bool k2s_fold_int(const k2s_module *m, const k2s_instr *i, const uint64_t *vals, uint64_t *out)
+{
+  k2s_instr *t = k2s_def(m, i->type);
+  if (!t || i->n_ops < 1 || i->n_ops > 2)
+    return false;
+  bool binary = i->n_ops == 2;
+  uint64_t a = vals[0], b = binary ? vals[1] : 0;
+  uint32_t w = k2s_type_width(m, k2s_type_of(m, i->ops[0]));
+  if (!w || w > 64)
+    return false;
+  uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+  a &= mask, b &= mask;
+  if (t->opcode == SpvOpTypeBool && binary) {
+    int64_t sa = sext(a, w), sb = sext(b, w);
+    switch (i->opcode) {
+    case SpvOpIEqual: return *out = (a == b), true;
+    case SpvOpINotEqual: return *out = (a != b), true;
+    case SpvOpULessThan: return *out = (a < b), true;
+    case SpvOpULessThanEqual: return *out = (a <= b), true;
+    case SpvOpUGreaterThan: return *out = (a > b), true;
+    case SpvOpUGreaterThanEqual: return *out = (a >= b), true;
+    case SpvOpSLessThan: return *out = (sa < sb), true;
+    case SpvOpSLessThanEqual: return *out = (sa <= sb), true;
+    case SpvOpSGreaterThan: return *out = (sa > sb), true;
+    case SpvOpSGreaterThanEqual: return *out = (sa >= sb), true;
+    default: return false;
+    }
+  }
+  if (t->opcode != SpvOpTypeInt || t->n_ops < 1)
+    return false;
+  uint64_t r;
+  if (binary && (i->opcode == SpvOpShiftLeftLogical || i->opcode == SpvOpShiftRightLogical ||
+                 i->opcode == SpvOpShiftRightArithmetic) &&
+      b >= w)
+    return false; /* undefined in SPIR-V: left as written */
+  switch (binary ? i->opcode : 0) {
+  case SpvOpIAdd: r = a + b; break;
+  case SpvOpISub: r = a - b; break;
+  case SpvOpIMul: r = a * b; break;
+  case SpvOpUDiv:
+    if (!b)
+      return false;
+    r = a / b;
+    break;
+  case SpvOpUMod:
+    if (!b)
+      return false;
+    r = a % b;
+    break;
+  case SpvOpBitwiseAnd: r = a & b; break;
+  case SpvOpBitwiseOr: r = a | b; break;
+  case SpvOpBitwiseXor: r = a ^ b; break;
+  case SpvOpShiftLeftLogical: r = a << b; break;
+  case SpvOpShiftRightLogical: r = a >> b; break;
+  case SpvOpShiftRightArithmetic: r = (uint64_t)(sext(a, w) >> b); break;
+  case 0:
+    switch (i->opcode) {
+    case SpvOpUConvert: r = a; break;
+    case SpvOpSConvert: r = (uint64_t)sext(a, w); break;
+    case SpvOpNot: r = ~a; break;
+    case SpvOpSNegate: r = 0 - a; break;
+    default: return false;
+    }
+    break;
+  default: return false;
+  }
+  uint32_t rw = k2s_type_width(m, i->type);
+  *out = rw >= 64 ? r : r & ((1ull << rw) - 1);
+  return true;
+}
+
 /* The bytes of a constant array of 8-bit integers into buf[0, n). */
 static bool string_bytes(k2s_module *m, uint32_t init, char *buf, uint32_t n)
 {

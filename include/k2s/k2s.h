@@ -114,7 +114,7 @@ typedef struct k2s_options {
   bool validate_input;  /* default true: spvValidate the input for OpenCL */
   bool validate_output; /* default true */
   bool verbose;
-  bool no_cleanup; /* --no-cleanup: leave what lowering made redundant (the cleanup pass) */
+  bool no_cleanup; /* --no-cleanup: leave what lowering made redundant (the cleanup and scalar-replace passes) */
 
   /* Kernel interface (clspv-compatible switches). */
   k2s_pod_mode pod_mode;

@@ -34,6 +34,9 @@ or module turns it to about 2. Every shape's limit is issue 16's 1.15 (bench/RES
   irreducible  N nested loops around an irreducible two-block cycle (was 1.53:
             Tarjan ran once per nesting level to find the cycle; now each level
             is searched with its natural loops folded, session 10)
+  parts     a private array of N elements, each stored under one of N ifs in a
+            row and loaded after it; counted inside scalar-replace (its split and
+            promote-locals' SSA construction of N variables over 4N blocks)
 
 usage: shape_exponent.py --k2s K2S --workdir DIR [--shape NAME ...]
 Exit 77 (skipped) without valgrind or spirv-as.
@@ -62,6 +65,7 @@ SHAPES = {
     "loops": (100, 1.15),
     "switches": (100, 1.15),
     "irreducible": (100, 1.15),
+    "parts": (200, 1.15, "k2s_scalar_replace"),
 }
 
 

@@ -22,6 +22,9 @@ a module that grows with N in one direction, for the resource-budget tests
            Workgroup Reduce), each lowered into new blocks by splitting its block
   switches one kernel of N nested switches, each with a case falling through
            into the next switch (deep switch nesting)
+  parts    one kernel with a private array of N elements, element d stored under
+           the d-th of N ifs in a row and loaded after it (N parts for
+           scalar-replace, a phi each: N variables over 4N blocks to promote)
 
 usage: scale_shapes.py SHAPE N
 """
@@ -219,9 +222,27 @@ def reductions(n):
             .replace("OpCapability Kernel\n", "OpCapability Kernel\nOpCapability Groups\n"))
 
 
+def parts(n):
+    out = ["%a = OpVariable %pfa Function\n%x = OpLoad %uint %p Aligned 4\n"
+           "%acc0 = OpIAdd %uint %x %c0\nOpBranch %h0\n"]
+    for d in range(n):
+        out.append(f"%h{d} = OpLabel\n%t{d} = OpUGreaterThan %bool %x %z{d}\n"
+                   f"OpSelectionMerge %m{d} None\nOpBranchConditional %t{d} %s{d} %m{d}\n"
+                   f"%s{d} = OpLabel\n%q{d} = OpInBoundsAccessChain %pfu %a %z{d}\n"
+                   f"OpStore %q{d} %x Aligned 4\nOpBranch %m{d}\n"
+                   f"%m{d} = OpLabel\n%r{d} = OpInBoundsAccessChain %pfu %a %z{d}\n"
+                   f"%v{d} = OpLoad %uint %r{d} Aligned 4\n"
+                   f"%acc{d + 1} = OpIAdd %uint %acc{d} %v{d}\nOpBranch %h{d + 1}\n")
+    out.append(f"%h{n} = OpLabel\nOpStore %p %acc{n} Aligned 4\n")
+    consts = "".join(f"%z{d} = OpConstant %uint {d}\n" for d in range(n))
+    consts += (f"%zn = OpConstant %uint {n}\n%arr = OpTypeArray %uint %zn\n"
+               "%pfa = OpTypePointer Function %arr\n%pfu = OpTypePointer Function %uint\n")
+    return one_kernel("".join(out)).replace(TYPES, TYPES + consts)
+
+
 SHAPES = {"kernels": kernels, "wrapped": wrapped, "nesting": nesting, "loops": loops, "members": members,
           "seqloops": seqloops, "switch": switch, "switches": switches,
-          "irreducible": irreducible, "reductions": reductions}
+          "irreducible": irreducible, "reductions": reductions, "parts": parts}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in SHAPES:
