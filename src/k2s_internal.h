@@ -292,7 +292,29 @@ const char *k2s_walk_operands(const k2s_module *m, const k2s_instr *in, k2s_oper
                               void *ud);
 /* Calls fn(ud, in, &id_word) for every <id> operand word (not result type/result). */
 typedef void (*k2s_id_fn)(void *ud, k2s_instr *in, uint32_t *id);
-void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud);
+/* The instructions whose ids the opcode's generated layout places by the operand
+ * count alone take the inline path (most of them: every walk of a pass over ids comes
+ * here, and inline the callback is known at the call); the others decode their
+ * enum, set or case operands (src/operands.c). */
+void k2s_foreach_id_operand_slow(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud);
+static inline void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud)
+{
+  uint32_t n = in->n_ops;
+  if (in->opcode < K2S_OPCODE_LIMIT && n < k2s_id_layouts[in->opcode].fast_limit) {
+    const k2s_id_layout *l = &k2s_id_layouts[in->opcode];
+    uint32_t fixed = n < l->n_fixed ? n : l->n_fixed;
+    uint64_t mask = l->mask;
+    uint32_t w = 0;
+    for (; w < fixed; w++)
+      if (mask >> w & 1)
+        fn(ud, in, &in->ops[w]);
+    if (l->tail == K2S_TAIL_IDS)
+      for (; w < n; w++)
+        fn(ud, in, &in->ops[w]);
+    return;
+  }
+  k2s_foreach_id_operand_slow(m, in, fn, ud);
+}
 /* The same walk for fn to store new ids into the words: def-use follows (the
  * instruction's uses recorded again) when any word changed. True then. */
 bool k2s_instr_rewrite_ids(k2s_module *m, k2s_instr *i, k2s_id_fn fn, void *ud);
