@@ -24,9 +24,28 @@ typedef struct k2s_arena {
   jmp_buf *oom; /* where to unwind when malloc fails; NULL: abort */
 } k2s_arena;
 
+struct k2s_arena_chunk {
+  k2s_arena_chunk *next;
+  size_t used, size;
+  max_align_t data[];
+};
+
 void *k2s_alloc(k2s_arena *a, size_t size);   /* zeroed */
-/* Not zeroed: for memory every byte of which the caller writes before reading. */
-void *k2s_alloc_uninit(k2s_arena *a, size_t size);
+/* A new chunk for size (rounded) bytes: k2s_alloc_uninit when the head chunk is full. */
+void *k2s_alloc_chunk(k2s_arena *a, size_t size);
+/* Not zeroed: for memory every byte of which the caller writes before reading. Inline:
+ * thousands of calls per small module, and the out-of-line call's register saves for
+ * the rare new chunk cost more than the bump itself. */
+static inline void *k2s_alloc_uninit(k2s_arena *a, size_t size)
+{
+  size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+  k2s_arena_chunk *c = a->head;
+  if (__builtin_expect(!c || c->size - c->used < size, 0))
+    return k2s_alloc_chunk(a, size);
+  void *p = (char *)c->data + c->used;
+  c->used += size;
+  return p;
+}
 void *k2s_realloc_array(k2s_arena *a, void *old, size_t old_n, size_t new_n, size_t elem);
 char *k2s_strdup(k2s_arena *a, const char *s);
 char *k2s_sprintf(k2s_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -546,6 +565,11 @@ bool k2s_physical_lower_function(k2s_module *m, k2s_function *f, const k2s_optio
 /* OpenCL C data layout (src/layout.c). */
 bool k2s_cl_layout(const k2s_module *m, uint32_t type, uint64_t *size, uint64_t *align);
 uint64_t k2s_cl_member_offset(const k2s_module *m, uint32_t st, uint32_t member);
+/* Every member's offset in one walk (k2s_cl_member_offset walks the members before the
+ * one asked for): packed = k2s_cl_packed(struct), *end = 0 before the first member; the
+ * member of type `type` goes at the offset returned, and *end becomes its end. */
+bool k2s_cl_packed(const k2s_module *m, uint32_t st);
+uint64_t k2s_cl_place_member(const k2s_module *m, uint32_t type, bool packed, uint64_t *end);
 /* Does the type have bytes no scalar of it occupies (struct padding)? A typed copy of
  * it skips them; memcpy must not. */
 bool k2s_cl_has_padding(const k2s_module *m, uint32_t type);
