@@ -587,21 +587,25 @@ static bool typed_path(ptr_ctx *c, uint32_t T, lin off, uint32_t A, tpath *p)
     case SpvOpTypeStruct: {
       /* The member holding the constant part; a dynamic part stays inside
        * it (C forbids pointer arithmetic across members). */
-      int64_t cpart = off.c;
+      int64_t cpart = off.c, k_off = 0;
       uint32_t k = UINT32_MAX;
+      uint64_t end = 0;
+      bool pk = k2s_cl_packed(m, T);
       for (uint32_t j = 0; j < t->n_ops; j++) {
-        int64_t mo = (int64_t)k2s_cl_member_offset(m, T, j);
+        int64_t mo = (int64_t)k2s_cl_place_member(m, t->ops[j], pk, &end);
         uint64_t ms = cl_size(m, t->ops[j]);
         k2s_instr *mt = def_type(m, t->ops[j]);
         bool open = mt && mt->opcode == SpvOpTypeRuntimeArray;
-        if (cpart >= mo && (open || cpart < mo + (int64_t)ms || (ms == 0 && cpart == mo)))
+        if (cpart >= mo && (open || cpart < mo + (int64_t)ms || (ms == 0 && cpart == mo))) {
           k = j;
+          k_off = mo;
+        }
       }
       if (k == UINT32_MAX)
         return false;
       st->idx = lin_const(k);
       st->div = 0;
-      off = lin_add(c, off, lin_const(-(int64_t)k2s_cl_member_offset(m, T, k)), 1);
+      off = lin_add(c, off, lin_const(-k_off), 1);
       T = t->ops[k];
       break;
     }
