@@ -92,9 +92,10 @@ static void inherit_parameter_facts(k2s_module *m, const uint32_t *pairs, uint32
       k2s_set_name(m, pairs[2 * k + 1], names[k]);
   for (uint32_t id = 0; id < bound; id++) {
     uint32_t b = body_of[id], missing = b ? attrs[id] & ~attrs[b] : 0;
-    for (uint32_t a = 0; a < 32; a++)
-      if (missing & (1u << a))
-        k2s_decorate(m, b, SpvDecorationFuncParamAttr, &a, 1);
+    for (; missing; missing &= missing - 1) { /* lowest attribute first */
+      uint32_t a = (uint32_t)__builtin_ctz(missing);
+      k2s_decorate(m, b, SpvDecorationFuncParamAttr, &a, 1);
+    }
   }
 }
 

@@ -111,7 +111,6 @@ typedef struct ptr_ctx {
   uint32_t cap; /* size of the by-id tables */
   uint32_t addr_width;
   bool changed, iter_changed;
-  k2s_block **label_block; /* by id, for the function being rewritten */
   uint8_t *aux_width;      /* by id: width of offset ids defined only later */
   uint32_t *n_uses;        /* by id: uses in code (for dead variables) */
   uint32_t *aux_owner;     /* by id: for offset/tag ids, the id of their aux's owner */
@@ -128,7 +127,6 @@ static void grow(ptr_ctx *c, uint32_t need)
   c->pv = k2s_realloc_array(a, c->pv, c->cap, cap, sizeof(*c->pv));
   c->ax = k2s_realloc_array(a, c->ax, c->cap, cap, sizeof(*c->ax));
   c->tn = k2s_realloc_array(a, c->tn, c->cap, cap, sizeof(*c->tn));
-  c->label_block = k2s_realloc_array(a, c->label_block, c->cap, cap, sizeof(*c->label_block));
   c->aux_width = k2s_realloc_array(a, c->aux_width, c->cap, cap, 1);
   c->n_uses = k2s_realloc_array(a, c->n_uses, c->cap, cap, sizeof(uint32_t));
   c->aux_owner = k2s_realloc_array(a, c->aux_owner, c->cap, cap, sizeof(uint32_t));
@@ -587,21 +585,25 @@ static bool typed_path(ptr_ctx *c, uint32_t T, lin off, uint32_t A, tpath *p)
     case SpvOpTypeStruct: {
       /* The member holding the constant part; a dynamic part stays inside
        * it (C forbids pointer arithmetic across members). */
-      int64_t cpart = off.c;
+      int64_t cpart = off.c, k_off = 0;
       uint32_t k = UINT32_MAX;
+      uint64_t end = 0;
+      bool pk = k2s_cl_packed(m, T);
       for (uint32_t j = 0; j < t->n_ops; j++) {
-        int64_t mo = (int64_t)k2s_cl_member_offset(m, T, j);
+        int64_t mo = (int64_t)k2s_cl_place_member(m, t->ops[j], pk, &end);
         uint64_t ms = cl_size(m, t->ops[j]);
         k2s_instr *mt = def_type(m, t->ops[j]);
         bool open = mt && mt->opcode == SpvOpTypeRuntimeArray;
-        if (cpart >= mo && (open || cpart < mo + (int64_t)ms || (ms == 0 && cpart == mo)))
+        if (cpart >= mo && (open || cpart < mo + (int64_t)ms || (ms == 0 && cpart == mo))) {
           k = j;
+          k_off = mo;
+        }
       }
       if (k == UINT32_MAX)
         return false;
       st->idx = lin_const(k);
       st->div = 0;
-      off = lin_add(c, off, lin_const(-(int64_t)k2s_cl_member_offset(m, T, k)), 1);
+      off = lin_add(c, off, lin_const(-k_off), 1);
       T = t->ops[k];
       break;
     }
@@ -1901,18 +1903,10 @@ static void take_result(ptr_ctx *c, k2s_builder *b, k2s_instr *old, uint32_t v)
   k2s_set_def(m, id, cp);
 }
 
-static k2s_block *block_of(ptr_ctx *c, uint32_t label)
-{
-  return label < c->cap && c->label_block[label] ? c->label_block[label]
-                                                 : k2s_block_of_label(c->m, label);
-}
-
 /* Move everything after `at` in its block into a new block that follows. */
 static k2s_block *split_after(ptr_ctx *c, k2s_instr *at)
 {
-  k2s_block *cont = k2s_split_block(c->m, at->next, new_id(c));
-  c->label_block[cont->label->result] = cont;
-  return cont;
+  return k2s_split_block(c->m, at->next, new_id(c));
 }
 
 typedef uint32_t (*alt_fn)(ptr_ctx *c, k2s_builder *b, root *r, lin off, void *ud);
@@ -1958,7 +1952,6 @@ static uint32_t dispatch(ptr_ctx *c, k2s_instr *at, const pval *p, uint32_t resu
     if (!p->a[k].root)
       continue; /* null: undefined behaviour; taken by the default below */
     k2s_block *blk = k2s_block_new(m, head->func, new_id(c));
-    c->label_block[blk->label->result] = blk;
     k2s_function_insert_block_after(head->func, pos, blk);
     pos = blk;
     k2s_builder bb = {m, k2s_block_append(blk)};
@@ -2215,7 +2208,7 @@ static bool rewrite_merge(ptr_ctx *c, k2s_instr *i)
     vals[k] = k2s_alloc(&m->arena, 2 * n_in * sizeof(uint32_t));
   for (uint32_t e = 0; e < n_in; e++) {
     uint32_t label = i->ops[2 * e + 1];
-    k2s_block *pred = block_of(c, label);
+    k2s_block *pred = k2s_block_of_label(m, label);
     pval *pin = pv_of(c, i->ops[2 * e]);
     k2s_builder b = {m, k2s_block_end(pred)};
     for (uint32_t k = 0; k < x->n; k++) {
@@ -2394,9 +2387,6 @@ static bool copy_loop(ptr_ctx *c, k2s_instr *i, const pval *d, const pval *s)
   uint32_t u8 = k2s_type_int(m, 8, false);
   k2s_counted_loop l = k2s_build_counted_loop(m, i->next, cint(m, w, 0), n);
   grow(c, m->bound);
-  c->label_block[l.head->label->result] = l.head;
-  c->label_block[l.body->label->result] = l.body;
-  c->label_block[l.rest->label->result] = l.rest;
   k2s_builder b = {m, k2s_before(l.step)};
   c->aux_width[l.k] = (uint8_t)w;
   lin step = lin_term(c, l.k, 1);
@@ -3274,13 +3264,9 @@ bool k2s_lower_pointers(k2s_module *m, const k2s_options *o)
 
   /* 4. Rewrite. */
   for (uint32_t f = 0; f < nf && !m->failed; f++) {
-    k2s_foreach_block(b, fo[f].f)
-      c.label_block[b->label->result] = b;
     for (uint32_t k = 0; k < fo[f].n && !m->failed; k++)
       if (!fo[f].ins[k]->dead && fo[f].ins[k]->block)
         rewrite_instr(&c, fo[f].ins[k]);
-    k2s_foreach_block(b, fo[f].f)
-      c.label_block[b->label->result] = NULL;
   }
   if (m->failed)
     return true;

@@ -510,6 +510,13 @@ bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
     workgroup_size(&c, NULL);
     changed = true;
   }
+  /* The builtin variables' loads are lowered one variable after the other; then the
+   * variables, their names and decorations go together (OpDecorateString UserSemantic
+   * and decoration groups too: one scan of the sections, and the decoration index
+   * the lookups above use is rebuilt once, not after each variable). Entry-point
+   * interfaces are rebuilt by finalize; the variables leave them below. */
+  k2s_instr **vars = NULL;
+  uint32_t n_vars = 0, cap_vars = 0;
   k2s_foreach_instr_safe(v, &m->sec[K2S_SEC_GLOBAL]) {
     if (v->opcode != SpvOpVariable || v->n_ops < 1 || v->ops[0] != SpvStorageClassInput)
       continue;
@@ -533,24 +540,32 @@ bool k2s_lower_work_items(k2s_module *m, const k2s_options *o)
                   k2s_enumerant_name(K2S_OK_BUILT_IN, bi->ops[2]));
         return true;
       }
-    /* Its names and decorations go (OpDecorateString UserSemantic and
-     * decoration groups too); entry-point interfaces are rebuilt by finalize,
-     * the variable leaves them below. */
-    uint8_t *gone = k2s_alloc(&m->arena, (size_t)m->bound + 1);
-    gone[v->result] = 1;
-    k2s_drop_annotations_of(m, gone);
-    k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], v);
-    m->def[v->result] = NULL;
-    k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
-      const char *name = k2s_string_operand(e, 2);
-      uint32_t start = name ? 2 + k2s_string_words(name) : e->n_ops, w = start;
-      for (uint32_t r = start; r < e->n_ops; r++)
-        if (e->ops[r] != v->result)
-          e->ops[w++] = e->ops[r];
-      if (w != e->n_ops)
-        k2s_instr_set_ops(m, e, e->ops, w);
+    if (n_vars == cap_vars) {
+      uint32_t cap = cap_vars ? 2 * cap_vars : 8;
+      vars = k2s_realloc_array(&m->arena, vars, cap_vars, cap, sizeof(*vars));
+      cap_vars = cap;
     }
+    vars[n_vars++] = v;
     changed = true;
+  }
+  if (!n_vars)
+    return changed;
+  uint8_t *gone = k2s_alloc(&m->arena, (size_t)m->bound + 1);
+  for (uint32_t k = 0; k < n_vars; k++)
+    gone[vars[k]->result] = 1;
+  k2s_drop_annotations_of(m, gone);
+  for (uint32_t k = 0; k < n_vars; k++) {
+    k2s_list_remove(&m->sec[K2S_SEC_GLOBAL], vars[k]);
+    m->def[vars[k]->result] = NULL;
+  }
+  k2s_foreach_instr(e, &m->sec[K2S_SEC_ENTRY_POINT]) {
+    const char *name = k2s_string_operand(e, 2);
+    uint32_t start = name ? 2 + k2s_string_words(name) : e->n_ops, w = start;
+    for (uint32_t r = start; r < e->n_ops; r++)
+      if (e->ops[r] > m->bound || !gone[e->ops[r]])
+        e->ops[w++] = e->ops[r];
+    if (w != e->n_ops)
+      k2s_instr_set_ops(m, e, e->ops, w);
   }
   return changed;
 }

@@ -5,12 +5,6 @@
 
 #include "k2s_internal.h"
 
-struct k2s_arena_chunk {
-  k2s_arena_chunk *next;
-  size_t used, size;
-  max_align_t data[];
-};
-
 #define K2S_CHUNK_SIZE (256u * 1024u)
 
 static void out_of_memory(k2s_arena *a)
@@ -22,33 +16,27 @@ static void out_of_memory(k2s_arena *a)
   abort();
 }
 
-void *k2s_alloc_uninit(k2s_arena *a, size_t size)
+void *k2s_alloc_chunk(k2s_arena *a, size_t size)
 {
-  size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
-  k2s_arena_chunk *c = a->head;
-  if (!c || c->size - c->used < size) {
-    size_t cap = size > K2S_CHUNK_SIZE ? size : K2S_CHUNK_SIZE;
-    k2s_budget_charge((int64_t)(sizeof(*c) + cap), a->oom);
-    c = malloc(sizeof(*c) + cap);
-    if (!c) {
-      out_of_memory(a);
-      return NULL;
-    }
-    c->size = cap;
-    c->used = 0;
-    /* A big one-off allocation goes behind the current chunk so the
-     * current chunk's free space stays usable. */
-    if (a->head && size > K2S_CHUNK_SIZE) {
-      c->next = a->head->next;
-      a->head->next = c;
-    } else {
-      c->next = a->head;
-      a->head = c;
-    }
+  size_t cap = size > K2S_CHUNK_SIZE ? size : K2S_CHUNK_SIZE;
+  k2s_budget_charge((int64_t)(sizeof(k2s_arena_chunk) + cap), a->oom);
+  k2s_arena_chunk *c = malloc(sizeof(*c) + cap);
+  if (!c) {
+    out_of_memory(a);
+    return NULL;
   }
-  void *p = (char *)c->data + c->used;
-  c->used += size;
-  return p;
+  c->size = cap;
+  c->used = size;
+  /* A big one-off allocation goes behind the current chunk so the
+   * current chunk's free space stays usable. */
+  if (a->head && size > K2S_CHUNK_SIZE) {
+    c->next = a->head->next;
+    a->head->next = c;
+  } else {
+    c->next = a->head;
+    a->head = c;
+  }
+  return c->data;
 }
 
 void *k2s_alloc(k2s_arena *a, size_t size)

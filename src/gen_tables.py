@@ -188,9 +188,20 @@ def may_hold_sync(kinds, kind_index, kind):
     return False
 
 
+def fast_limit(l):
+    """k2s_id_layout.fast_limit: the operand word counts below it whose ids the layout
+    alone places (k2s_foreach_id_operand's inline path): the prefix, then a tail of ids
+    or literals (repeated: any count; optional: one more word). An enum tail's value
+    decides, and words past a layout without tail are a fault the walk reports."""
+    mask, n_fixed, tail, optional = l[:4]
+    if tail in (TAIL_IDS, TAIL_LITERALS):
+        return n_fixed + 2 if optional else 0xffff
+    return n_fixed + 1
+
+
 def layout_row(l):
-    return "{0x%xull, %d, %d, %s, %d}" % (l[0], l[1], l[2], "true" if l[3] else "false",
-                                         l[4] if len(l) > 4 else 0)
+    return "{0x%xull, %d, %d, %s, %d, %d}" % (l[0], l[1], l[2], "true" if l[3] else "false",
+                                             l[4] if len(l) > 4 else 0, fast_limit(l))
 
 
 def may_hold_enum(kinds, kind_index, kind):
@@ -539,6 +550,8 @@ typedef struct k2s_id_layout {
   uint8_t tail; /* enum k2s_id_tail */
   bool tail_optional;
   uint16_t enum_kind;
+  uint16_t fast_limit; /* n_ops below it: the layout places every id without looking at
+                          operand values (0: never; OpSwitch, OpExtInst, no opcode) */
 } k2s_id_layout;
 
 /* The operand words an opcode's grammar allows, where it says so alone: n_fixed
@@ -597,6 +610,39 @@ enum k2s_kind_class {
     kclass = kind_classes(kinds)
     c.append("const uint8_t k2s_kind_class[K2S_OK_COUNT] = {%s};" % ",".join(map(str, kclass)))
     h.append("extern const uint8_t k2s_kind_class[K2S_OK_COUNT];")
+    # the enum values whose parameters may hold ids (the first enumerant of a value, as
+    # the by-value search finds it): a mask of bits, or a list of values
+    id_rows, id_values = [], []
+    for k in kinds:
+        bits, vals = 0, []
+        if k["category"] in ("ValueEnum", "BitEnum"):
+            seen = set()
+            for j in sorted_enumerants(k):
+                e = k["enumerants"][j]
+                v = e["value"]
+                v = int(v, 16) if isinstance(v, str) else int(v)
+                if v in seen:
+                    continue
+                seen.add(v)
+                if any(may_hold_ids(kinds, kind_index, kind_index[x["kind"]]) for x in e.get("parameters", [])):
+                    if k["category"] == "BitEnum":
+                        bits |= v
+                    else:
+                        vals.append(v)
+        id_rows.append("  {0x%xu, %d, %d}, /* %s */" % (bits, len(vals), len(id_values) if vals else 0, k["kind"]))
+        id_values += vals
+    h.append("""/* An enum's values whose parameters may hold ids (by the first enumerant of the value,
+ * as k2s_enumerant_of() finds it): a bit enum's bits, a value enum's values
+ * k2s_id_param_values[values_at .. values_at + n_values). */
+typedef struct k2s_id_param_set {
+  uint32_t bits;
+  uint16_t n_values, values_at;
+} k2s_id_param_set;
+extern const k2s_id_param_set k2s_kind_id_params[K2S_OK_COUNT];
+extern const uint32_t k2s_id_param_values[];""")
+    c.append("const k2s_id_param_set k2s_kind_id_params[K2S_OK_COUNT] = {\n%s\n};" % "\n".join(id_rows))
+    c.append("const uint32_t k2s_id_param_values[%d] = {%s};" % (max(1, len(id_values)),
+                                                               ", ".join("%du" % v for v in id_values) or "0"))
 
     # opcodes
     insts = core["instructions"]
@@ -687,7 +733,7 @@ static inline const char *k2s_extinst_op_name(uint32_t set, uint32_t ext_op)
             h.append("  K2S_%s_%s = %d," % (cid.upper(), i["opname"], i["opcode"]))
         h.append("};")
         rows = [None] * (maxo + 1)
-        set_layouts = ["{0, 0, 0, false, 0}"] * (maxo + 1)
+        set_layouts = ["{0, 0, 0, false, 0, 0}"] * (maxo + 1)
         for i in g["instructions"]:
             ops = i.get("operands", [])
             descs, raw = [], []

@@ -792,7 +792,7 @@ static bool target_index_cover(k2s_target_index *x, uint32_t id)
 static bool target_index_add(k2s_target_index *x, k2s_instr *i)
 {
   uint32_t id = i->ops[0];
-  if (!target_index_cover(x, id))
+  if (id >= x->n_ids && !target_index_cover(x, id)) /* covered: the call's cost saved */
     return false;
   if (x->n == x->cap) {
     uint32_t cap = x->cap ? x->cap * 2 : 256;

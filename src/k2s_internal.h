@@ -24,9 +24,28 @@ typedef struct k2s_arena {
   jmp_buf *oom; /* where to unwind when malloc fails; NULL: abort */
 } k2s_arena;
 
+struct k2s_arena_chunk {
+  k2s_arena_chunk *next;
+  size_t used, size;
+  max_align_t data[];
+};
+
 void *k2s_alloc(k2s_arena *a, size_t size);   /* zeroed */
-/* Not zeroed: for memory every byte of which the caller writes before reading. */
-void *k2s_alloc_uninit(k2s_arena *a, size_t size);
+/* A new chunk for size (rounded) bytes: k2s_alloc_uninit when the head chunk is full. */
+void *k2s_alloc_chunk(k2s_arena *a, size_t size);
+/* Not zeroed: for memory every byte of which the caller writes before reading. Inline:
+ * thousands of calls per small module, and the out-of-line call's register saves for
+ * the rare new chunk cost more than the bump itself. */
+static inline void *k2s_alloc_uninit(k2s_arena *a, size_t size)
+{
+  size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+  k2s_arena_chunk *c = a->head;
+  if (__builtin_expect(!c || c->size - c->used < size, 0))
+    return k2s_alloc_chunk(a, size);
+  void *p = (char *)c->data + c->used;
+  c->used += size;
+  return p;
+}
 void *k2s_realloc_array(k2s_arena *a, void *old, size_t old_n, size_t new_n, size_t elem);
 char *k2s_strdup(k2s_arena *a, const char *s);
 char *k2s_sprintf(k2s_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -292,7 +311,29 @@ const char *k2s_walk_operands(const k2s_module *m, const k2s_instr *in, k2s_oper
                               void *ud);
 /* Calls fn(ud, in, &id_word) for every <id> operand word (not result type/result). */
 typedef void (*k2s_id_fn)(void *ud, k2s_instr *in, uint32_t *id);
-void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud);
+/* The instructions whose ids the opcode's generated layout places by the operand
+ * count alone take the inline path (most of them: every walk of a pass over ids comes
+ * here, and inline the callback is known at the call); the others decode their
+ * enum, set or case operands (src/operands.c). */
+void k2s_foreach_id_operand_slow(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud);
+static inline void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud)
+{
+  uint32_t n = in->n_ops;
+  if (in->opcode < K2S_OPCODE_LIMIT && n < k2s_id_layouts[in->opcode].fast_limit) {
+    const k2s_id_layout *l = &k2s_id_layouts[in->opcode];
+    uint32_t fixed = n < l->n_fixed ? n : l->n_fixed;
+    uint64_t mask = l->mask;
+    uint32_t w = 0;
+    for (; w < fixed; w++)
+      if (mask >> w & 1)
+        fn(ud, in, &in->ops[w]);
+    if (l->tail == K2S_TAIL_IDS)
+      for (; w < n; w++)
+        fn(ud, in, &in->ops[w]);
+    return;
+  }
+  k2s_foreach_id_operand_slow(m, in, fn, ud);
+}
 /* The same walk for fn to store new ids into the words: def-use follows (the
  * instruction's uses recorded again) when any word changed. True then. */
 bool k2s_instr_rewrite_ids(k2s_module *m, k2s_instr *i, k2s_id_fn fn, void *ud);
@@ -531,6 +572,11 @@ bool k2s_physical_lower_function(k2s_module *m, k2s_function *f, const k2s_optio
 /* OpenCL C data layout (src/layout.c). */
 bool k2s_cl_layout(const k2s_module *m, uint32_t type, uint64_t *size, uint64_t *align);
 uint64_t k2s_cl_member_offset(const k2s_module *m, uint32_t st, uint32_t member);
+/* Every member's offset in one walk (k2s_cl_member_offset walks the members before the
+ * one asked for): packed = k2s_cl_packed(struct), *end = 0 before the first member; the
+ * member of type `type` goes at the offset returned, and *end becomes its end. */
+bool k2s_cl_packed(const k2s_module *m, uint32_t st);
+uint64_t k2s_cl_place_member(const k2s_module *m, uint32_t type, bool packed, uint64_t *end);
 /* Does the type have bytes no scalar of it occupies (struct padding)? A typed copy of
  * it skips them; memcpy must not. */
 bool k2s_cl_has_padding(const k2s_module *m, uint32_t type);

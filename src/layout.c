@@ -9,7 +9,7 @@ static bool physical32(const k2s_module *m)
   return mm && mm->n_ops && mm->ops[0] == SpvAddressingModelPhysical32;
 }
 
-static bool packed(const k2s_module *m, uint32_t st)
+bool k2s_cl_packed(const k2s_module *m, uint32_t st)
 {
   return k2s_find_decoration(m, st, SpvDecorationCPacked) != NULL;
 }
@@ -46,7 +46,7 @@ bool k2s_cl_layout(const k2s_module *m, uint32_t type, uint64_t *size, uint64_t 
   }
   case SpvOpTypeStruct: {
     uint64_t off = 0, max_align = 1;
-    bool pk = packed(m, type);
+    bool pk = k2s_cl_packed(m, type);
     for (uint32_t k = 0; k < t->n_ops; k++) {
       uint64_t ms, ma;
       if (!k2s_cl_layout(m, t->ops[k], &ms, &ma))
@@ -66,22 +66,28 @@ bool k2s_cl_layout(const k2s_module *m, uint32_t type, uint64_t *size, uint64_t 
   }
 }
 
+uint64_t k2s_cl_place_member(const k2s_module *m, uint32_t type, bool pk, uint64_t *end)
+{
+  uint64_t ms = 0, ma = 1;
+  k2s_cl_layout(m, type, &ms, &ma);
+  if (pk)
+    ma = 1;
+  uint64_t off = (*end + ma - 1) / ma * ma;
+  *end = off + ms;
+  return off;
+}
+
 uint64_t k2s_cl_member_offset(const k2s_module *m, uint32_t st, uint32_t member)
 {
   k2s_instr *t = k2s_def(m, st);
-  uint64_t off = 0;
-  bool pk = packed(m, st);
+  uint64_t end = 0;
+  bool pk = k2s_cl_packed(m, st);
   for (uint32_t k = 0; t && k <= member && k < t->n_ops; k++) {
-    uint64_t ms = 0, ma = 1;
-    k2s_cl_layout(m, t->ops[k], &ms, &ma);
-    if (pk)
-      ma = 1;
-    off = (off + ma - 1) / ma * ma;
+    uint64_t off = k2s_cl_place_member(m, t->ops[k], pk, &end);
     if (k == member)
       return off;
-    off += ms;
   }
-  return off;
+  return end;
 }
 
 /* Bytes of a type that its scalars occupy: less than its size when a struct (at any
@@ -135,11 +141,16 @@ bool k2s_decorate_layout(k2s_module *m, uint32_t type, const k2s_instr *why)
     return k2s_decorate_layout(m, t->ops[0], why);
   }
   case SpvOpTypeStruct:
-    if (!has_member_offset(m, type))
+    if (!has_member_offset(m, type)) {
+      /* k2s_cl_member_offset of each member, in one walk of the members (that
+       * function walks the members before the one asked for: N members were N²) */
+      uint64_t end = 0;
+      bool pk = k2s_cl_packed(m, type);
       for (uint32_t k = 0; k < t->n_ops; k++) {
-        uint32_t off = (uint32_t)k2s_cl_member_offset(m, type, k);
+        uint32_t off = (uint32_t)k2s_cl_place_member(m, t->ops[k], pk, &end);
         k2s_member_decorate(m, type, k, SpvDecorationOffset, &off, 1);
       }
+    }
     for (uint32_t k = 0; k < t->n_ops; k++)
       if (!k2s_decorate_layout(m, t->ops[k], why))
         return false;

@@ -590,17 +590,13 @@ static bool layout_fits(const k2s_instr *in, const k2s_id_layout *l, uint32_t ba
    * ids, so the ids are the prefix's, whatever follows (words past the parameters
    * are a fault the walk reports after the same ids). Decorations, memory operands
    * and loop controls, mostly. */
-  const k2s_kind_info *k = &k2s_kinds[l->enum_kind];
+  const k2s_id_param_set *p = &k2s_kind_id_params[l->enum_kind];
   uint32_t v = in->ops[base + l->n_fixed];
-  if (k->category != K2S_CAT_BIT_ENUM) {
-    const k2s_enumerant *e = find_enumerant(l->enum_kind, v);
-    return !e || !e->param_ids;
-  }
-  for (uint32_t rest = v; rest; rest &= rest - 1) {
-    const k2s_enumerant *e = find_enumerant(l->enum_kind, rest & -rest);
-    if (e && e->param_ids)
+  if (k2s_kinds[l->enum_kind].category == K2S_CAT_BIT_ENUM)
+    return !(v & p->bits);
+  for (uint32_t i = 0; i < p->n_values; i++)
+    if (k2s_id_param_values[p->values_at + i] == v)
       return false;
-  }
   return true;
 }
 
@@ -621,7 +617,7 @@ static void report_by_layout(k2s_instr *in, const k2s_id_layout *l, uint32_t bas
       fn(ud, in, &ops[w]);
 }
 
-void k2s_foreach_id_operand(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud)
+void k2s_foreach_id_operand_slow(const k2s_module *m, k2s_instr *in, k2s_id_fn fn, void *ud)
 {
   const k2s_opcode_info *info = k2s_opcode(in->opcode);
   uint32_t n = in->n_ops;

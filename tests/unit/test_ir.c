@@ -852,6 +852,72 @@ static void ir_sync_operand_opcodes(void)
   CHECK(flagged > 50 && flagged < 300);
 }
 
+/* The inline path of k2s_foreach_id_operand (an instruction with fewer operand words
+ * than its layout's fast_limit): for every opcode of the grammar, over every word
+ * count it takes inline (up to 14) and values of every kind, the ids the grammar walk
+ * finds; and the generated id-parameter sets of the enum tails (k2s_kind_id_params)
+ * hold exactly the values whose enumerant takes an id. */
+static void ir_id_inline_layouts(void)
+{
+  static const uint32_t patterns[] = {0, 1, 0x01010101u, 0xffffffffu, 0x00000004u, 27, 46, 3, 0x8};
+  uint32_t words[14];
+  int mismatches = 0, inline_opcodes = 0, unlimited = 0;
+  for (uint32_t op = 0; op < K2S_OPCODE_LIMIT; op++) {
+    uint32_t limit = k2s_id_layouts[op].fast_limit;
+    if (!k2s_opcode((uint16_t)op)) {
+      if (limit)
+        mismatches++; /* no opcode: only the walk's unknown-opcode answer */
+      continue;
+    }
+    if (op == SpvOpSwitch || op == SpvOpExtInst)
+      CHECK_EQ(limit, 0u);
+    inline_opcodes += limit > 0;
+    unlimited += limit == 0xffff;
+    for (uint32_t n = 0; n < limit && n <= 14; n++)
+      for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++) {
+        for (uint32_t i = 0; i < n; i++)
+          words[i] = patterns[p] + (p == 1 ? i : 0);
+        k2s_instr in = {.ops = n ? words : NULL, .n_ops = n, .cap_ops = n, .opcode = (uint16_t)op};
+        id_words fast = {{0}, 0}, walked = {{0}, 0};
+        k2s_foreach_id_operand(NULL, &in, collect_id, &fast);
+        k2s_walk_operands(NULL, &in, collect_walked_id, &walked);
+        if ((fast.n != walked.n || memcmp(fast.pos, walked.pos, fast.n * sizeof(uint32_t))) &&
+            mismatches++ < 5)
+          fprintf(stderr, "%s with %u words (pattern %zu) inline: %u ids, the grammar walk %u\n",
+                  k2s_opcode_name((uint16_t)op), n, p, fast.n, walked.n);
+      }
+  }
+  CHECK_EQ(mismatches, 0);
+  CHECK(inline_opcodes > 300 && unlimited > 20);
+  CHECK(k2s_id_layouts[SpvOpIAdd].fast_limit == 3 && k2s_id_layouts[SpvOpPhi].fast_limit == 0xffff);
+  CHECK(k2s_id_layouts[SpvOpLoad].fast_limit == 2); /* memory operands: the value decides */
+  int wrong = 0, with_ids = 0;
+  for (uint16_t kind = 0; kind < K2S_OK_COUNT; kind++) {
+    const k2s_kind_info *k = &k2s_kinds[kind];
+    const k2s_id_param_set *ps = &k2s_kind_id_params[kind];
+    bool bits = k->category == K2S_CAT_BIT_ENUM;
+    if (k->category != K2S_CAT_VALUE_ENUM && !bits) {
+      wrong += ps->bits || ps->n_values;
+      continue;
+    }
+    for (uint32_t i = 0; i < k->n_enumerants; i++) {
+      uint32_t v = k2s_kind_info_enumerants(k)[i].value;
+      const k2s_enumerant *e = k2s_enumerant_of(kind, v);
+      bool listed = false;
+      if (bits)
+        listed = (ps->bits & v) != 0;
+      for (uint32_t j = 0; !bits && j < ps->n_values; j++)
+        listed |= k2s_id_param_values[ps->values_at + j] == v;
+      with_ids += listed;
+      if (listed != (e && e->param_ids) && wrong++ < 5)
+        fprintf(stderr, "%s %#x: %s the id-parameter set\n", k2s_kind_info_name(k), v,
+                listed ? "wrongly in" : "missing from");
+    }
+  }
+  CHECK_EQ(wrong, 0);
+  CHECK(with_ids >= 4); /* UniformId, AlignmentId, MakePointerAvailable, ... */
+}
+
 /* One-word operands then an enum (the id layout's K2S_TAIL_ENUM: decorations, memory
  * operands, loop controls): well-formed by the enum value's parameters only where the
  * walk agrees, over values with and without parameters, unknown values and bits. */
@@ -899,5 +965,5 @@ static void ir_operand_enum_tails(void)
 }
 
 UNIT_MAIN(T(ir_arena_zeroing), T(ir_lists), T(ir_ids), T(ir_id_overflow), T(ir_def_use), T(ir_def_use_stays_valid), T(ir_def_use_kept_across_changes), T(ir_names_decorations_caps),
-          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_named_enumerants), T(ir_enum_operands_fast_path), T(ir_operand_shapes), T(ir_operand_enum_tails), T(ir_sync_operand_opcodes), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
+          T(ir_strings), T(ir_operands), T(ir_id_operands_fast_path), T(ir_enum_operand_predicate), T(ir_enumerant_lookup), T(ir_named_enumerants), T(ir_enum_operands_fast_path), T(ir_operand_shapes), T(ir_operand_enum_tails), T(ir_id_inline_layouts), T(ir_sync_operand_opcodes), T(ir_grammar_opcode_facts), T(ir_print_instr), T(ir_diagnostics),
           T(ir_blocks_functions), T(ir_block_index))
