@@ -115,6 +115,45 @@ static bool dedupe_phis(k2s_module *m, k2s_function *f)
   return changed;
 }
 
+static bool is_line(const k2s_instr *i)
+{
+  return i->opcode == SpvOpLine || i->opcode == SpvOpNoLine;
+}
+
+/* ---- line instructions among phis --------------------------------------- */
+
+/* SPIR-V lets OpLine/OpNoLine, and the debug instructions of an extended set
+ * (DebugScope), come before a block's OpPhis (llvm-spirv does so at -g); every pass
+ * reads a block's phis as the instructions before its first other one. Such lines and
+ * debug instructions before the last phi move to just after it, in their order: they
+ * describe no phi. */
+static bool before_phis_ok(const k2s_module *m, const k2s_instr *i)
+{
+  return is_line(i) || k2s_is_debug_info(m, i);
+}
+
+static void lines_after_phis(const k2s_module *m, k2s_function *f)
+{
+  k2s_foreach_block(b, f) {
+    k2s_instr *last = NULL;
+    for (k2s_instr *i = b->body.first; i && (i->opcode == SpvOpPhi || before_phis_ok(m, i));
+         i = i->next)
+      if (i->opcode == SpvOpPhi)
+        last = i;
+    if (!last)
+      continue;
+    k2s_instr *at = last;
+    for (k2s_instr *i = b->body.first, *next; i != last; i = next) {
+      next = i->next;
+      if (i->opcode == SpvOpPhi)
+        continue;
+      k2s_list_remove(&b->body, i);
+      k2s_list_insert_after(&b->body, at, i);
+      at = i;
+    }
+  }
+}
+
 /* ---- blocks before their dominator ------------------------------------- */
 
 /* Keep the input's order, but hold back each block whose immediate
@@ -497,10 +536,6 @@ static bool repair_interfaces(k2s_module *m, k2s_arena *a)
  * further down becomes a variable without initialiser plus an OpStore of the constant
  * where it was, so that a loop re-initialises it as before. A non-constant initialiser
  * is left for the validator. */
-static bool is_line(const k2s_instr *i)
-{
-  return i->opcode == SpvOpLine || i->opcode == SpvOpNoLine;
-}
 
 /* A Function variable out of place that can move: no initialiser or a constant one. */
 static bool movable_variable(k2s_module *m, const k2s_instr *i)
@@ -674,6 +709,7 @@ bool k2s_repair_input(k2s_module *m)
   /* Scratch per function, reset after it: what one function needs, not the module. */
   k2s_arena fs = {.oom = m->arena.oom};
   k2s_foreach_function(f, m) {
+    lines_after_phis(m, f);
     changed |= dedupe_phis(m, f);
     changed |= order_blocks(m, &fs, f);
     changed |= hoist_variables(m, &fs, f);
