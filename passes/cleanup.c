@@ -155,6 +155,25 @@ static bool is_const(k2s_module *m, uint32_t id, uint64_t v)
   return k2s_const_value(m, id, &x) && x == v;
 }
 
+/* x for (x - c) + c, c + (x - c), (x + c) - c and (c + x) - c (integer arithmetic
+ * wraps, so these hold for every x and c; the image pass's size queries leave them), or 0. */
+static uint32_t cancel(k2s_module *m, uint16_t op, uint32_t a, uint32_t b)
+{
+  k2s_instr *da = k2s_def(m, a), *db = k2s_def(m, b);
+  if (op == SpvOpIAdd) {
+    if (da && da->opcode == SpvOpISub && da->n_ops == 2 && da->ops[1] == b)
+      return da->ops[0];
+    if (db && db->opcode == SpvOpISub && db->n_ops == 2 && db->ops[1] == a)
+      return db->ops[0];
+  } else if (op == SpvOpISub && da && da->opcode == SpvOpIAdd && da->n_ops == 2) {
+    if (da->ops[1] == b)
+      return da->ops[0];
+    if (da->ops[0] == b)
+      return da->ops[1];
+  }
+  return 0;
+}
+
 /* The operand an integer identity reduces i to, or 0. */
 static uint32_t identity(k2s_module *m, const k2s_instr *i)
 {
@@ -164,8 +183,14 @@ static uint32_t identity(k2s_module *m, const k2s_instr *i)
   switch (i->opcode) {
   case SpvOpIAdd:
   case SpvOpBitwiseOr:
-  case SpvOpBitwiseXor: r = is_const(m, b, 0) ? a : is_const(m, a, 0) ? b : 0; break;
+  case SpvOpBitwiseXor:
+    r = is_const(m, b, 0) ? a : is_const(m, a, 0) ? b : 0;
+    if (!r && i->opcode == SpvOpIAdd && i->n_ops == 2)
+      r = cancel(m, i->opcode, a, b);
+    break;
   case SpvOpISub:
+    r = is_const(m, b, 0) ? a : i->n_ops == 2 ? cancel(m, i->opcode, a, b) : 0;
+    break;
   case SpvOpShiftLeftLogical:
   case SpvOpShiftRightLogical:
   case SpvOpShiftRightArithmetic: r = is_const(m, b, 0) ? a : 0; break;
@@ -417,7 +442,7 @@ static bool clean_block(k2s_module *m, k2s_arena *a, k2s_block *b, vn_table *val
     if (!r) {
       bool rewritten = false;
       r = k2s_cl_extract(m, i, &rewritten);
-      changed |= rewritten;
+      changed |= rewritten || k2s_cl_insert_chain(m, i);
     }
     if (r) {
       changed |= k2s_cl_replace(m, i, r);

@@ -24,6 +24,7 @@ bool k2s_cl_merge_blocks(k2s_module *m, k2s_arena *a, k2s_function *f);
  * (cleanup_composite.c), or 0; it may rewrite i to read from an earlier
  * composite (an insert's or a shuffle's source), setting *rewritten. */
 uint32_t k2s_cl_extract(k2s_module *m, k2s_instr *i, bool *rewritten);
+bool k2s_cl_insert_chain(k2s_module *m, k2s_instr *i);
 
 /* Block-local memory forwarding (cleanup_memory.c): what a load reads when an
  * earlier load or store of its block says so and nothing between may have

@@ -8,7 +8,9 @@
  * a vector built from smaller vectors is left alone), an OpConstantComposite, an
  * OpCompositeInsert (the inserted object at the same indices; the composite it
  * inserted into at another first index) and an OpVectorShuffle (the lane of the
- * vector it came from).
+ * vector it came from). A chain of OpCompositeInserts that writes every lane of a
+ * vector, each link used only by the next, is one OpCompositeConstruct (a vector
+ * assembled lane by lane: the links die).
  */
 #include <string.h>
 
@@ -82,4 +84,32 @@ uint32_t k2s_cl_extract(k2s_module *m, k2s_instr *i, bool *rewritten)
     return r && k2s_type_of(m, r) == i->type ? r : 0;
   }
   return 0;
+}
+
+/* Rewrites i, the last OpCompositeInsert of a chain that sets every lane of a vector of
+ * at most 16 lanes (the links before it used by nothing else), as the OpCompositeConstruct
+ * of the lanes' last values. */
+bool k2s_cl_insert_chain(k2s_module *m, k2s_instr *i)
+{
+  uint32_t n = i->opcode == SpvOpCompositeInsert && i->n_ops == 3 ? vector_size(m, i->type) : 0;
+  if (!n || n > 16)
+    return false;
+  uint32_t lane[16] = {0}, have = 0;
+  for (k2s_instr *c = i; have < n;) {
+    if (c->opcode != SpvOpCompositeInsert || c->n_ops != 3 || c->type != i->type || c->ops[2] >= n)
+      return false;
+    if (c != i) {
+      uint32_t uses = 0;
+      k2s_foreach_use(u, m, c->result) if (!u->user->dead && ++uses > 1) return false;
+    }
+    if (!lane[c->ops[2]]) {
+      lane[c->ops[2]] = c->ops[0];
+      have++;
+    }
+    if (have < n && !(c = k2s_def(m, c->ops[1])))
+      return false;
+  }
+  i->opcode = SpvOpCompositeConstruct;
+  k2s_instr_set_ops(m, i, lane, n);
+  return true;
 }
